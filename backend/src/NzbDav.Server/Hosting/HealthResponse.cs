@@ -1,0 +1,4 @@
+namespace NzbDav.Server.Hosting;
+
+/// <summary>Body of <c>GET /health</c>.</summary>
+public sealed record HealthResponse(string Status);

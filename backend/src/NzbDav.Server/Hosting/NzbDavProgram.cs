@@ -1,0 +1,27 @@
+using Serilog;
+
+namespace NzbDav.Server.Hosting;
+
+/// <summary>Process entry: logging first, then the web host.</summary>
+public static class NzbDavProgram
+{
+    public static async Task<int> RunAsync(string[] args)
+    {
+        var app = NzbDavHost.Build(args);
+        try
+        {
+            await app.RunAsync();
+            return 0;
+        }
+        catch (Exception ex) when (ex is IOException or InvalidOperationException)
+        {
+            // Most often the port is taken or the configuration is invalid: say so plainly.
+            app.Services.GetRequiredService<ILogger<NzbDavHost>>().LogCritical(ex, "NzbDav stopped: {Reason}", ex.Message);
+            return 1;
+        }
+        finally
+        {
+            await Log.CloseAndFlushAsync();
+        }
+    }
+}

@@ -1,0 +1,3 @@
+using NzbDav.Server.Hosting;
+
+return await NzbDavProgram.RunAsync(args);

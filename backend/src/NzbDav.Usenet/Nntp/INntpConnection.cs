@@ -1,0 +1,38 @@
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Usenet.Nntp;
+
+/// <summary>
+/// One authenticated NNTP session. Its holder may have up to <see cref="PipelineDepth"/>
+/// operations outstanding at once; commands go out immediately and answers are matched in order.
+/// Any failure that leaves the session state in doubt breaks it: <see cref="IsUsable"/> turns false
+/// and stays false, and every outstanding operation fails.
+/// </summary>
+public interface INntpConnection : IAsyncDisposable
+{
+    /// <summary>The provider this session belongs to.</summary>
+    string ProviderName { get; }
+
+    /// <summary>How many commands may be in flight at once.</summary>
+    int PipelineDepth { get; }
+
+    /// <summary>False once broken; a pool must then dispose it, never lend it again.</summary>
+    bool IsUsable { get; }
+
+    /// <summary>When the last operation finished (UTC), for idle expiry.</summary>
+    DateTime LastActivityUtc { get; }
+
+    /// <summary>STAT: true when the article exists (223), false on 430/423.</summary>
+    Task<bool> StatAsync(string messageId, CancellationToken cancellationToken);
+
+    /// <summary>BODY, decoded as it streams into <paramref name="target"/>; size and CRC verified.</summary>
+    /// <exception cref="NntpArticleNotFoundException">430: the connection stays usable.</exception>
+    /// <exception cref="YencException">The body was not valid yEnc or failed its CRC: the connection stays usable only if the article was read to its end.</exception>
+    Task<YencHeader> BodyAsync(string messageId, IYencBodyTarget target, CancellationToken cancellationToken);
+
+    /// <summary>HEAD: the article's header lines as name/value pairs, in order.</summary>
+    Task<IReadOnlyList<KeyValuePair<string, string>>> HeadAsync(string messageId, CancellationToken cancellationToken);
+
+    /// <summary>DATE: the server's clock (111).</summary>
+    Task<DateTimeOffset> DateAsync(CancellationToken cancellationToken);
+}

@@ -1,0 +1,27 @@
+namespace NzbDav.Usenet.Providers;
+
+/// <summary>One Usenet provider account as the user configured it.</summary>
+public sealed record UsenetProviderOptions
+{
+    /// <summary>Display name; unique among providers.</summary>
+    public required string Name { get; init; }
+    public required string Host { get; init; }
+    public int Port { get; init; } = 563;
+    /// <summary>Implicit TLS (port 563 style); there is no STARTTLS.</summary>
+    public bool UseTls { get; init; } = true;
+    /// <summary>Accept any server certificate (self-signed test servers only).</summary>
+    public bool AllowUntrustedCertificate { get; init; }
+    public string? User { get; init; }
+    public string? Password { get; init; }
+    /// <summary>Never more sessions than this open at once: providers ban accounts that exceed it.</summary>
+    public int MaxConnections { get; init; } = 10;
+    public ProviderRole Role { get; init; } = ProviderRole.Primary;
+    /// <summary>Lower is asked first.</summary>
+    public int Priority { get; init; }
+    /// <summary>BODY/STAT commands in flight per session.</summary>
+    public int PipelineDepth { get; init; } = 4;
+    /// <summary>Deadline for one operation (connect, one command's answer, or a gap in a body).</summary>
+    public TimeSpan OperationTimeout { get; init; } = TimeSpan.FromSeconds(30);
+    /// <summary>An idle session older than this is closed.</summary>
+    public TimeSpan IdleTimeout { get; init; } = TimeSpan.FromSeconds(60);
+}

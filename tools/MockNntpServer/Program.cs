@@ -1,0 +1,2 @@
+Console.Error.WriteLine("MockNntpServer: not built yet");
+return 2;

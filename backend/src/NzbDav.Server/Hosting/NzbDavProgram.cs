@@ -7,6 +7,11 @@ public static class NzbDavProgram
 {
     public static async Task<int> RunAsync(string[] args)
     {
+        if (args is ["--healthcheck", var url])
+        {
+            return await HealthCheckCommand.RunAsync(url, CancellationToken.None);
+        }
+
         var app = NzbDavHost.Build(args);
         try
         {

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test in the solution and ends with one summary line "Total: N passed, N failed, N skipped".
+# Installs what the tests need on a fresh machine (the .NET SDK is assumed present).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+
+log=$(mktemp)
+# --blame-hang-timeout turns a hung test into a failure with a dump instead of a stuck CI run.
+dotnet test NzbDav.sln --blame-hang-timeout 5m 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+
+# dotnet test prints one "Passed!/Failed!  - Failed: a, Passed: b, Skipped: c, Total: d" line per test assembly.
+read -r passed failed skipped < <(
+  grep -E '^(Passed|Failed)!' "$log" | sed -E 's/.*Failed: *([0-9]+), Passed: *([0-9]+), Skipped: *([0-9]+).*/\2 \1 \3/' |
+    awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}')
+rm -f "$log"
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+  failed=1 # the build or a test host failed before any test could report
+fi
+echo "Total: ${passed} passed, ${failed} failed, ${skipped} skipped"
+exit "$status"

@@ -1,10 +1,8 @@
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>
-/// Read-only view of a stream that applies a cancellation token to every read. XmlReader reads
-/// its input without a token, so without this a stalled upload could not be cancelled.
-/// Never disposes the inner stream.
-/// </summary>
+// Read-only view of a stream that applies a cancellation token to every read. XmlReader reads
+// its input without a token, so without this a stalled upload could not be cancelled.
+// Never disposes the inner stream.
 internal sealed class CancellableReadStream(Stream inner, CancellationToken cancellationToken) : Stream
 {
     public override bool CanRead => true;

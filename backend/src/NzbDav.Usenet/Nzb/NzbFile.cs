@@ -48,7 +48,7 @@ public sealed class NzbFile
         MissingSegmentNumbers = NzbMissingSegmentNumbers.For(_segments);
     }
 
-    /// <summary>Parser path: segments are already validated, sorted and de-duplicated.</summary>
+    // Parser path: the segments are already validated, sorted and de-duplicated.
     internal NzbFile(string subject, string poster, DateTimeOffset? postedAt, IReadOnlyList<string> groups,
         NzbSegment[] sortedSegments, long encodedBytes)
     {

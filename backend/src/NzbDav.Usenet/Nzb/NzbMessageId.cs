@@ -1,15 +1,13 @@
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>
-/// Message-id rules. Ids go verbatim into NNTP command lines (<c>BODY &lt;id&gt;</c>), so anything
-/// that could end or extend that line (CR, LF, spaces, brackets) is refused here rather than sent.
-/// </summary>
+// Message-id rules. Ids go verbatim into NNTP command lines (BODY <id>), so anything
+// that could end or extend that line (CR, LF, spaces, brackets) is refused here rather than sent.
 internal static class NzbMessageId
 {
-    /// <summary>RFC 3977 §3.6 caps a message-id at 250 octets including its two angle brackets.</summary>
+    // RFC 3977 §3.6 caps a message-id at 250 octets including its two angle brackets.
     public const int MaxLength = 248;
 
-    /// <summary>Trims whitespace and removes one pair of surrounding angle brackets.</summary>
+    // Trims whitespace and removes one pair of surrounding angle brackets.
     public static ReadOnlySpan<char> Normalize(ReadOnlySpan<char> raw)
     {
         var id = raw.Trim();
@@ -18,7 +16,7 @@ internal static class NzbMessageId
         return id;
     }
 
-    /// <summary>True for 1..248 printable US-ASCII characters without angle brackets.</summary>
+    // True for 1..248 printable US-ASCII characters without angle brackets.
     public static bool IsValid(ReadOnlySpan<char> id)
     {
         if (id.IsEmpty || id.Length > MaxLength)

@@ -2,10 +2,8 @@ using System.Collections;
 
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>
-/// The numbers absent from 1..max of a sorted, duplicate-free segment array, computed from the
-/// array on demand so a file with a huge gap (or a corrupt huge number) costs no memory.
-/// </summary>
+// The numbers absent from 1..max of a sorted, duplicate-free segment array, computed from the
+// array on demand so a file with a huge gap (or a corrupt huge number) costs no memory.
 internal sealed class NzbMissingSegmentNumbers : IReadOnlyList<int>
 {
     private readonly NzbSegment[] _sorted;
@@ -41,7 +39,7 @@ internal sealed class NzbMissingSegmentNumbers : IReadOnlyList<int>
         }
     }
 
-    /// <summary>The missing numbers of <paramref name="sorted"/>, or an empty list when there are none.</summary>
+    // The missing numbers of sorted, or an empty list when there are none.
     public static IReadOnlyList<int> For(NzbSegment[] sorted)
     {
         if (sorted.Length == 0)

@@ -2,10 +2,8 @@ using System.Xml;
 
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>
-/// NZB element and attribute names atomised in the reader's name table, so the common case is a
-/// reference comparison. Case-insensitive matching is the fallback for sloppy generators.
-/// </summary>
+// NZB element and attribute names atomised in the reader's name table, so the common case is a
+// reference comparison. Case-insensitive matching is the fallback for sloppy generators.
 internal sealed class NzbNames
 {
     public NzbNames(XmlNameTable table)

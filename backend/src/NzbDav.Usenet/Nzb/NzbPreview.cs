@@ -2,7 +2,7 @@ using System.Text;
 
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>Renders untrusted NZB text for error messages: short, single-line, no control characters.</summary>
+// Renders untrusted NZB text for error messages: short, single-line, no control characters.
 internal static class NzbPreview
 {
     private const int MaxChars = 60;

@@ -3,7 +3,7 @@ using System.Globalization;
 
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>The <c>&lt;file&gt;</c>, <c>&lt;groups&gt;</c> and <c>&lt;segments&gt;</c> handlers.</summary>
+// The <file>, <groups> and <segments> handlers.
 internal sealed partial class NzbReadSession
 {
     private const long MaxSegmentBytes = int.MaxValue;

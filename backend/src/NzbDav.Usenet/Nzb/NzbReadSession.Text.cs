@@ -3,25 +3,20 @@ using System.Xml;
 
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>
-/// Text and attribute values are copied into one pooled char buffer with ReadValueChunk, so
-/// numbers are parsed and names atomised without a string per segment.
-/// </summary>
+// Text and attribute values are copied into one pooled char buffer with ReadValueChunk, so
+// numbers are parsed and names atomised without a string per segment.
 internal sealed partial class NzbReadSession
 {
-    /// <summary>Longest element text or attribute value read through the buffer.</summary>
-    internal const int MaxTextLength = 64 * 1024;
+    // Bounds what one element or attribute can make us buffer; real values are under 300 characters.
+    private const int MaxTextLength = 64 * 1024;
 
     private char[] _text = ArrayPool<char>.Shared.Rent(256);
     private int _textLength;
 
     private ReadOnlySpan<char> TextSpan => _text.AsSpan(0, _textLength);
 
-    /// <summary>Copies the current attribute's value into the text buffer.</summary>
-    /// <remarks>
-    /// Attribute values are fully parsed together with their start tag, so this never reads the
-    /// stream and the synchronous call is safe on an async reader too.
-    /// </remarks>
+    // Attribute values are fully parsed together with their start tag, so this never reads the
+    // stream and the synchronous call is safe on an async reader too.
     private void ReadAttributeText()
     {
         _textLength = 0;
@@ -35,10 +30,9 @@ internal sealed partial class NzbReadSession
         }
     }
 
-    /// <summary>
-    /// Copies the text content of the current element into the text buffer and leaves the reader
-    /// on its end tag. Nested elements are skipped.
-    /// </summary>
+    // Leaves the reader on the element's end tag, like every handler. Markup nested in the text
+    // is skipped rather than rejected, to stay lenient towards odd generators; only the
+    // element's own text is kept.
     private async ValueTask ReadTextAsync()
     {
         _textLength = 0;

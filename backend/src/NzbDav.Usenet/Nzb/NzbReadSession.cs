@@ -2,12 +2,10 @@ using System.Xml;
 
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>
-/// State of one parse. Every method is written once as async; with <c>async: false</c> all
-/// awaited operations complete synchronously, so the synchronous parser shares this code.
-/// Handlers leave the reader on the last node of the element they were given (its end tag, or
-/// the element itself when empty), which keeps child iteration uniform.
-/// </summary>
+// State of one parse. Every method is written once as async; with async: false all
+// awaited operations complete synchronously, so the synchronous parser shares this code.
+// Handlers leave the reader on the last node of the element they were given (its end tag, or
+// the element itself when empty), which keeps child iteration uniform.
 internal sealed partial class NzbReadSession : IDisposable
 {
     private readonly XmlReader _reader;
@@ -105,7 +103,7 @@ internal sealed partial class NzbReadSession : IDisposable
         return false;
     }
 
-    /// <summary>Advances to the next child element of the element at <paramref name="parentDepth"/>; false at its end tag.</summary>
+    // Advances to the next child element of the element at parentDepth; false at its end tag.
     private async ValueTask<bool> NextChildElementAsync(int parentDepth)
     {
         _cancellationToken.ThrowIfCancellationRequested();
@@ -120,7 +118,7 @@ internal sealed partial class NzbReadSession : IDisposable
         throw Error("NZB ended inside an element", Position());
     }
 
-    /// <summary>Moves to the end tag of the current element (unlike XmlReader.Skip, which moves past it).</summary>
+    // Moves to the end tag of the current element (unlike XmlReader.Skip, which moves past it).
     private async ValueTask SkipElementAsync()
     {
         if (_reader.IsEmptyElement)

@@ -2,11 +2,9 @@ using System.Buffers;
 
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>
-/// Gathers one file's segments in a pooled buffer that is reused for every file of a document,
-/// then sorts and de-duplicates them in place. Sorting is skipped for the usual
-/// already-ascending input.
-/// </summary>
+// Gathers one file's segments in a pooled buffer that is reused for every file of a document,
+// then sorts and de-duplicates them in place. Sorting is skipped for the usual
+// already-ascending input.
 internal sealed class NzbSegmentCollector : IDisposable
 {
     private const int InitialCapacity = 256;
@@ -38,7 +36,7 @@ internal sealed class NzbSegmentCollector : IDisposable
         _count++;
     }
 
-    /// <summary>Sorted, duplicate-free copy of the collected segments, and the sum of their bytes.</summary>
+    // Sorted, duplicate-free copy of the collected segments, and the sum of their bytes.
     public NzbSegment[] ToSortedArray(out long encodedBytes)
     {
         var items = _items.AsSpan(0, _count);

@@ -1,9 +1,7 @@
 namespace NzbDav.Usenet.Nzb;
 
-/// <summary>
-/// Orders by segment number, then document order. A struct so <c>Span.Sort</c> specialises
-/// on it instead of calling through an interface.
-/// </summary>
+// Orders by segment number, then document order. A struct so Span.Sort specialises
+// on it instead of calling through an interface.
 internal readonly struct NzbSegmentOrder : IComparer<NzbOrderedSegment>
 {
     public int Compare(NzbOrderedSegment x, NzbOrderedSegment y)

@@ -29,7 +29,8 @@ public static class NzbSubject
         return text.Length == subject.Length ? subject : text.ToString();
     }
 
-    /// <summary>True when <paramref name="name"/> ends in a dot and a short alphanumeric extension.</summary>
+    // Requires a short alphanumeric extension: subjects are full of dots ("v1.0", "a.b.teevee@EFNet")
+    // that are not file names.
     internal static bool LooksLikeFileName(ReadOnlySpan<char> name)
     {
         var dot = name.LastIndexOf('.');

@@ -2,14 +2,12 @@ using System.Text;
 
 namespace NzbDav.Usenet.Tests.Nzb;
 
-/// <summary>Large generated NZBs shaped like real posts.</summary>
+// Large generated NZBs shaped like real posts.
 internal static class NzbGenerated
 {
-    /// <summary>
-    /// <paramref name="files"/> files of <paramref name="segmentsPerFile"/> segments each. With
-    /// <paramref name="shuffled"/>, every file lists its segments in reverse, repeats its first
-    /// segment number with a second id, and drops segment 2.
-    /// </summary>
+    // files files of segmentsPerFile segments each. With
+    // shuffled, every file lists its segments in reverse, repeats its first
+    // segment number with a second id, and drops segment 2.
     public static string Create(int files, int segmentsPerFile, bool shuffled)
     {
         var xml = new StringBuilder(files * segmentsPerFile * 100);

@@ -1,3 +1,4 @@
+using System.Text;
 using NzbDav.Usenet.Nzb;
 
 namespace NzbDav.Usenet.Tests.Nzb;
@@ -117,6 +118,20 @@ public sealed class NzbParserErrorTests
         var xml = NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, new string('a', 70_000) + "@x")));
         var error = await NzbTestInput.ParseFailsAsync(xml, useAsync: true);
         Assert.Contains("too long", error.Message);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Bad_bytes_or_unknown_encoding_are_format_errors(bool useAsync)
+    {
+        var xml = Encoding.UTF8.GetBytes(NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, "a@x"))));
+        var invalidUtf8 = xml.ToArray();
+        invalidUtf8[Array.IndexOf(invalidUtf8, (byte)'@')] = 0xFF;
+        await Assert.ThrowsAsync<NzbFormatException>(() => NzbTestInput.ParseAsync(invalidUtf8, useAsync));
+
+        var unknownEncoding = Encoding.ASCII.GetBytes("<?xml version=\"1.0\" encoding=\"no-such-charset\"?><nzb/>");
+        await Assert.ThrowsAsync<NzbFormatException>(() => NzbTestInput.ParseAsync(unknownEncoding, useAsync));
     }
 
     [Fact]

@@ -2,10 +2,8 @@ using NzbDav.Usenet.Nzb;
 
 namespace NzbDav.Usenet.Tests.Nzb;
 
-/// <summary>
-/// Documented behaviour: the DTD is skipped, so any reference to a custom entity is an undeclared
-/// entity and the NZB is rejected with <see cref="NzbFormatException"/>; no file is ever read.
-/// </summary>
+// Documented behaviour: the DTD is skipped, so any reference to a custom entity is an undeclared
+// entity and the NZB is rejected with NzbFormatException; no file is ever read.
 public sealed class NzbParserSecurityTests : IDisposable
 {
     private readonly string _secretPath = Path.Combine(Path.GetTempPath(), $"nzbdav-xxe-{Guid.NewGuid():N}.txt");

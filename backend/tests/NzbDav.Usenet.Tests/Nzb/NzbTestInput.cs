@@ -3,18 +3,18 @@ using NzbDav.Usenet.Nzb;
 
 namespace NzbDav.Usenet.Tests.Nzb;
 
-/// <summary>Builds NZB text and parses it through either the synchronous or the asynchronous path.</summary>
+// Builds NZB text and parses it through either the synchronous or the asynchronous path.
 internal static class NzbTestInput
 {
     public const string Prolog =
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
         + "<!DOCTYPE nzb PUBLIC \"-//newzBin//DTD NZB 1.1//EN\" \"http://www.newzbin.com/DTD/nzb/nzb-1.1.dtd\">\n";
 
-    /// <summary>A complete NZB 1.1 document around <paramref name="body"/> (head and file elements).</summary>
+    // A complete NZB 1.1 document around body (head and file elements).
     public static string Document(string body) =>
         Prolog + "<nzb xmlns=\"http://www.newzbin.com/DTD/2003/nzb\">\n" + body + "\n</nzb>\n";
 
-    /// <summary>One file element with the given segment elements.</summary>
+    // One file element with the given segment elements.
     public static string File(string subject, string segments, string extraAttributes = "date=\"1700000000\"") =>
         $"<file poster=\"poster@example.com\" {extraAttributes} subject=\"{subject}\">\n"
         + "<groups><group>alt.binaries.test</group></groups>\n"
@@ -37,7 +37,7 @@ internal static class NzbTestInput
     public static async Task<NzbFormatException> ParseFailsAsync(string xml, bool useAsync) =>
         await Assert.ThrowsAsync<NzbFormatException>(() => ParseAsync(xml, useAsync));
 
-    /// <summary>Every value of a document as text, to compare parses and to search for leaked content.</summary>
+    // Every value of a document as text, to compare parses and to search for leaked content.
     public static string Describe(NzbDocument document)
     {
         var text = new StringBuilder();

@@ -1,12 +1,12 @@
 namespace NzbDav.Usenet.Tests.Nzb;
 
-/// <summary>Serves its bytes, then never completes a read until the read's token is cancelled.</summary>
+// Serves its bytes, then never completes a read until the read's token is cancelled.
 internal sealed class StallingStream(byte[] data) : Stream
 {
     private readonly TaskCompletionSource _stalled = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _position;
 
-    /// <summary>Completes when a read found no more data and started waiting.</summary>
+    // Completes when a read found no more data and started waiting.
     public Task Stalled => _stalled.Task;
 
     public override bool CanRead => true;

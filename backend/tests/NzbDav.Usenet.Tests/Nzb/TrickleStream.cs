@@ -1,6 +1,6 @@
 namespace NzbDav.Usenet.Tests.Nzb;
 
-/// <summary>Returns 1 to 7 bytes per read so every token of the XML straddles read boundaries somewhere.</summary>
+// Returns 1 to 7 bytes per read so every token of the XML straddles read boundaries somewhere.
 internal sealed class TrickleStream(byte[] data, Action<int>? onRead = null) : Stream
 {
     private int _position;

@@ -1,0 +1,34 @@
+using System.Collections.ObjectModel;
+
+namespace NzbDav.Usenet.Nzb;
+
+/// <summary>A parsed NZB: its files in document order and its <c>&lt;head&gt;</c> metadata.</summary>
+public sealed class NzbDocument
+{
+    /// <summary>Creates a document; <paramref name="files"/> is copied.</summary>
+    public NzbDocument(IReadOnlyList<NzbFile> files, NzbMetadata meta)
+    {
+        ArgumentNullException.ThrowIfNull(files);
+        ArgumentNullException.ThrowIfNull(meta);
+        Files = new ReadOnlyCollection<NzbFile>([.. files]);
+        Meta = meta;
+    }
+
+    /// <summary>The <c>&lt;file&gt;</c> elements in document order.</summary>
+    public IReadOnlyList<NzbFile> Files { get; }
+
+    /// <summary>Name, category, passwords and every other <c>&lt;meta&gt;</c> entry.</summary>
+    public NzbMetadata Meta { get; }
+
+    /// <summary>Sum of <see cref="NzbFile.EncodedBytes"/> over all files.</summary>
+    public long EncodedBytes
+    {
+        get
+        {
+            long total = 0;
+            foreach (var file in Files)
+                total += file.EncodedBytes;
+            return total;
+        }
+    }
+}

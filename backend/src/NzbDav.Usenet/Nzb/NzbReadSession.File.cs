@@ -1,0 +1,158 @@
+using System.Collections.ObjectModel;
+using System.Globalization;
+
+namespace NzbDav.Usenet.Nzb;
+
+// The <file>, <groups> and <segments> handlers.
+internal sealed partial class NzbReadSession
+{
+    private const long MaxSegmentBytes = int.MaxValue;
+
+    private readonly List<string> _groupScratch = [];
+    private IReadOnlyList<string> _previousGroups = ReadOnlyCollection<string>.Empty;
+
+    private async ValueTask ReadFileAsync()
+    {
+        var at = Position();
+        var subject = string.Empty;
+        var poster = string.Empty;
+        DateTimeOffset? postedAt = null;
+        while (_reader.MoveToNextAttribute())
+        {
+            var name = _reader.LocalName;
+            if (NzbNames.Is(name, _names.Subject))
+                subject = _reader.Value;
+            else if (NzbNames.Is(name, _names.Poster))
+            {
+                ReadAttributeText();
+                poster = AtomizeTrimmedText();
+            }
+            else if (NzbNames.Is(name, _names.Date))
+            {
+                ReadAttributeText();
+                postedAt = ParseUnixSeconds(TextSpan);
+            }
+        }
+
+        _reader.MoveToElement();
+        _segments.Reset();
+        _groupScratch.Clear();
+        if (!_reader.IsEmptyElement)
+        {
+            var depth = _reader.Depth;
+            while (await NextChildElementAsync(depth).ConfigureAwait(false))
+            {
+                if (NzbNames.Is(_reader.LocalName, _names.Segments))
+                    await ReadSegmentsAsync().ConfigureAwait(false);
+                else if (NzbNames.Is(_reader.LocalName, _names.Groups))
+                    await ReadGroupsAsync().ConfigureAwait(false);
+                else
+                    await SkipElementAsync().ConfigureAwait(false);
+            }
+        }
+
+        if (_segments.Count == 0)
+            throw Error($"NZB file \"{NzbPreview.Of(subject)}\" has no segments", at);
+
+        var segments = _segments.ToSortedArray(out var encodedBytes);
+        _files.Add(new NzbFile(subject, poster, postedAt, ShareGroups(), segments, encodedBytes));
+    }
+
+    private async ValueTask ReadGroupsAsync()
+    {
+        if (_reader.IsEmptyElement)
+            return;
+        var depth = _reader.Depth;
+        while (await NextChildElementAsync(depth).ConfigureAwait(false))
+        {
+            if (!NzbNames.Is(_reader.LocalName, _names.Group))
+            {
+                await SkipElementAsync().ConfigureAwait(false);
+                continue;
+            }
+
+            await ReadTextAsync().ConfigureAwait(false);
+            var group = AtomizeTrimmedText();
+            if (group.Length > 0 && !_groupScratch.Contains(group))
+                _groupScratch.Add(group);
+        }
+    }
+
+    private async ValueTask ReadSegmentsAsync()
+    {
+        if (_reader.IsEmptyElement)
+            return;
+        var depth = _reader.Depth;
+        while (await NextChildElementAsync(depth).ConfigureAwait(false))
+        {
+            if (NzbNames.Is(_reader.LocalName, _names.Segment))
+                await ReadSegmentAsync().ConfigureAwait(false);
+            else
+                await SkipElementAsync().ConfigureAwait(false);
+        }
+    }
+
+    private async ValueTask ReadSegmentAsync()
+    {
+        var at = Position();
+        var number = 0;
+        long bytes = 0;
+        while (_reader.MoveToNextAttribute())
+        {
+            if (NzbNames.Is(_reader.LocalName, _names.Number))
+            {
+                ReadAttributeText();
+                if (!int.TryParse(TextSpan.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out number) || number < 1)
+                    throw Error($"<segment> number \"{NzbPreview.Of(TextSpan)}\" is not a whole number from 1 to {int.MaxValue}", at);
+            }
+            else if (NzbNames.Is(_reader.LocalName, _names.Bytes))
+            {
+                ReadAttributeText();
+                if (!long.TryParse(TextSpan.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out bytes) || bytes > MaxSegmentBytes)
+                    throw Error($"<segment> bytes \"{NzbPreview.Of(TextSpan)}\" is not a whole number from 0 to {MaxSegmentBytes}", at);
+            }
+        }
+
+        _reader.MoveToElement();
+        if (number == 0)
+            throw Error("<segment> has no number attribute", at);
+
+        await ReadTextAsync().ConfigureAwait(false);
+        var id = NzbMessageId.Normalize(TextSpan);
+        if (id.IsEmpty)
+            throw Error($"<segment> number {number} has no message-id", at);
+        if (!NzbMessageId.IsValid(id))
+        {
+            throw Error($"<segment> number {number} has an invalid message-id \"{NzbPreview.Of(id)}\": "
+                + $"message-ids are 1 to {NzbMessageId.MaxLength} printable ASCII characters without spaces or angle brackets", at);
+        }
+
+        _segments.Add(new NzbSegment(number, bytes, id.ToString()));
+    }
+
+    // Consecutive files of a post nearly always list the same groups; share one list between them.
+    private IReadOnlyList<string> ShareGroups()
+    {
+        if (_groupScratch.Count == _previousGroups.Count)
+        {
+            var same = true;
+            for (var i = 0; i < _groupScratch.Count && same; i++)
+                same = ReferenceEquals(_groupScratch[i], _previousGroups[i]);
+            if (same)
+                return _previousGroups;
+        }
+
+        _previousGroups = new ReadOnlyCollection<string>([.. _groupScratch]);
+        return _previousGroups;
+    }
+
+    // Dates are informational: an unreadable one becomes "unknown" rather than rejecting the NZB.
+    private static DateTimeOffset? ParseUnixSeconds(ReadOnlySpan<char> text)
+    {
+        if (!long.TryParse(text.Trim(), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var seconds))
+            return null;
+        var min = DateTimeOffset.MinValue.ToUnixTimeSeconds();
+        var max = DateTimeOffset.MaxValue.ToUnixTimeSeconds();
+        return seconds < min || seconds > max ? null : DateTimeOffset.FromUnixTimeSeconds(seconds);
+    }
+}

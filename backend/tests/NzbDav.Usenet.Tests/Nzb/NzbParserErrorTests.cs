@@ -1,0 +1,143 @@
+using System.Text;
+using NzbDav.Usenet.Nzb;
+
+namespace NzbDav.Usenet.Tests.Nzb;
+
+public sealed class NzbParserErrorTests
+{
+    private static readonly string ThreeSegments = NzbTestInput.Document(NzbTestInput.File("&quot;a.bin&quot;", string.Join('\n',
+        NzbTestInput.Segment(1, "a@x"), NzbTestInput.Segment(2, "b@x"), NzbTestInput.Segment(3, "c@x"))));
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Truncated_document_fails_at_its_last_line(bool useAsync)
+    {
+        var cut = ThreeSegments[..(ThreeSegments.IndexOf("b@x", StringComparison.Ordinal) + 2)];
+        var lastLine = cut.Count(c => c == '\n') + 1;
+
+        var error = await NzbTestInput.ParseFailsAsync(cut, useAsync);
+
+        Assert.Equal(lastLine, error.LineNumber);
+        Assert.True(error.LinePosition > 0);
+        Assert.Contains($"line {error.LineNumber}, position {error.LinePosition}", error.Message);
+        Assert.IsType<System.Xml.XmlException>(error.InnerException);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Mismatched_tag_fails_on_its_line(bool useAsync)
+    {
+        var broken = ThreeSegments.Replace("b@x</segment>", "b@x</segmnt>", StringComparison.Ordinal);
+        var badLine = broken[..broken.IndexOf("</segmnt>", StringComparison.Ordinal)].Count(c => c == '\n') + 1;
+
+        var error = await NzbTestInput.ParseFailsAsync(broken, useAsync);
+
+        Assert.Equal(badLine, error.LineNumber);
+        Assert.Contains("segmnt", error.Message);
+        Assert.DoesNotContain(" Line ", error.Detail);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Empty_or_non_nzb_input_is_rejected(bool useAsync)
+    {
+        await NzbTestInput.ParseFailsAsync("", useAsync);
+        await NzbTestInput.ParseFailsAsync("   \n ", useAsync);
+        await NzbTestInput.ParseFailsAsync("not xml at all", useAsync);
+        var html = await NzbTestInput.ParseFailsAsync("<html><body>404</body></html>", useAsync);
+        Assert.Contains("<html>", html.Message);
+        Assert.Equal(1, html.LineNumber);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Nzb_without_files_is_rejected(bool useAsync)
+    {
+        var error = await NzbTestInput.ParseFailsAsync(NzbTestInput.Document("<head><meta type=\"name\">x</meta></head>"), useAsync);
+        Assert.Contains("no <file>", error.Message);
+        Assert.Equal(3, error.LineNumber);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task File_without_segments_is_named(bool useAsync)
+    {
+        var body = NzbTestInput.File("good.bin", NzbTestInput.Segment(1, "a@x"))
+            + "\n<file subject=\"empty-one.bin\"><groups><group>g</group></groups><segments/></file>";
+        var error = await NzbTestInput.ParseFailsAsync(NzbTestInput.Document(body), useAsync);
+
+        Assert.Contains("\"empty-one.bin\" has no segments", error.Message);
+        Assert.Equal(10, error.LineNumber);
+    }
+
+    [Theory]
+    [InlineData("<segment bytes=\"5\">a@x</segment>", "no number")]
+    [InlineData("<segment number=\"abc\">a@x</segment>", "number \"abc\"")]
+    [InlineData("<segment number=\"0\">a@x</segment>", "number \"0\"")]
+    [InlineData("<segment number=\"-1\">a@x</segment>", "number \"-1\"")]
+    [InlineData("<segment number=\"99999999999\">a@x</segment>", "number \"99999999999\"")]
+    [InlineData("<segment number=\"1\" bytes=\"many\">a@x</segment>", "bytes \"many\"")]
+    [InlineData("<segment number=\"1\" bytes=\"-5\">a@x</segment>", "bytes \"-5\"")]
+    [InlineData("<segment number=\"1\"/>", "no message-id")]
+    [InlineData("<segment number=\"1\">  &lt;&gt; </segment>", "no message-id")]
+    [InlineData("<segment number=\"1\">a b@x</segment>", "invalid message-id")]
+    [InlineData("<segment number=\"1\">a@x&#13;&#10;QUIT</segment>", "invalid message-id")]
+    [InlineData("<segment number=\"1\">&lt;a@x</segment>", "invalid message-id")]
+    [InlineData("<segment number=\"1\">a@x&gt;&lt;b@y</segment>", "invalid message-id")]
+    [InlineData("<segment number=\"1\">ünï@x</segment>", "invalid message-id")]
+    public async Task Bad_segment_is_rejected_with_element_and_line(string segment, string expected)
+    {
+        var xml = NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, "ok@x") + "\n" + segment));
+        foreach (var useAsync in new[] { false, true })
+        {
+            var error = await NzbTestInput.ParseFailsAsync(xml, useAsync);
+            Assert.Contains("<segment>", error.Message);
+            Assert.Contains(expected, error.Message);
+            Assert.Equal(8, error.LineNumber);
+            Assert.DoesNotContain('\n', error.Message);
+            Assert.DoesNotContain('\r', error.Message);
+        }
+    }
+
+    [Fact]
+    public async Task Overlong_message_id_is_rejected()
+    {
+        var xml = NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, new string('a', 247) + "@x")));
+        var error = await NzbTestInput.ParseFailsAsync(xml, useAsync: false);
+        Assert.Contains("invalid message-id", error.Message);
+    }
+
+    [Fact]
+    public async Task Oversized_text_is_rejected_rather_than_buffered()
+    {
+        var xml = NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, new string('a', 70_000) + "@x")));
+        var error = await NzbTestInput.ParseFailsAsync(xml, useAsync: true);
+        Assert.Contains("too long", error.Message);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Bad_bytes_or_unknown_encoding_are_format_errors(bool useAsync)
+    {
+        var xml = Encoding.UTF8.GetBytes(NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, "a@x"))));
+        var invalidUtf8 = xml.ToArray();
+        invalidUtf8[Array.IndexOf(invalidUtf8, (byte)'@')] = 0xFF;
+        await Assert.ThrowsAsync<NzbFormatException>(() => NzbTestInput.ParseAsync(invalidUtf8, useAsync));
+
+        var unknownEncoding = Encoding.ASCII.GetBytes("<?xml version=\"1.0\" encoding=\"no-such-charset\"?><nzb/>");
+        await Assert.ThrowsAsync<NzbFormatException>(() => NzbTestInput.ParseAsync(unknownEncoding, useAsync));
+    }
+
+    [Fact]
+    public async Task Trailing_garbage_after_the_root_is_rejected()
+    {
+        var xml = NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, "a@x"))) + "<nzb/>";
+        await NzbTestInput.ParseFailsAsync(xml, useAsync: false);
+    }
+}

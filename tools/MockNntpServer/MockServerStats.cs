@@ -9,6 +9,7 @@ public sealed class MockServerStats
     private long _total;
     private long _rejected;
     private long _bytesSent;
+    private long _received;
 
     /// <summary>Sessions open now (rejected 502 connections are not counted).</summary>
     public int CurrentConnections => Volatile.Read(ref _current);
@@ -24,6 +25,9 @@ public sealed class MockServerStats
 
     /// <summary>Bytes written to clients, all sessions.</summary>
     public long BytesSent => Interlocked.Read(ref _bytesSent);
+
+    /// <summary>Command lines received (counted on arrival, before their latency has passed).</summary>
+    public long CommandsReceived => Interlocked.Read(ref _received);
 
     /// <summary>How many commands of <paramref name="kind"/> were answered.</summary>
     public long GetCommandCount(MockCommandKind kind) => Interlocked.Read(ref _commands[(int)kind]);
@@ -50,6 +54,8 @@ public sealed class MockServerStats
     internal void Close() => Interlocked.Decrement(ref _current);
 
     internal void CountCommand(MockCommandKind kind) => Interlocked.Increment(ref _commands[(int)kind]);
+
+    internal void CountReceived() => Interlocked.Increment(ref _received);
 
     internal void AddBytesSent(long count) => Interlocked.Add(ref _bytesSent, count);
 

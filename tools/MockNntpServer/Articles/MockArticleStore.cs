@@ -9,6 +9,7 @@ public sealed class MockArticleStore
     private readonly List<MockFile> _files = [];
     private readonly ConcurrentDictionary<string, MockArticle> _byId = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, bool> _missingOverrides = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, bool> _corrupt = new(StringComparer.Ordinal);
     private readonly MockBehavior _behavior;
     private readonly int _seed;
     // Unique per server instance, so NZBs from two servers never share message-ids.
@@ -53,6 +54,12 @@ public sealed class MockArticleStore
 
     /// <summary>Forces an article to be missing (430) or present, overriding <see cref="MockBehavior.MissingFraction"/>.</summary>
     public void SetMissing(MockArticle article, bool missing) => _missingOverrides[article.MessageId] = missing;
+
+    /// <summary>Serves this article with one data character changed, so its CRC no longer matches (size and framing intact).</summary>
+    public void SetCorrupt(MockArticle article, bool corrupt) => _corrupt[article.MessageId] = corrupt;
+
+    /// <summary>Whether <see cref="SetCorrupt"/> marked the article.</summary>
+    public bool IsCorrupt(MockArticle article) => _corrupt.TryGetValue(article.MessageId, out var corrupt) && corrupt;
 
     /// <summary>Whether the server answers 430 for this article: the override, else a deterministic draw from the seed.</summary>
     public bool IsMissing(MockArticle article)

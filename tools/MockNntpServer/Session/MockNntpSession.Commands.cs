@@ -146,6 +146,10 @@ internal sealed partial class MockNntpSession
     private async ValueTask<bool> WriteBodyAsync(MockArticle article, CancellationToken cancellationToken)
     {
         var data = article.File.EncodeArticle(article);
+        if (_store.IsCorrupt(article))
+        {
+            data = data with { Lines = Corrupt(data.Lines) };
+        }
         await _writer.WriteAsync(MockArticleFraming.YencHeader(article), cancellationToken);
         if (Draw(_behavior.DropFraction))
         {
@@ -159,6 +163,18 @@ internal sealed partial class MockNntpSession
         await _writer.WriteAsync(MockArticleFraming.YencTrailer(article.Number, article.PartSize, data.Crc32), cancellationToken);
         await _writer.WriteLineAsync(".", cancellationToken);
         return true;
+    }
+
+    /// <summary>A copy with the first plain data character changed to another plain one: same size, wrong CRC.</summary>
+    private static ReadOnlyMemory<byte> Corrupt(ReadOnlyMemory<byte> lines)
+    {
+        var copy = lines.ToArray();
+        var index = Array.FindIndex(copy, b => b is >= (byte)'a' and <= (byte)'y');
+        if (index >= 0)
+        {
+            copy[index]++;
+        }
+        return copy;
     }
 
     private bool Draw(double fraction) => fraction > 0 && _faultRandom.NextDouble() < fraction;

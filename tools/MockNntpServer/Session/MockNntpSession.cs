@@ -94,6 +94,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
                 var buffer = result.Buffer;
                 while (TryReadLine(ref buffer, out var line))
                 {
+                    _stats.CountReceived();
                     // Stamped on arrival, so time spent waiting behind earlier answers counts toward this one's latency.
                     await _commands.Writer.WriteAsync(new MockPendingCommand(line, DueAfterLatency()), cancellationToken);
                 }

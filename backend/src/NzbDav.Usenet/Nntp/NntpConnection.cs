@@ -51,6 +51,9 @@ public sealed partial class NntpConnection : INntpConnection
         _logger = logger;
         _socket = socket;
         _stream = stream;
+        // A stream-backed reader with 64 KB segments: the receive loop decodes each read as it
+        // arrives, so at most one read's worth is buffered and no pause threshold is needed (a
+        // Pipe with a separate fill loop would only add a hop per segment).
         _reader = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: ReadBufferSize, minimumReadSize: ReadBufferSize / 4, leaveOpen: true));
         PipelineDepth = Math.Max(1, provider.PipelineDepth);
         _slots = new SemaphoreSlim(PipelineDepth, PipelineDepth);

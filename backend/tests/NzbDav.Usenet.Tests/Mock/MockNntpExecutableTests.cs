@@ -35,6 +35,51 @@ public sealed class MockNntpExecutableTests
         }
     }
 
+    [Fact]
+    public async Task PostedDirectory_WithTlsAndAuth_ServesTheRealFileBytes()
+    {
+        var folder = Directory.CreateTempSubdirectory("mock-post-");
+        var nzbPath = Path.Combine(folder.FullName, "out.nzb.xml");
+        var contents = new Dictionary<string, byte[]> { ["a.bin"] = TestData.Random(250_000, 1), ["b.txt"] = TestData.Random(1_000, 2) };
+        var input = folder.CreateSubdirectory("in");
+        foreach (var (name, bytes) in contents)
+        {
+            await File.WriteAllBytesAsync(Path.Combine(input.FullName, name), bytes, Ct);
+        }
+        await File.WriteAllBytesAsync(Path.Combine(input.FullName, "empty.bin"), [], Ct);
+        using var process = Start("--size", "0", "--post", input.FullName, "--segment-size", "100", "--tls", "--user", "u", "--pass", "p", "--nzb-out", nzbPath);
+        try
+        {
+            var ready = await process.StandardOutput.ReadLineAsync(Ct);
+            var port = int.Parse(System.Text.RegularExpressions.Regex.Match(ready!, "port=(\\d+)").Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+            List<NzbProbe.File> files;
+            using (var nzb = File.OpenRead(nzbPath))
+            {
+                files = NzbProbe.Read(nzb);
+            }
+            Assert.Equal(["[1/2] - \"a.bin\" yEnc (1/3)", "[2/2] - \"b.txt\" yEnc (1/1)"], files.Select(f => f.Subject));
+            var provider = Nntp.NntpTestProviders.For(port) with { UseTls = true, AllowUntrustedCertificate = true, User = "u", Password = "p" };
+            await using var connection = await Nntp.NntpTestProviders.ConnectAsync(provider);
+            foreach (var (file, expected) in files.Zip(contents.Values))
+            {
+                var decoded = new MemoryStream();
+                foreach (var segment in file.Segments)
+                {
+                    var target = new Nntp.RecordingBodyTarget();
+                    await connection.BodyAsync(segment.MessageId, target, Ct);
+                    decoded.Write(target.Data);
+                }
+                Assert.Equal(expected, decoded.ToArray());
+            }
+        }
+        finally
+        {
+            process.Kill();
+            await process.WaitForExitAsync(Ct);
+            folder.Delete(recursive: true);
+        }
+    }
+
     [Theory]
     [InlineData("--bogus")]
     [InlineData("--stall", "2")]

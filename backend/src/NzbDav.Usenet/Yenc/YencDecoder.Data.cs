@@ -3,9 +3,13 @@ using System.Runtime.InteropServices;
 
 namespace NzbDav.Usenet.Yenc;
 
-/// <summary>Decoding inside data lines.</summary>
+/// <summary>Decoding inside data lines: the scalar loop, and the hand-off to the vector kernels.</summary>
 public sealed partial class YencDecoder
 {
+    // How far the scalar loop runs after a vector kernel stops at a block it does not handle: past
+    // that block and the one byte of look-ahead it inspects, so the next attempt starts fresh.
+    private const int ScalarStretch = 34;
+
     // Runs until the line ends (LF consumed), limit is reached, or the destination is full.
     private YencDecodeStatus DecodeDataScalar(ReadOnlySpan<byte> src, int limit, Span<byte> dst, ref int i, ref int o)
     {
@@ -61,5 +65,21 @@ public sealed partial class YencDecoder
         i = si;
         o = di;
         return status;
+    }
+
+    private void DecodeVectorized(ReadOnlySpan<byte> src, Span<byte> dst, ref int i, ref int o)
+    {
+        var lineStart = _line == YencLineState.LineStart;
+        var escape = _escape;
+        if (_kernel == YencKernel.Vector256)
+        {
+            YencVector256Kernel.Decode(src, dst, ref i, ref o, ref lineStart, ref escape);
+        }
+        else
+        {
+            YencVector128Kernel.Decode(src, dst, ref i, ref o, ref lineStart, ref escape);
+        }
+        _line = lineStart ? YencLineState.LineStart : YencLineState.InData;
+        _escape = escape;
     }
 }

@@ -8,9 +8,27 @@ public sealed partial class YencDecoder
 
     private YencDecodeStatus Run(ReadOnlySpan<byte> src, Span<byte> dst, ref int i, ref int o)
     {
+        // Where the vector kernel may next be tried; never for the scalar kernel.
+        var vectorFrom = _kernel == YencKernel.Scalar ? int.MaxValue : 0;
         while (i < src.Length)
         {
-            var status = Step(src, src.Length, dst, ref i, ref o);
+            var limit = src.Length;
+            if (vectorFrom != int.MaxValue && _phase == YencDecoderPhase.Data && _line is YencLineState.InData or YencLineState.LineStart)
+            {
+                if (i >= vectorFrom)
+                {
+                    DecodeVectorized(src, dst, ref i, ref o);
+                    // The kernel stopped at a block it leaves to the scalar rules (or near the end
+                    // of either span); the scalar path takes that stretch before the next attempt.
+                    vectorFrom = i + ScalarStretch;
+                    if (i >= src.Length)
+                    {
+                        break;
+                    }
+                }
+                limit = Math.Min(limit, vectorFrom);
+            }
+            var status = Step(src, limit, dst, ref i, ref o);
             if (status != Continue)
             {
                 return status;

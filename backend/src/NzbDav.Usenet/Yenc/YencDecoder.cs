@@ -1,3 +1,5 @@
+using System.Runtime.Intrinsics.X86;
+
 namespace NzbDav.Usenet.Yenc;
 
 /// <summary>
@@ -148,6 +150,8 @@ public sealed partial class YencDecoder
     internal static bool IsSupported(YencKernel kernel) => kernel switch
     {
         YencKernel.Scalar => true,
+        YencKernel.Vector128 => Ssse3.IsSupported,
+        YencKernel.Vector256 => Avx2.IsSupported,
         _ => false,
     };
 

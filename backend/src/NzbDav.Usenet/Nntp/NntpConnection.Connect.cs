@@ -1,0 +1,197 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Security.Authentication;
+using System.Text;
+using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Usenet.Nntp;
+
+public sealed partial class NntpConnection
+{
+    /// <summary>Connects, layers TLS, reads the greeting and authenticates, all within the provider's operation timeout.</summary>
+    internal static async Task<NntpConnection> ConnectAsync(UsenetProviderOptions provider, ILogger logger, CancellationToken cancellationToken)
+    {
+        Validate(provider);
+        var started = Stopwatch.GetTimestamp();
+        using var deadline = new CancellationTokenSource(provider.OperationTimeout);
+        using var linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, deadline.Token);
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        Stream? stream = null;
+        NntpConnection? connection = null;
+        try
+        {
+            await socket.ConnectAsync(provider.Host, provider.Port, linked.Token);
+            stream = new NetworkStream(socket, ownsSocket: false);
+            if (provider.UseTls)
+            {
+                var tls = new SslStream(stream, leaveInnerStreamOpen: false);
+                stream = tls;
+                await tls.AuthenticateAsClientAsync(TlsOptions(provider), linked.Token);
+            }
+            connection = new NntpConnection(provider, logger, socket, stream);
+            await connection.HandshakeAsync(linked.Token);
+            connection.Start();
+            NntpLog.Connected(logger, provider.Name, provider.Host, provider.Port, provider.UseTls, (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            return connection;
+        }
+        catch (Exception e)
+        {
+            if (connection is not null)
+            {
+                await connection._reader.CompleteAsync();
+            }
+            if (stream is not null)
+            {
+                await DisposeQuietlyAsync(stream);
+            }
+            socket.Dispose();
+            if (e is OperationCanceledException && deadline.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+            {
+                throw new NntpTimeoutException($"Connecting to '{provider.Name}' ({provider.Host}:{provider.Port}) took longer than {provider.OperationTimeout}.", e);
+            }
+            if (e is SocketException or IOException or AuthenticationException)
+            {
+                throw new NntpProtocolException($"Could not connect to '{provider.Name}' ({provider.Host}:{provider.Port}): {e.Message}", e);
+            }
+            throw;
+        }
+    }
+
+    private static void Validate(UsenetProviderOptions provider)
+    {
+        ArgumentNullException.ThrowIfNull(provider);
+        ArgumentException.ThrowIfNullOrWhiteSpace(provider.Host);
+        if (provider.Port is < 1 or > 65535)
+        {
+            throw new ArgumentOutOfRangeException(nameof(provider), $"Provider '{provider.Name}': port {provider.Port} is not a TCP port.");
+        }
+        if (provider.OperationTimeout <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(provider), $"Provider '{provider.Name}': OperationTimeout must be positive.");
+        }
+        if ((provider.User?.AsSpan().ContainsAny('\r', '\n') ?? false) || (provider.Password?.AsSpan().ContainsAny('\r', '\n') ?? false))
+        {
+            throw new ArgumentException($"Provider '{provider.Name}': user name and password cannot contain line breaks.", nameof(provider));
+        }
+    }
+
+    private static SslClientAuthenticationOptions TlsOptions(UsenetProviderOptions provider) => new()
+    {
+        TargetHost = provider.Host,
+        RemoteCertificateValidationCallback = provider.AllowUntrustedCertificate ? static (_, _, _, _) => true : null,
+    };
+
+    private async Task HandshakeAsync(CancellationToken cancellationToken)
+    {
+        var greeting = await ReadStatusLineAsync(cancellationToken);
+        switch (greeting.Code)
+        {
+            case 200 or 201:
+                break;
+            case 400 or 502:
+                throw new NntpServiceUnavailableException(greeting.Code, greeting.Text);
+            default:
+                throw new NntpProtocolException($"Unexpected greeting from '{ProviderName}': '{greeting}'.");
+        }
+        if (_provider.User is not null)
+        {
+            await AuthenticateAsync(_provider.User, _provider.Password, cancellationToken);
+        }
+    }
+
+    private async Task AuthenticateAsync(string user, string? password, CancellationToken cancellationToken)
+    {
+        var answer = await CommandAsync($"AUTHINFO USER {user}", cancellationToken);
+        if (answer.Code == 381)
+        {
+            if (password is null)
+            {
+                throw new NntpAuthenticationException($"'{ProviderName}' asks for a password but none is configured.");
+            }
+            answer = await CommandAsync($"AUTHINFO PASS {password}", cancellationToken);
+        }
+        switch (answer.Code)
+        {
+            case 281:
+                return;
+            case 481 or 482 or 502:
+                throw new NntpAuthenticationException($"'{ProviderName}' refused the login ({answer.Code} {answer.Text}).");
+            default:
+                throw new NntpProtocolException($"Unexpected answer to AUTHINFO from '{ProviderName}': '{answer}'.");
+        }
+    }
+
+    /// <summary>One command and its status line, before the loops run (greeting and login only).</summary>
+    private async Task<NntpStatusLine> CommandAsync(string line, CancellationToken cancellationToken)
+    {
+        await _stream.WriteAsync(Encoding.UTF8.GetBytes(line + "\r\n"), cancellationToken);
+        await _stream.FlushAsync(cancellationToken);
+        return await ReadStatusLineAsync(cancellationToken);
+    }
+
+    private void Start()
+    {
+        MarkProgress();
+        _sendLoop = SendLoopAsync();
+        _receiveLoop = ReceiveLoopAsync();
+        StartWatchdog();
+    }
+
+    private static async ValueTask DisposeQuietlyAsync(Stream stream)
+    {
+        try
+        {
+            await stream.DisposeAsync();
+        }
+        catch (Exception e) when (e is IOException or ObjectDisposedException or SocketException)
+        {
+            // Cleaning up after a failed connect; the original error is what matters.
+        }
+    }
+
+    private async ValueTask<NntpStatusLine> ReadStatusLineAsync(CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            var result = await _reader.ReadAsync(cancellationToken);
+            MarkProgress();
+            var buffer = result.Buffer;
+            if (TryReadLine(ref buffer, out var line))
+            {
+                var status = NntpStatusLine.Parse(line);
+                _reader.AdvanceTo(buffer.Start);
+                return status;
+            }
+            if (buffer.Length > NntpStatusLine.MaxLength)
+            {
+                throw new NntpProtocolException($"'{ProviderName}' sent a status line longer than {NntpStatusLine.MaxLength} bytes.");
+            }
+            if (result.IsCompleted)
+            {
+                throw new NntpProtocolException($"'{ProviderName}' closed the connection.");
+            }
+            _reader.AdvanceTo(buffer.Start, buffer.End);
+        }
+    }
+
+    /// <summary>Takes one CRLF-terminated line off the front of <paramref name="buffer"/> (a bare LF is accepted).</summary>
+    private static bool TryReadLine(ref ReadOnlySequence<byte> buffer, out ReadOnlySequence<byte> line)
+    {
+        var newline = buffer.PositionOf((byte)'\n');
+        if (newline is not { } end)
+        {
+            line = default;
+            return false;
+        }
+        line = buffer.Slice(0, end);
+        if (line.Length > 0 && line.Slice(line.Length - 1).FirstSpan[0] == (byte)'\r')
+        {
+            line = line.Slice(0, line.Length - 1);
+        }
+        buffer = buffer.Slice(buffer.GetPosition(1, end));
+        return true;
+    }
+}

@@ -1,0 +1,98 @@
+using System.Globalization;
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Usenet.Nntp;
+
+public sealed partial class NntpConnection
+{
+    /// <summary>Reads answers in command order and completes each request; records why it ended by breaking.</summary>
+    private async Task ReceiveLoopAsync()
+    {
+        NntpRequest? current = null;
+        try
+        {
+            var queue = _receiveQueue.Reader;
+            while (await queue.WaitToReadAsync(_shutdown.Token))
+            {
+                while (queue.TryRead(out current))
+                {
+                    await ReceiveAsync(current);
+                    Finish();
+                    current = null;
+                }
+            }
+        }
+        catch (Exception e)
+        {
+            var reason = Break(Translate(e, ProviderName));
+            if (current is not null)
+            {
+                current.Fail(HeadOfLineFailure(reason));
+                Finish();
+            }
+        }
+        finally
+        {
+            // Break completed the queue under the lock, so nothing can be added after this drain.
+            var reason = Volatile.Read(ref _breakReason);
+            while (reason is not null && _receiveQueue.Reader.TryRead(out var orphan))
+            {
+                orphan.Fail(BrokenFor(reason));
+                Finish();
+            }
+        }
+    }
+
+    /// <summary>Reads one answer. Failures that leave the session in step (430, bad yEnc) fail only the request.</summary>
+    private async ValueTask ReceiveAsync(NntpRequest request)
+    {
+        var status = await ReadStatusLineAsync(_shutdown.Token);
+        var wanted = request.TryStartReceiving();
+        switch (request.Kind, status.Code)
+        {
+            case (NntpCommandKind.Stat, 223):
+                Complete(request, true);
+                break;
+            case (NntpCommandKind.Stat, 430 or 423):
+                Complete(request, false);
+                break;
+            case (NntpCommandKind.Body, 222):
+                await ReceiveBodyAsync(request, wanted);
+                break;
+            case (NntpCommandKind.Head, 221):
+                var headers = await ReadHeadersAsync();
+                Complete<IReadOnlyList<KeyValuePair<string, string>>>(request, headers);
+                break;
+            case (NntpCommandKind.Body or NntpCommandKind.Head, 430 or 423):
+                request.Fail(new NntpArticleNotFoundException(request.MessageId!, ProviderName));
+                break;
+            case (NntpCommandKind.Date, 111):
+                Complete(request, ParseDate(status));
+                break;
+            case (NntpCommandKind.Quit, _):
+                Complete(request, status.Code == 205);
+                break;
+            default:
+                throw Unexpected(request, status);
+        }
+    }
+
+    private static void Complete<T>(NntpRequest request, T value) => ((NntpRequest<T>)request).Complete(value);
+
+    private Exception Unexpected(NntpRequest request, NntpStatusLine status) => status.Code switch
+    {
+        480 => new NntpAuthenticationException($"'{ProviderName}' demanded authentication (480) for {request.Kind}."),
+        400 or 502 => new NntpServiceUnavailableException(status.Code, status.Text),
+        _ => new NntpProtocolException($"Unexpected answer to {request.Kind} from '{ProviderName}': '{status}'."),
+    };
+
+    private DateTimeOffset ParseDate(NntpStatusLine status)
+    {
+        var text = status.Text.Length >= 14 ? status.Text[..14] : status.Text;
+        if (!DateTimeOffset.TryParseExact(text, "yyyyMMddHHmmss", CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var date))
+        {
+            throw new NntpProtocolException($"'{ProviderName}' answered DATE with '{status}', not yyyyMMddHHmmss.");
+        }
+        return date;
+    }
+}

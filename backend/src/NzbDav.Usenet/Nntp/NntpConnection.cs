@@ -1,0 +1,153 @@
+using System.IO.Pipelines;
+using System.Net.Sockets;
+using System.Threading.Channels;
+using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Usenet.Nntp;
+
+/// <summary>
+/// One NNTP session that owns its socket, stream (TLS layered on), a <see cref="PipeReader"/> and
+/// its state. Up to <see cref="PipelineDepth"/> commands are in flight: callers queue, a send loop
+/// writes whatever is queued in one write, and a single receive loop reads the answers in order,
+/// decoding BODY answers straight from the pipe's buffers into each caller's target.
+/// <see cref="Break"/> is the only way the session becomes unusable.
+/// </summary>
+/// <remarks>
+/// Cancellation: a caller cancelled before its answer started is released at once; its answer is
+/// later read and discarded and the session stays usable. A caller cancelled while its answer is
+/// being read breaks the session (the rest of the answer is never read) and gets an
+/// <see cref="OperationCanceledException"/> once the receive loop has let go of its target.
+/// </remarks>
+public sealed partial class NntpConnection : INntpConnection
+{
+    private const int ReadBufferSize = 64 * 1024;
+
+    private readonly UsenetProviderOptions _provider;
+    private readonly ILogger _logger;
+    private readonly Socket _socket;
+    private readonly Stream _stream;
+    private readonly PipeReader _reader;
+    // SemaphoreSlim queues async waiters FIFO and wakes one per Release: fair slots.
+    private readonly SemaphoreSlim _slots;
+    private readonly Channel<NntpRequest> _sendQueue = Channel.CreateUnbounded<NntpRequest>(new UnboundedChannelOptions { SingleReader = true });
+    private readonly Channel<NntpRequest> _receiveQueue = Channel.CreateUnbounded<NntpRequest>(new UnboundedChannelOptions { SingleReader = true });
+    private readonly Lock _stateLock = new();
+    private readonly CancellationTokenSource _shutdown = new();
+    private readonly YencDecoder _decoder = new();
+    private Exception? _breakReason;
+    private Task _sendLoop = Task.CompletedTask;
+    private Task _receiveLoop = Task.CompletedTask;
+    private ITimer? _watchdog;
+    private long _lastProgressTicks;
+    private long _lastActivityUtcTicks = DateTime.UtcNow.Ticks;
+    private int _outstanding;
+    private int _disposed;
+
+    private NntpConnection(UsenetProviderOptions provider, ILogger logger, Socket socket, Stream stream)
+    {
+        _provider = provider;
+        _logger = logger;
+        _socket = socket;
+        _stream = stream;
+        _reader = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: ReadBufferSize, minimumReadSize: ReadBufferSize / 4, leaveOpen: true));
+        PipelineDepth = Math.Max(1, provider.PipelineDepth);
+        _slots = new SemaphoreSlim(PipelineDepth, PipelineDepth);
+    }
+
+    /// <inheritdoc />
+    public string ProviderName => _provider.Name;
+
+    /// <inheritdoc />
+    public int PipelineDepth { get; }
+
+    /// <inheritdoc />
+    public bool IsUsable => Volatile.Read(ref _breakReason) is null;
+
+    /// <inheritdoc />
+    public DateTime LastActivityUtc => new(Volatile.Read(ref _lastActivityUtcTicks), DateTimeKind.Utc);
+
+    /// <inheritdoc />
+    public Task<bool> StatAsync(string messageId, CancellationToken cancellationToken) =>
+        ExecuteAsync(new NntpRequest<bool>(NntpCommandKind.Stat, NntpMessageId.Normalize(messageId), null, cancellationToken));
+
+    /// <inheritdoc />
+    public Task<YencHeader> BodyAsync(string messageId, IYencBodyTarget target, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        return ExecuteAsync(new NntpRequest<YencHeader>(NntpCommandKind.Body, NntpMessageId.Normalize(messageId), target, cancellationToken));
+    }
+
+    /// <inheritdoc />
+    public Task<IReadOnlyList<KeyValuePair<string, string>>> HeadAsync(string messageId, CancellationToken cancellationToken) =>
+        ExecuteAsync(new NntpRequest<IReadOnlyList<KeyValuePair<string, string>>>(NntpCommandKind.Head, NntpMessageId.Normalize(messageId), null, cancellationToken));
+
+    /// <inheritdoc />
+    public Task<DateTimeOffset> DateAsync(CancellationToken cancellationToken) =>
+        ExecuteAsync(new NntpRequest<DateTimeOffset>(NntpCommandKind.Date, null, null, cancellationToken));
+
+    private async Task<T> ExecuteAsync<T>(NntpRequest<T> request)
+    {
+        var cancellationToken = request.CallerToken;
+        cancellationToken.ThrowIfCancellationRequested();
+        ThrowIfBroken();
+        await _slots.WaitAsync(cancellationToken);
+        if (!TryEnqueue(request))
+        {
+            _slots.Release();
+            throw BrokenFor(Volatile.Read(ref _breakReason)!);
+        }
+        request.Owner = this;
+        using (cancellationToken.UnsafeRegister(static state => ((NntpRequest)state!).Owner!.OnCallerCancelled((NntpRequest)state), request))
+        {
+            return await request.Task;
+        }
+    }
+
+    /// <summary>Queues for both loops in one step, so send order and answer order are the same.</summary>
+    private bool TryEnqueue(NntpRequest request)
+    {
+        lock (_stateLock)
+        {
+            if (_breakReason is not null)
+            {
+                return false;
+            }
+            if (Interlocked.Increment(ref _outstanding) == 1)
+            {
+                // Time spent idle before this request must not count toward its deadline.
+                MarkProgress();
+            }
+            _receiveQueue.Writer.TryWrite(request);
+            _sendQueue.Writer.TryWrite(request);
+            return true;
+        }
+    }
+
+    /// <summary>Every request that was queued passes through here exactly once, when its answer is done with.</summary>
+    private void Finish()
+    {
+        Interlocked.Decrement(ref _outstanding);
+        Volatile.Write(ref _lastActivityUtcTicks, DateTime.UtcNow.Ticks);
+        _slots.Release();
+    }
+
+    private void OnCallerCancelled(NntpRequest request)
+    {
+        if (!request.TryCancelQueued() && request.IsReceiving)
+        {
+            Break(new NntpProtocolException($"An operation on '{ProviderName}' was cancelled while its answer was being read; the rest of that answer was never read."), quiet: true);
+        }
+    }
+
+    private void MarkProgress() => Volatile.Write(ref _lastProgressTicks, Environment.TickCount64);
+
+    private void ThrowIfBroken()
+    {
+        if (Volatile.Read(ref _breakReason) is { } reason)
+        {
+            throw BrokenFor(reason);
+        }
+    }
+}

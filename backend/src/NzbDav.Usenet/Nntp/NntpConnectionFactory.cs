@@ -1,0 +1,18 @@
+using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Usenet.Nntp;
+
+/// <summary>Opens <see cref="NntpConnection"/> sessions: TCP connect, optional implicit TLS, greeting, AUTHINFO.</summary>
+public sealed class NntpConnectionFactory(ILoggerFactory loggerFactory) : INntpConnectionFactory
+{
+    private readonly ILogger<NntpConnection> _logger = loggerFactory.CreateLogger<NntpConnection>();
+
+    /// <inheritdoc />
+    /// <exception cref="NntpServiceUnavailableException">The greeting was 400 or 502 (too many connections, or down).</exception>
+    /// <exception cref="NntpAuthenticationException">AUTHINFO was refused.</exception>
+    /// <exception cref="NntpTimeoutException">Connect, TLS, greeting and login took longer than the provider's OperationTimeout.</exception>
+    /// <exception cref="NntpProtocolException">The socket or TLS failed, or the server said something unexpected.</exception>
+    public async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, CancellationToken cancellationToken) =>
+        await NntpConnection.ConnectAsync(provider, _logger, cancellationToken);
+}

@@ -1,0 +1,158 @@
+namespace NzbDav.Usenet.Yenc;
+
+/// <summary>
+/// Incremental yEnc decoder that eats the NNTP wire form of an article body (CRLF lines,
+/// dot-stuffing, the ".\r\n" terminator) in pieces of any size and writes decoded bytes into
+/// caller-supplied spans. One instance decodes one article at a time; <see cref="Reset"/> reuses it.
+/// </summary>
+public sealed partial class YencDecoder
+{
+    private const int InitialKeywordCapacity = 256;
+
+    // A keyword line longer than this is garbage, not a header; refuse rather than buffer without bound.
+    private const int MaxKeywordLineLength = 64 * 1024;
+
+    private readonly YencKernel _kernel;
+    private byte[] _keyword = new byte[InitialKeywordCapacity];
+    private int _keywordLength;
+    private int _beginLineLength;
+    private YencDecoderPhase _phase;
+    private YencLineState _line;
+    private bool _escape;
+    private bool _sawMultipartBegin;
+    private long _decoded;
+    private uint _crc;
+
+    /// <summary>Creates a decoder that uses the fastest kernel this CPU supports.</summary>
+    public YencDecoder()
+        : this(BestKernel())
+    {
+    }
+
+    internal YencDecoder(YencKernel kernel)
+    {
+        if (!IsSupported(kernel))
+        {
+            throw new PlatformNotSupportedException($"The {kernel} yEnc kernel needs CPU support this machine lacks.");
+        }
+        _kernel = kernel;
+    }
+
+    /// <summary>The =ybegin/=ypart data; set once <see cref="YencDecodeStatus.HeaderParsed"/> has been returned.</summary>
+    public YencHeader? Header { get; private set; }
+
+    /// <summary>The =yend data; set once that line has been consumed.</summary>
+    public YencTrailer? Trailer { get; private set; }
+
+    /// <summary>Decoded bytes written so far in this article.</summary>
+    public long DecodedLength => _decoded;
+
+    /// <summary>CRC-32 of the decoded bytes written so far in this article.</summary>
+    public uint Crc32 => _crc;
+
+    internal YencKernel Kernel => _kernel;
+
+    /// <summary>
+    /// Consumes raw NNTP article-body bytes (everything after the "222" status line) and writes
+    /// decoded bytes to <paramref name="destination"/>. See <see cref="YencDecodeStatus"/> for
+    /// what each result means; on <see cref="YencDecodeStatus.NeedMoreData"/> all of the source was
+    /// consumed, and on <see cref="YencDecodeStatus.Completed"/> nothing past the terminator was.
+    /// </summary>
+    /// <exception cref="YencException">A malformed =ybegin/=ypart/=yend line or an unexpected keyword line.</exception>
+    public YencDecodeStatus Decode(ReadOnlySpan<byte> source, Span<byte> destination, out int consumed, out int written)
+    {
+        if (_phase == YencDecoderPhase.Completed)
+        {
+            consumed = 0;
+            written = 0;
+            return YencDecodeStatus.Completed;
+        }
+        if (_phase == YencDecoderPhase.Faulted)
+        {
+            throw new InvalidOperationException("The yEnc decoder failed on an earlier error; call Reset before reusing it.");
+        }
+
+        var i = 0;
+        var o = 0;
+        YencDecodeStatus status;
+        try
+        {
+            status = Run(source, destination, ref i, ref o);
+        }
+        catch (YencException)
+        {
+            _phase = YencDecoderPhase.Faulted;
+            throw;
+        }
+        if (o > 0)
+        {
+            _crc = Yenc.Crc32.Append(_crc, destination[..o]);
+            _decoded += o;
+        }
+        consumed = i;
+        written = o;
+        return status;
+    }
+
+    /// <summary>
+    /// After <see cref="YencDecodeStatus.Completed"/>: checks that the article had =ybegin and
+    /// =yend, that the decoded length matches both, and that the part CRC matches.
+    /// </summary>
+    /// <exception cref="YencCrcMismatchException">The decoded data's CRC-32 differs from the trailer's.</exception>
+    /// <exception cref="YencException">Missing header or trailer, or a size mismatch.</exception>
+    public YencTrailer EnsureValid()
+    {
+        if (_phase != YencDecoderPhase.Completed)
+        {
+            throw new InvalidOperationException("EnsureValid needs a decode that returned Completed.");
+        }
+        var header = Header ?? throw new YencException(_sawMultipartBegin
+            ? "The article ended between its =ybegin line (which has part=) and the =ypart line."
+            : "The article has no =ybegin line; it is not yEnc-encoded.");
+        var trailer = Trailer ?? throw new YencException(
+            $"The article ended without an =yend line after {_decoded} decoded bytes; the yEnc data is truncated.");
+        if (_decoded != trailer.Size)
+        {
+            throw new YencException($"Decoded {_decoded} bytes but the =yend line says size={trailer.Size}.");
+        }
+        if (_decoded != header.PartSize)
+        {
+            throw new YencException($"Decoded {_decoded} bytes but the header describes a part of {header.PartSize} bytes.");
+        }
+        if (trailer.Part is { } trailerPart && header.Part is { } headerPart && trailerPart != headerPart)
+        {
+            throw new YencException($"The =yend line says part={trailerPart} but the =ybegin line says part={headerPart}.");
+        }
+        if (trailer.PartCrc32 is { } expected && expected != _crc)
+        {
+            throw new YencCrcMismatchException(expected, _crc);
+        }
+        return trailer;
+    }
+
+    /// <summary>Forgets the current article so the next Decode starts a new one; keeps the buffers.</summary>
+    public void Reset()
+    {
+        _keywordLength = 0;
+        _beginLineLength = 0;
+        _phase = YencDecoderPhase.Preamble;
+        _line = YencLineState.LineStart;
+        _escape = false;
+        _sawMultipartBegin = false;
+        _decoded = 0;
+        _crc = 0;
+        Header = null;
+        Trailer = null;
+    }
+
+    internal static bool IsSupported(YencKernel kernel) => kernel switch
+    {
+        YencKernel.Scalar => true,
+        _ => false,
+    };
+
+    private static YencKernel BestKernel()
+        => IsSupported(YencKernel.Vector256) ? YencKernel.Vector256
+            : IsSupported(YencKernel.Vector128) ? YencKernel.Vector128
+            : YencKernel.Scalar;
+}

@@ -1,0 +1,25 @@
+namespace NzbDav.MockNntp;
+
+/// <summary>How a <see cref="MockNntpServer"/> is started. Runtime-changeable parts live in <see cref="Behavior"/>.</summary>
+public sealed record MockNntpOptions
+{
+    /// <summary>TCP port on 127.0.0.1; 0 picks a free one (read it from <see cref="MockNntpServer.Port"/>).</summary>
+    public int Port { get; init; }
+
+    /// <summary>Implicit TLS with a self-signed certificate generated at start.</summary>
+    public bool UseTls { get; init; }
+
+    /// <summary>When set (with <see cref="Password"/>), AUTHINFO is required before any article command.</summary>
+    public string? User { get; init; }
+
+    public string? Password { get; init; }
+
+    /// <summary>Concurrent sessions allowed; beyond it a new connection gets 502 and is closed. Null is unlimited.</summary>
+    public int? MaxConnections { get; init; }
+
+    /// <summary>Seeds generated content, missing articles, jitter and fault draws.</summary>
+    public int Seed { get; init; } = 1;
+
+    /// <summary>Latency, bandwidth and faults; shared, mutable at runtime.</summary>
+    public MockBehavior Behavior { get; init; } = new();
+}

@@ -1,0 +1,159 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Security.Cryptography.X509Certificates;
+using System.Text;
+using NzbDav.MockNntp.Articles;
+using NzbDav.MockNntp.Nzb;
+using NzbDav.MockNntp.Session;
+
+namespace NzbDav.MockNntp;
+
+/// <summary>
+/// A real NNTP server on 127.0.0.1 for tests, benchmarks and demo mode: yEnc articles, pipelining
+/// with a latency model, optional AUTHINFO, implicit TLS and injectable faults.
+/// </summary>
+public sealed class MockNntpServer : IAsyncDisposable
+{
+    private readonly CancellationTokenSource _stopping = new();
+    private readonly ConcurrentDictionary<int, Task> _sessions = new();
+    private TcpListener? _listener;
+    private X509Certificate2? _certificate;
+    private Task? _acceptLoop;
+    private int _connectionNumber;
+    private int _disposed;
+
+    public MockNntpServer(MockNntpOptions? options = null)
+    {
+        Options = options ?? new MockNntpOptions();
+        if (Options.User is null != Options.Password is null)
+        {
+            throw new ArgumentException("User and Password must be set together.", nameof(options));
+        }
+        Store = new MockArticleStore(Options.Seed, Options.Behavior);
+    }
+
+    public MockNntpOptions Options { get; }
+
+    /// <summary>Latency, bandwidth and faults; change at runtime.</summary>
+    public MockBehavior Behavior => Options.Behavior;
+
+    public MockArticleStore Store { get; }
+
+    public MockServerStats Stats { get; } = new();
+
+    /// <summary>The listening port (valid after <see cref="StartAsync"/>).</summary>
+    public int Port { get; private set; }
+
+    /// <summary>The Date header of every article.</summary>
+    public DateTimeOffset StartedAt { get; } = new(DateTimeOffset.UtcNow.Ticks / TimeSpan.TicksPerSecond * TimeSpan.TicksPerSecond, TimeSpan.Zero);
+
+    /// <summary>Starts listening on 127.0.0.1:<see cref="MockNntpOptions.Port"/>.</summary>
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        ObjectDisposedException.ThrowIf(_disposed != 0, this);
+        if (_listener is not null)
+        {
+            throw new InvalidOperationException("The server is already started.");
+        }
+        if (Options.UseTls)
+        {
+            _certificate = SelfSignedCertificate.Create();
+        }
+        _listener = new TcpListener(IPAddress.Loopback, Options.Port);
+        _listener.Start(backlog: 512);
+        Port = ((IPEndPoint)_listener.LocalEndpoint).Port;
+        _acceptLoop = AcceptLoopAsync(_listener, _stopping.Token);
+        return Task.CompletedTask;
+    }
+
+    /// <summary>Writes an NZB of every file in the store.</summary>
+    public void WriteNzb(Stream destination, string? title = null) =>
+        MockNzbWriter.Write(destination, Store.Files, title, StartedAt);
+
+    /// <summary>Writes an NZB of every file in the store to <paramref name="path"/>.</summary>
+    public void WriteNzb(string path, string? title = null)
+    {
+        using var file = File.Create(path);
+        WriteNzb(file, title);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+        await _stopping.CancelAsync();
+        _listener?.Stop();
+        if (_acceptLoop is not null)
+        {
+            await _acceptLoop;
+        }
+        await Task.WhenAll(_sessions.Values);
+        _certificate?.Dispose();
+        _stopping.Dispose();
+    }
+
+    private async Task AcceptLoopAsync(TcpListener listener, CancellationToken cancellationToken)
+    {
+        while (!cancellationToken.IsCancellationRequested)
+        {
+            Socket socket;
+            try
+            {
+                socket = await listener.AcceptSocketAsync(cancellationToken);
+            }
+            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
+            {
+                return;
+            }
+            var number = Interlocked.Increment(ref _connectionNumber);
+            var session = ServeAsync(socket, number, cancellationToken);
+            _sessions[number] = session;
+            // Removed by a continuation so removal can never run before the add.
+            _ = session.ContinueWith(static (_, state) => ((Action)state!)(), (Action)(() => _sessions.TryRemove(number, out _)), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        }
+    }
+
+    private async Task ServeAsync(Socket socket, int number, CancellationToken cancellationToken)
+    {
+        await Task.Yield();
+        socket.NoDelay = true;
+        Stream stream = new NetworkStream(socket, ownsSocket: false);
+        var opened = false;
+        try
+        {
+            if (_certificate is not null)
+            {
+                var tls = new SslStream(stream, leaveInnerStreamOpen: false);
+                stream = tls;
+                await tls.AuthenticateAsServerAsync(new SslServerAuthenticationOptions { ServerCertificate = _certificate }, cancellationToken);
+            }
+            opened = Stats.TryOpen(Options.MaxConnections);
+            if (!opened)
+            {
+                await stream.WriteAsync(Encoding.ASCII.GetBytes("502 too many connections\r\n"), cancellationToken);
+                await stream.FlushAsync(cancellationToken);
+                return;
+            }
+            await using var session = new MockNntpSession(socket, stream, this, number);
+            await session.RunAsync(cancellationToken);
+        }
+        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException or System.Security.Authentication.AuthenticationException)
+        {
+            // A client that vanished mid-handshake or a server stopping ends only this connection.
+        }
+        finally
+        {
+            if (opened)
+            {
+                Stats.Close();
+            }
+            await stream.DisposeAsync();
+            socket.Dispose();
+        }
+    }
+}

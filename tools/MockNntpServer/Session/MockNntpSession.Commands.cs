@@ -1,0 +1,181 @@
+using System.Globalization;
+using System.Net.Sockets;
+using NzbDav.MockNntp.Articles;
+
+namespace NzbDav.MockNntp.Session;
+
+internal sealed partial class MockNntpSession
+{
+    /// <summary>Answers one command; false when the connection must close afterwards.</summary>
+    private async ValueTask<bool> ExecuteAsync(string? line, CancellationToken cancellationToken)
+    {
+        if (line is null)
+        {
+            await _writer.WriteLineAsync("200 NzbDav mock NNTP server ready (posting prohibited)", cancellationToken);
+            return true;
+        }
+        var space = line.IndexOf(' ');
+        var verb = (space < 0 ? line : line[..space]).ToUpperInvariant();
+        var argument = space < 0 ? "" : line[(space + 1)..].Trim();
+        var kind = Classify(verb, argument);
+        _stats.CountCommand(kind);
+        if (!_authenticated && kind is not (MockCommandKind.AuthInfo or MockCommandKind.Capabilities or MockCommandKind.Quit))
+        {
+            await _writer.WriteLineAsync("480 authentication required", cancellationToken);
+            return true;
+        }
+        switch (kind)
+        {
+            case MockCommandKind.Capabilities:
+                await WriteCapabilitiesAsync(cancellationToken);
+                return true;
+            case MockCommandKind.ModeReader:
+                await _writer.WriteLineAsync("201 reader mode, posting prohibited", cancellationToken);
+                return true;
+            case MockCommandKind.AuthInfo:
+                await AuthInfoAsync(argument, cancellationToken);
+                return true;
+            case MockCommandKind.Group:
+                await _writer.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"211 {ArticleCount()} 1 {ArticleCount()} {argument}"), cancellationToken);
+                return true;
+            case MockCommandKind.Date:
+                await _writer.WriteLineAsync("111 " + DateTime.UtcNow.ToString("yyyyMMddHHmmss", CultureInfo.InvariantCulture), cancellationToken);
+                return true;
+            case MockCommandKind.Quit:
+                await _writer.WriteLineAsync("205 closing connection", cancellationToken);
+                return false;
+            case MockCommandKind.Body or MockCommandKind.Stat or MockCommandKind.Head or MockCommandKind.Article:
+                return await ArticleCommandAsync(kind, argument, cancellationToken);
+            default:
+                await _writer.WriteLineAsync("500 unknown command", cancellationToken);
+                return true;
+        }
+    }
+
+    private static MockCommandKind Classify(string verb, string argument) => verb switch
+    {
+        "CAPABILITIES" => MockCommandKind.Capabilities,
+        "MODE" when argument.Equals("READER", StringComparison.OrdinalIgnoreCase) => MockCommandKind.ModeReader,
+        "AUTHINFO" => MockCommandKind.AuthInfo,
+        "GROUP" => MockCommandKind.Group,
+        "DATE" => MockCommandKind.Date,
+        "BODY" => MockCommandKind.Body,
+        "STAT" => MockCommandKind.Stat,
+        "HEAD" => MockCommandKind.Head,
+        "ARTICLE" => MockCommandKind.Article,
+        "QUIT" => MockCommandKind.Quit,
+        _ => MockCommandKind.Unknown,
+    };
+
+    private long ArticleCount() => _store.Files.Sum(f => (long)f.Articles.Count);
+
+    private async ValueTask WriteCapabilitiesAsync(CancellationToken cancellationToken)
+    {
+        await _writer.WriteLineAsync("101 capability list follows", cancellationToken);
+        await _writer.WriteLineAsync("VERSION 2", cancellationToken);
+        await _writer.WriteLineAsync("READER", cancellationToken);
+        if (!_authenticated)
+        {
+            await _writer.WriteLineAsync("AUTHINFO USER", cancellationToken);
+        }
+        await _writer.WriteLineAsync(".", cancellationToken);
+    }
+
+    private async ValueTask AuthInfoAsync(string argument, CancellationToken cancellationToken)
+    {
+        var space = argument.IndexOf(' ');
+        var sub = (space < 0 ? argument : argument[..space]).ToUpperInvariant();
+        var value = space < 0 ? "" : argument[(space + 1)..];
+        if (sub == "USER")
+        {
+            _pendingUser = value;
+            await _writer.WriteLineAsync("381 password required", cancellationToken);
+        }
+        else if (sub == "PASS" && _pendingUser is null)
+        {
+            await _writer.WriteLineAsync("482 authentication commands issued out of sequence", cancellationToken);
+        }
+        else if (sub == "PASS")
+        {
+            var ok = _options.User is null || (_pendingUser == _options.User && value == _options.Password);
+            _pendingUser = null;
+            _authenticated |= ok;
+            await _writer.WriteLineAsync(ok ? "281 authentication accepted" : "481 authentication failed", cancellationToken);
+        }
+        else
+        {
+            await _writer.WriteLineAsync("501 unknown AUTHINFO variant", cancellationToken);
+        }
+    }
+
+    private async ValueTask<bool> ArticleCommandAsync(MockCommandKind kind, string argument, CancellationToken cancellationToken)
+    {
+        if (!_store.TryGetArticle(argument, out var article) || _store.IsMissing(article))
+        {
+            await _writer.WriteLineAsync("430 no such article", cancellationToken);
+            return true;
+        }
+        if (Draw(_behavior.StallFraction))
+        {
+            await _writer.FlushAsync(cancellationToken);
+            await Task.Delay(_behavior.StallDuration, cancellationToken);
+            return false;
+        }
+        var id = "<" + article.MessageId + ">";
+        switch (kind)
+        {
+            case MockCommandKind.Stat:
+                await _writer.WriteLineAsync("223 0 " + id, cancellationToken);
+                return true;
+            case MockCommandKind.Head:
+                await _writer.WriteLineAsync("221 0 " + id, cancellationToken);
+                await _writer.WriteAsync(MockArticleFraming.NntpHeaders(article, _postedAt), cancellationToken);
+                await _writer.WriteLineAsync(".", cancellationToken);
+                return true;
+            case MockCommandKind.Article:
+                await _writer.WriteLineAsync("220 0 " + id, cancellationToken);
+                await _writer.WriteAsync(MockArticleFraming.NntpHeaders(article, _postedAt), cancellationToken);
+                await _writer.WriteLineAsync("", cancellationToken);
+                return await WriteBodyAsync(article, cancellationToken);
+            default:
+                await _writer.WriteLineAsync("222 0 " + id, cancellationToken);
+                return await WriteBodyAsync(article, cancellationToken);
+        }
+    }
+
+    private async ValueTask<bool> WriteBodyAsync(MockArticle article, CancellationToken cancellationToken)
+    {
+        var data = article.File.EncodeArticle(article);
+        if (_store.IsCorrupt(article))
+        {
+            data = data with { Lines = Corrupt(data.Lines) };
+        }
+        await _writer.WriteAsync(MockArticleFraming.YencHeader(article), cancellationToken);
+        if (Draw(_behavior.DropFraction))
+        {
+            await _writer.WriteAsync(data.Lines[..(data.Lines.Length / 2)], cancellationToken);
+            await _writer.FlushAsync(cancellationToken);
+            // An abortive close (RST), as a provider dropping the session would look.
+            _socket.LingerState = new LingerOption(true, 0);
+            return false;
+        }
+        await _writer.WriteAsync(data.Lines, cancellationToken);
+        await _writer.WriteAsync(MockArticleFraming.YencTrailer(article.Number, article.PartSize, data.Crc32), cancellationToken);
+        await _writer.WriteLineAsync(".", cancellationToken);
+        return true;
+    }
+
+    /// <summary>A copy with the first plain data character changed to another plain one: same size, wrong CRC.</summary>
+    private static ReadOnlyMemory<byte> Corrupt(ReadOnlyMemory<byte> lines)
+    {
+        var copy = lines.ToArray();
+        var index = Array.FindIndex(copy, b => b is >= (byte)'a' and <= (byte)'y');
+        if (index >= 0)
+        {
+            copy[index]++;
+        }
+        return copy;
+    }
+
+    private bool Draw(double fraction) => fraction > 0 && _faultRandom.NextDouble() < fraction;
+}

@@ -6,6 +6,18 @@ namespace NzbDav.Usenet.Providers;
 // of its sessions (they count against the account's limit for other tools too).
 public sealed partial class ProviderConnectionPool
 {
+    /// <summary>The close work of the latest sweep (completed when none is running).</summary>
+    internal Task PendingSweep
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _sweep;
+            }
+        }
+    }
+
     private bool IsFresh(IdleConnection entry) =>
         entry.Connection.IsUsable && _time.GetElapsedTime(entry.IdleSince) < Provider.IdleTimeout;
 

@@ -18,12 +18,14 @@ public sealed class PoolIdleTests
         await b.DisposeAsync();
 
         _time.Advance(TimeSpan.FromSeconds(30)); // a: 70 s idle, b: 30 s
-        await WaitForOpenAsync(pool, 1);
+        await pool.PendingSweep;
+        Assert.Equal(1, pool.GetStats().Open);
         Assert.True(((FakeConnection)a.Connection).IsDisposed);
         Assert.False(((FakeConnection)b.Connection).IsDisposed);
 
         _time.Advance(TimeSpan.FromSeconds(60));
-        await WaitForOpenAsync(pool, 0);
+        await pool.PendingSweep;
+        Assert.Equal(0, pool.GetStats().Open);
         Assert.Equal(0, _factory["alpha"].OpenNow);
     }
 
@@ -45,15 +47,5 @@ public sealed class PoolIdleTests
         Assert.Equal(2, _factory["alpha"].ConnectAttempts);
         Assert.Equal(1, _factory["alpha"].PeakOpen);
         await fresh.DisposeAsync();
-    }
-
-    private static async Task WaitForOpenAsync(NzbDav.Usenet.Providers.ProviderConnectionPool pool, int expected)
-    {
-        // The sweep closes on the thread pool; poll its effect (bounded by the test's token, not a timer).
-        while (pool.GetStats().Open != expected)
-        {
-            await Task.Yield();
-            Token.ThrowIfCancellationRequested();
-        }
     }
 }

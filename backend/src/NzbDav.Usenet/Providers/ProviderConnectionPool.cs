@@ -1,0 +1,170 @@
+using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Nntp;
+
+namespace NzbDav.Usenet.Providers;
+
+/// <summary>
+/// The sessions of one provider. Never more than MaxConnections open, counting ones being opened;
+/// sessions open lazily; idle ones are lent in FIFO order and closed after IdleTimeout; waiters
+/// are served FIFO and exactly one is woken per returned session or freed slot. A caller waits at
+/// most the provider's OperationTimeout for a session. The gate is never held across an await.
+/// </summary>
+public sealed partial class ProviderConnectionPool : IAsyncDisposable
+{
+    private static readonly TimeSpan MinSweepPeriod = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan MaxSweepPeriod = TimeSpan.FromSeconds(30);
+
+    private readonly object _gate = new();
+    private readonly Queue<IdleConnection> _idle = new();
+    private readonly LinkedList<PoolWaiter> _waiters = new();
+    private readonly INntpConnectionFactory _factory;
+    private readonly TimeProvider _time;
+    private readonly ILogger _logger;
+    private readonly ITimer _sweepTimer;
+    private int _open;
+    private int _peakOpen;
+    private int _inUse;
+    private bool _disposed;
+    private Task _sweep = Task.CompletedTask;
+
+    /// <summary>Creates an empty pool; nothing connects until the first rent.</summary>
+    public ProviderConnectionPool(UsenetProviderOptions provider, INntpConnectionFactory factory, TimeProvider timeProvider, ILogger logger)
+    {
+        ArgumentNullException.ThrowIfNull(provider);
+        ArgumentNullException.ThrowIfNull(factory);
+        ArgumentNullException.ThrowIfNull(timeProvider);
+        ArgumentNullException.ThrowIfNull(logger);
+        ProviderValidation.Validate(provider);
+        Provider = provider;
+        _factory = factory;
+        _time = timeProvider;
+        _logger = logger;
+        var period = TimeSpan.FromTicks(Math.Clamp(provider.IdleTimeout.Ticks / 2, MinSweepPeriod.Ticks, MaxSweepPeriod.Ticks));
+        _sweepTimer = timeProvider.CreateTimer(static state => ((ProviderConnectionPool)state!).SweepIdle(), this, period, period);
+    }
+
+    /// <summary>The provider this pool connects to.</summary>
+    public UsenetProviderOptions Provider { get; }
+
+    /// <summary>A consistent snapshot of the pool's counts.</summary>
+    public ConnectionPoolStats GetStats()
+    {
+        lock (_gate)
+        {
+            return new ConnectionPoolStats(Provider.Name, Provider.MaxConnections, Volatile.Read(ref _open),
+                _idle.Count, _inUse, _waiters.Count, _peakOpen);
+        }
+    }
+
+    /// <summary>
+    /// Lends a session: an idle one, a new one when under the cap, or the next one freed.
+    /// </summary>
+    /// <exception cref="ConnectionPoolTimeoutException">None became free within OperationTimeout.</exception>
+    public ValueTask<ConnectionLease> RentAsync(CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled<ConnectionLease>(cancellationToken);
+        }
+
+        INntpConnection? idle = null, stale = null;
+        PoolWaiter? waiter = null;
+        lock (_gate)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_waiters.Count > 0 || !TryGrabLocked(out idle, out stale))
+            {
+                waiter = EnqueueLocked(cancellationToken); // FIFO: never jump the queue
+            }
+        }
+
+        if (waiter is not null)
+        {
+            return WaitAsync(waiter, cancellationToken);
+        }
+
+        return idle is not null ? new ValueTask<ConnectionLease>(new ConnectionLease(this, idle)) : OpenAsync(stale, cancellationToken);
+    }
+
+    /// <summary>
+    /// Lends a session only if one is idle or a slot is free and nobody is queued; never waits for
+    /// another holder. The returned task may still be connecting.
+    /// </summary>
+    public bool TryRentWithoutWaiting(CancellationToken cancellationToken, out ValueTask<ConnectionLease> lease)
+    {
+        INntpConnection? idle, stale;
+        lock (_gate)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_waiters.Count > 0 || !TryGrabLocked(out idle, out stale))
+            {
+                lease = default;
+                return false;
+            }
+        }
+
+        lease = idle is not null ? new ValueTask<ConnectionLease>(new ConnectionLease(this, idle)) : OpenAsync(stale, cancellationToken);
+        return true;
+    }
+
+    internal ValueTask ReturnAsync(INntpConnection connection)
+    {
+        lock (_gate)
+        {
+            _inUse--;
+            if (!_disposed && connection.IsUsable)
+            {
+                if (_waiters.First is { } node)
+                {
+                    _waiters.RemoveFirst();
+                    _inUse++;
+                    node.Value.TrySetResult(connection);
+                }
+                else
+                {
+                    _idle.Enqueue(new IdleConnection(connection, _time.GetTimestamp()));
+                }
+
+                return ValueTask.CompletedTask;
+            }
+        }
+
+        return CloseAndReleaseSlotAsync(connection);
+    }
+
+    /// <summary>Closes idle sessions, fails waiters; lent sessions close when they come back.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        List<IdleConnection> idle;
+        List<PoolWaiter> waiters;
+        Task sweep;
+        lock (_gate)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+            idle = [.. _idle];
+            _idle.Clear();
+            waiters = [.. _waiters];
+            _waiters.Clear();
+            sweep = _sweep;
+        }
+
+        await _sweepTimer.DisposeAsync().ConfigureAwait(false);
+        foreach (var waiter in waiters)
+        {
+            waiter.TrySetException(new ObjectDisposedException(nameof(ProviderConnectionPool), $"The connection pool of provider '{Provider.Name}' was disposed."));
+        }
+
+        foreach (var entry in idle)
+        {
+            await CloseQuietlyAsync(entry.Connection).ConfigureAwait(false);
+            Interlocked.Decrement(ref _open);
+        }
+
+        await sweep.ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,28 @@
+using Microsoft.Extensions.Logging;
+
+namespace NzbDav.Usenet.Providers;
+
+/// <summary>Source-generated log messages of the pools and the multi-provider client.</summary>
+internal static partial class UsenetLog
+{
+    [LoggerMessage(EventId = 3001, Level = LogLevel.Debug, Message = "Opened connection to {Provider} ({Open}/{Max} open)")]
+    public static partial void ConnectionOpened(ILogger logger, string provider, int open, int max);
+
+    [LoggerMessage(EventId = 3002, Level = LogLevel.Warning, Message = "Connecting to {Provider} failed")]
+    public static partial void ConnectFailed(ILogger logger, string provider, Exception error);
+
+    [LoggerMessage(EventId = 3003, Level = LogLevel.Debug, Message = "Closed {Count} connection(s) to {Provider} idle longer than {IdleTimeout}")]
+    public static partial void IdleClosed(ILogger logger, int count, string provider, TimeSpan idleTimeout);
+
+    [LoggerMessage(EventId = 3004, Level = LogLevel.Debug, Message = "Closing a connection to {Provider} failed")]
+    public static partial void CloseFailed(ILogger logger, string provider, Exception error);
+
+    [LoggerMessage(EventId = 3010, Level = LogLevel.Warning, Message = "Provider {Provider} failed {Failures} times in a row; skipping it for {Cooldown}")]
+    public static partial void BreakerOpened(ILogger logger, string provider, int failures, TimeSpan cooldown);
+
+    [LoggerMessage(EventId = 3011, Level = LogLevel.Information, Message = "Provider {Provider} answered again; using it normally")]
+    public static partial void BreakerClosed(ILogger logger, string provider);
+
+    [LoggerMessage(EventId = 3012, Level = LogLevel.Debug, Message = "Attempt {Attempt} for <{MessageId}> on {Provider} failed: {Reason}")]
+    public static partial void AttemptFailed(ILogger logger, int attempt, string messageId, string provider, string reason, Exception? error);
+}

@@ -1,0 +1,51 @@
+namespace NzbDav.Usenet.Providers;
+
+/// <summary>The provider list and failover policy of a <see cref="UsenetClient"/>.</summary>
+public sealed class UsenetOptions
+{
+    /// <summary>The accounts, in any order: the client orders them by role, then priority.</summary>
+    public IReadOnlyList<UsenetProviderOptions> Providers { get; init; } = [];
+
+    /// <summary>Tries per provider for one article when connections break or time out.</summary>
+    public int MaxAttemptsPerProvider { get; init; } = 2;
+
+    /// <summary>Consecutive connection-level failures that make the client skip a provider.</summary>
+    public int BreakerFailureThreshold { get; init; } = 5;
+
+    /// <summary>How long a tripped provider is skipped before one trial request is let through.</summary>
+    public TimeSpan BreakerCooldown { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Throws <see cref="ArgumentException"/> naming the offending setting.</summary>
+    public void Validate()
+    {
+        if (Providers.Count == 0)
+        {
+            throw new ArgumentException("Configure at least one Usenet provider.");
+        }
+
+        var names = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        foreach (var provider in Providers)
+        {
+            ProviderValidation.Validate(provider);
+            if (!names.Add(provider.Name))
+            {
+                throw new ArgumentException($"Provider name '{provider.Name}' is used twice; names must be unique.");
+            }
+        }
+
+        if (MaxAttemptsPerProvider < 1)
+        {
+            throw new ArgumentException($"{nameof(MaxAttemptsPerProvider)} is {MaxAttemptsPerProvider}; it must be at least 1.");
+        }
+
+        if (BreakerFailureThreshold < 1)
+        {
+            throw new ArgumentException($"{nameof(BreakerFailureThreshold)} is {BreakerFailureThreshold}; it must be at least 1.");
+        }
+
+        if (BreakerCooldown <= TimeSpan.Zero)
+        {
+            throw new ArgumentException($"{nameof(BreakerCooldown)} must be positive.");
+        }
+    }
+}

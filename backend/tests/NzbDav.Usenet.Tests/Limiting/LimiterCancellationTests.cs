@@ -1,0 +1,69 @@
+using NzbDav.Usenet.Limiting;
+
+namespace NzbDav.Usenet.Tests.Limiting;
+
+public sealed class LimiterCancellationTests
+{
+    [Fact]
+    public async Task A_cancelled_waiter_leaves_the_queue_and_loses_no_wake_up()
+    {
+        var limiter = LimiterTestHelpers.Create(total: 1);
+        var held = limiter.TakeNow(OperationKind.Streaming);
+        using var cts = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        var cancelled = limiter.Wait(OperationKind.Streaming, cts.Token);
+        var next = limiter.Wait(OperationKind.Streaming);
+
+        await cts.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelled);
+        Assert.Equal(1, limiter.GetStats().StreamingWaiting);
+
+        held.Dispose();
+        Assert.True(next.IsCompletedSuccessfully);
+        Assert.Equal(1, limiter.GetStats().InUse);
+    }
+
+    [Fact]
+    public async Task An_already_cancelled_token_fails_without_queueing()
+    {
+        var limiter = LimiterTestHelpers.Create(total: 1);
+        using var cts = new CancellationTokenSource();
+        await cts.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => limiter.AcquireAsync(OperationKind.Queue, cts.Token).AsTask());
+        Assert.Equal(0, limiter.GetStats().InUse);
+    }
+
+    [Fact]
+    public async Task Cancellation_racing_a_grant_never_loses_capacity()
+    {
+        var limiter = LimiterTestHelpers.Create(total: 1);
+        var outcomes = new int[2]; // [granted, cancelled]
+        for (var i = 0; i < 2000; i++)
+        {
+            var held = limiter.TakeNow(OperationKind.HealthCheck);
+            using var cts = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+            var waiter = limiter.AcquireAsync(OperationKind.Streaming, cts.Token).AsTask();
+            var bystander = limiter.AcquireAsync(OperationKind.Streaming, TestContext.Current.CancellationToken).AsTask();
+
+            using var start = new Barrier(2);
+            var release = Task.Run(() => { start.SignalAndWait(); held.Dispose(); }, TestContext.Current.CancellationToken);
+            var cancel = Task.Run(() => { start.SignalAndWait(); cts.Cancel(); }, TestContext.Current.CancellationToken);
+            await Task.WhenAll(release, cancel);
+
+            try
+            {
+                (await waiter).Dispose(); // only if granted before the cancel was seen
+                outcomes[0]++;
+            }
+            catch (OperationCanceledException)
+            {
+                outcomes[1]++;
+            }
+
+            // Whatever happened, the single permit must have reached the bystander.
+            (await bystander).Dispose();
+            Assert.Equal(0, limiter.GetStats().InUse);
+        }
+
+        Assert.Equal(2000, outcomes[0] + outcomes[1]);
+    }
+}

@@ -1,0 +1,104 @@
+using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Usenet.Tests.Providers;
+
+/// <summary>An in-memory session of a <see cref="FakeProvider"/>.</summary>
+internal sealed class FakeConnection(FakeProvider provider, int id) : INntpConnection
+{
+    private int _disposed;
+    private volatile bool _usable = true;
+
+    public int Id { get; } = id;
+
+    public string ProviderName => provider.Name;
+
+    public int PipelineDepth => 4;
+
+    public bool IsUsable => _usable;
+
+    public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
+    public DateTime LastActivityUtc { get; private set; } = DateTime.UtcNow;
+
+    public void Break() => _usable = false;
+
+    public async Task<bool> StatAsync(string messageId, CancellationToken cancellationToken)
+    {
+        await provider.WaitAtGateAsync(cancellationToken);
+        ThrowIfBroken();
+        return provider.Articles.ContainsKey(messageId);
+    }
+
+    public async Task<YencHeader> BodyAsync(string messageId, IYencBodyTarget target, CancellationToken cancellationToken)
+    {
+        provider.CountBodyRequest();
+        await provider.WaitAtGateAsync(cancellationToken);
+        ThrowIfBroken();
+        if (!provider.Articles.TryGetValue(messageId, out var data))
+        {
+            throw new NntpArticleNotFoundException(messageId, provider.Name);
+        }
+
+        var header = new YencHeader("file.bin", data.Length, 128, 1, 1, 0, data.Length);
+        target.Begin(header);
+        var half = data.Length / 2;
+        Write(target, data.AsSpan(0, half));
+        if (provider.TakeBodyBreak())
+        {
+            _usable = false;
+            throw new NntpProtocolException($"connection to {provider.Name} reset mid-body");
+        }
+
+        Write(target, data.AsSpan(half));
+        if (provider.Corrupt.ContainsKey(messageId))
+        {
+            throw new YencCrcMismatchException(1, 2);
+        }
+
+        target.Complete(new YencTrailer(data.Length, 1, null, null));
+        LastActivityUtc = DateTime.UtcNow;
+        return header;
+    }
+
+    public Task<IReadOnlyList<KeyValuePair<string, string>>> HeadAsync(string messageId, CancellationToken cancellationToken)
+    {
+        ThrowIfBroken();
+        return provider.Articles.ContainsKey(messageId)
+            ? Task.FromResult<IReadOnlyList<KeyValuePair<string, string>>>([new("Message-ID", $"<{messageId}>")])
+            : Task.FromException<IReadOnlyList<KeyValuePair<string, string>>>(new NntpArticleNotFoundException(messageId, provider.Name));
+    }
+
+    public Task<DateTimeOffset> DateAsync(CancellationToken cancellationToken) => Task.FromResult(DateTimeOffset.UtcNow);
+
+    public ValueTask DisposeAsync()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) == 0)
+        {
+            _usable = false;
+            provider.Closed();
+        }
+
+        return ValueTask.CompletedTask;
+    }
+
+    private static void Write(IYencBodyTarget target, ReadOnlySpan<byte> data)
+    {
+        while (!data.IsEmpty)
+        {
+            var span = target.GetSpan();
+            var count = Math.Min(span.Length, data.Length);
+            data[..count].CopyTo(span);
+            target.Advance(count);
+            data = data[count..];
+        }
+    }
+
+    private void ThrowIfBroken()
+    {
+        if (!_usable)
+        {
+            throw new NntpProtocolException($"connection {Id} to {provider.Name} is broken");
+        }
+    }
+}

@@ -1,0 +1,169 @@
+using System.Net;
+using System.Net.Sockets;
+using Microsoft.Extensions.Logging.Abstractions;
+using NzbDav.MockNntp;
+using NzbDav.MockNntp.Articles;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Providers;
+using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
+
+namespace NzbDav.Usenet.Tests.Providers;
+
+/// <summary>The pool and client against real loopback NNTP servers (the mock, on port 0).</summary>
+public sealed class RealSocketPoolTests
+{
+    private const int SegmentSize = 32 * 1024;
+
+    [Fact]
+    public async Task A_hundred_requesters_never_push_the_server_past_ten_connections()
+    {
+        await using var server = await StartServerAsync(maxConnections: 10, latency: TimeSpan.FromMilliseconds(2));
+        var file = server.Store.Files[0];
+        var provider = Real("capped", server, maxConnections: 10);
+        await using var pool = new ProviderConnectionPool(provider, new NntpConnectionFactory(NullLoggerFactory.Instance), TimeProvider.System, NullLogger.Instance);
+        var verified = 0;
+
+        async Task Requester(int seed)
+        {
+            for (var i = 0; i < 5; i++)
+            {
+                var article = file.Articles[(seed + i) % file.Articles.Count];
+                await using var lease = await pool.RentAsync(Token);
+                var target = new RecordingTarget();
+                await lease.Connection.BodyAsync(article.MessageId, target, Token);
+                Assert.Equal(file.ReadExpected(article.PartBegin, article.PartSize), target.Data);
+                Interlocked.Increment(ref verified);
+            }
+        }
+
+        await Task.WhenAll(Enumerable.Range(0, 100).Select(seed => Task.Run(() => Requester(seed), Token)));
+
+        var stats = pool.GetStats();
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"pool: 100 requesters x 5 BODY = {verified} verified; pool peak open {stats.PeakOpen}/10; " +
+            $"server peak connections {server.Stats.PeakConnections}, accepted {server.Stats.TotalConnections}, rejected {server.Stats.RejectedConnections}");
+        Assert.Equal(500, verified);
+        Assert.InRange(stats.PeakOpen, 1, 10);
+        Assert.InRange(server.Stats.PeakConnections, 1, 10);
+        Assert.Equal(0, server.Stats.RejectedConnections);
+    }
+
+    [Fact]
+    public async Task The_client_with_its_limiter_keeps_a_hundred_callers_within_the_cap()
+    {
+        await using var server = await StartServerAsync(maxConnections: 10, latency: TimeSpan.FromMilliseconds(2));
+        var file = server.Store.Files[0];
+        var options = new UsenetOptions { Providers = [Real("capped", server, maxConnections: 10)] };
+        var limiter = new GlobalOperationLimiter(LimiterOptions.CreateDefault(options.Providers));
+        await using var client = new UsenetClient(options, new NntpConnectionFactory(NullLoggerFactory.Instance), limiter, TimeProvider.System, NullLogger<UsenetClient>.Instance);
+
+        var kinds = new[] { OperationKind.Streaming, OperationKind.Queue, OperationKind.HealthCheck };
+        var tasks = Enumerable.Range(0, 100).Select(i => Task.Run(async () =>
+        {
+            var article = file.Articles[i % file.Articles.Count];
+            var target = new RecordingTarget();
+            await client.BodyAsync(article.MessageId, () => target = new RecordingTarget(), kinds[i % 3], Token);
+            Assert.Equal(file.ReadExpected(article.PartBegin, article.PartSize), target.Data);
+            Assert.True(await client.StatAsync(article.MessageId, kinds[i % 3], Token));
+        }, Token));
+        await Task.WhenAll(tasks);
+
+        var pool = client.GetProviderStatus().Single().Pool;
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"client: 100 callers BODY+STAT; pool peak open {pool.PeakOpen}/10; server peak {server.Stats.PeakConnections}, rejected {server.Stats.RejectedConnections}");
+        Assert.InRange(pool.PeakOpen, 1, 10);
+        Assert.InRange(server.Stats.PeakConnections, 1, 10);
+        Assert.Equal(0, server.Stats.RejectedConnections);
+        Assert.Equal(0, limiter.GetStats().InUse);
+    }
+
+    [Fact]
+    public async Task An_article_missing_on_the_first_provider_is_served_by_the_next()
+    {
+        await using var first = await StartServerAsync(maxConnections: 4);
+        await using var second = await StartServerAsync(maxConnections: 4);
+        // Message-ids are unique per server: the first server answers 430 for the second's article.
+        var article = second.Store.Files[0].Articles[3];
+        Assert.False(first.Store.TryGetArticle(article.MessageId, out _));
+        var options = new UsenetOptions { Providers = [Real("a", first, 4, priority: 0), Real("b", second, 4, priority: 1)] };
+        await using var client = new UsenetClient(options, new NntpConnectionFactory(NullLoggerFactory.Instance),
+            new GlobalOperationLimiter(LimiterOptions.CreateDefault(options.Providers)), TimeProvider.System, NullLogger<UsenetClient>.Instance);
+
+        var target = new RecordingTarget();
+        var header = await client.BodyAsync(article.MessageId, () => target = new RecordingTarget(), OperationKind.Streaming, Token);
+
+        Assert.Equal(article.PartBegin, header.PartBegin);
+        Assert.Equal(second.Store.Files[0].ReadExpected(article.PartBegin, article.PartSize), target.Data);
+        Assert.Equal(1, first.Stats.GetCommandCount(MockCommandKind.Body));
+        Assert.Equal(1, second.Stats.GetCommandCount(MockCommandKind.Body));
+
+        second.Store.SetMissing(article, true);
+        var missing = await Assert.ThrowsAsync<ArticleMissingException>(
+            () => client.BodyAsync(article.MessageId, () => new RecordingTarget(), OperationKind.Streaming, Token));
+        Assert.Equal(["a", "b"], missing.ProvidersTried);
+    }
+
+    [Fact]
+    public async Task A_provider_that_refuses_connections_trips_its_breaker_and_is_skipped()
+    {
+        await using var up = await StartServerAsync(maxConnections: 4);
+        var downPort = ClosedPort();
+        var down = new UsenetProviderOptions { Name = "down", Host = "127.0.0.1", Port = downPort, UseTls = false, MaxConnections = 4, Priority = 0 };
+        var options = new UsenetOptions
+        {
+            Providers = [down, Real("up", up, 4, priority: 1)],
+            MaxAttemptsPerProvider = 1,
+            BreakerFailureThreshold = 2,
+            BreakerCooldown = TimeSpan.FromMinutes(5),
+        };
+        var factory = new CountingConnectionFactory(new NntpConnectionFactory(NullLoggerFactory.Instance));
+        await using var client = new UsenetClient(options, factory, new GlobalOperationLimiter(LimiterOptions.CreateDefault(options.Providers)),
+            TimeProvider.System, NullLogger<UsenetClient>.Instance);
+        var file = up.Store.Files[0];
+
+        for (var i = 0; i < 6; i++)
+        {
+            var article = file.Articles[i];
+            var target = new RecordingTarget();
+            await client.BodyAsync(article.MessageId, () => target = new RecordingTarget(), OperationKind.Streaming, Token);
+            Assert.Equal(file.ReadExpected(article.PartBegin, article.PartSize), target.Data);
+        }
+
+        Assert.Equal(2, factory.AttemptsOn("down")); // the threshold, then skipped
+        var status = client.GetProviderStatus();
+        Assert.Equal(CircuitState.Open, status.Single(s => s.Name == "down").Circuit);
+        Assert.Equal(CircuitState.Closed, status.Single(s => s.Name == "up").Circuit);
+        Assert.Equal(6, up.Stats.GetCommandCount(MockCommandKind.Body));
+    }
+
+    private static async Task<MockNntpServer> StartServerAsync(int maxConnections, TimeSpan latency = default)
+    {
+        var server = new MockNntpServer(new MockNntpOptions { Port = 0, MaxConnections = maxConnections, Seed = 7 });
+        server.Behavior.Latency = latency;
+        server.Store.AddGeneratedFile("pool-test.bin", (12L * SegmentSize) + 777, SegmentSize);
+        await server.StartAsync(Token);
+        return server;
+    }
+
+    private static UsenetProviderOptions Real(string name, MockNntpServer server, int maxConnections, int priority = 0) => new()
+    {
+        Name = name,
+        Host = "127.0.0.1",
+        Port = server.Port,
+        UseTls = false,
+        MaxConnections = maxConnections,
+        Priority = priority,
+        OperationTimeout = TimeSpan.FromSeconds(20),
+    };
+
+    // A loopback port nobody listens on: connecting is refused at once.
+    private static int ClosedPort()
+    {
+        var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        listener.Stop();
+        return port;
+    }
+}

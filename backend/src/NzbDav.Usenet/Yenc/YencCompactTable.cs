@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace NzbDav.Usenet.Yenc;
@@ -10,19 +9,19 @@ namespace NzbDav.Usenet.Yenc;
 /// </summary>
 internal static class YencCompactTable
 {
-    // Adding this moves every index of an entry into the upper 8-byte half of a 16-byte lane.
-    public const ulong UpperHalf = 0x0808080808080808UL;
-
+    // Entries 0..255 pack into the lower 8-byte half of a 16-byte lane; entries 256..511 are the
+    // same with every index moved up by 8, for the upper half.
     private static readonly ulong[] Indices = Build();
 
-    /// <summary>Shuffle indices for keep-mask <paramref name="mask"/> (0..255).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static ulong For(uint mask)
-        => Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Indices), (nint)mask);
+    /// <summary>
+    /// The first entry; entry m (0..255) is the lower-half shuffle for keep-mask m and entry
+    /// 256 + m the upper-half one. Take the reference once, outside a loop.
+    /// </summary>
+    public static ref ulong First => ref MemoryMarshal.GetArrayDataReference(Indices);
 
     private static ulong[] Build()
     {
-        var table = new ulong[256];
+        var table = new ulong[512];
         for (var mask = 0; mask < 256; mask++)
         {
             ulong entry = 0;
@@ -35,6 +34,7 @@ internal static class YencCompactTable
                 }
             }
             table[mask] = entry;
+            table[256 + mask] = entry + 0x0808080808080808UL;
         }
         return table;
     }

@@ -37,22 +37,22 @@ public sealed partial class YencDecoder
                     _phase = YencDecoderPhase.AwaitPart;
                     return Continue;
                 }
-                return HeaderDone(YencKeywordLine.ParseBegin(line, default));
+                return HeaderDone(line, default);
             case YencDecoderPhase.AwaitPart:
                 if (!YencKeywordFields.IsKeyword(line, "part"u8))
                 {
                     throw ExpectedYpart();
                 }
-                var header = YencKeywordLine.ParseBegin(_keyword.AsSpan(0, _beginLineLength), line);
+                var status = HeaderDone(_keyword.AsSpan(0, _beginLineLength), line);
                 _beginLineLength = 0;
-                return HeaderDone(header);
+                return status;
             case YencDecoderPhase.Data:
                 if (!YencKeywordFields.IsKeyword(line, "end"u8))
                 {
                     throw new YencException(
                         $"Unexpected yEnc keyword line among the data lines: {YencKeywordFields.Describe(line)}");
                 }
-                Trailer = YencKeywordLine.ParseEnd(line);
+                Trailer = BuildTrailer(line);
                 _phase = YencDecoderPhase.Trailer;
                 return Continue;
             default:
@@ -60,9 +60,9 @@ public sealed partial class YencDecoder
         }
     }
 
-    private YencDecodeStatus HeaderDone(YencHeader header)
+    private YencDecodeStatus HeaderDone(ReadOnlySpan<byte> beginLine, ReadOnlySpan<byte> partLine)
     {
-        Header = header;
+        Header = BuildHeader(beginLine, partLine);
         _phase = YencDecoderPhase.Data;
         return YencDecodeStatus.HeaderParsed;
     }

@@ -37,7 +37,7 @@ public sealed partial class YencDecoder
         return YencDecodeStatus.NeedMoreData;
     }
 
-    // Advances by at least one byte unless it returns something other than Continue.
+    // Consumes a byte, or moves to a state that will, unless it returns something other than Continue.
     private YencDecodeStatus Step(ReadOnlySpan<byte> src, int limit, Span<byte> dst, ref int i, ref int o)
     {
         switch (_line)

@@ -58,7 +58,8 @@ public sealed partial class YencDecoder
     /// Consumes raw NNTP article-body bytes (everything after the "222" status line) and writes
     /// decoded bytes to <paramref name="destination"/>. See <see cref="YencDecodeStatus"/> for
     /// what each result means; on <see cref="YencDecodeStatus.NeedMoreData"/> all of the source was
-    /// consumed, and on <see cref="YencDecodeStatus.Completed"/> nothing past the terminator was.
+    /// consumed, and on <see cref="YencDecodeStatus.Completed"/> nothing past the terminator was
+    /// (calls after that return Completed again and consume nothing until <see cref="Reset"/>).
     /// </summary>
     /// <exception cref="YencException">A malformed =ybegin/=ypart/=yend line or an unexpected keyword line.</exception>
     public YencDecodeStatus Decode(ReadOnlySpan<byte> source, Span<byte> destination, out int consumed, out int written)

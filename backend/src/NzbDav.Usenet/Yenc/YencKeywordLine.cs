@@ -14,9 +14,16 @@ public static class YencKeywordLine
     /// span for a single-part post). Throws <see cref="YencException"/> when either is malformed.
     /// </summary>
     public static YencHeader ParseBegin(ReadOnlySpan<byte> ybeginLine, ReadOnlySpan<byte> ypartLineOrEmpty)
+        => ParseHeaderFields(ybeginLine, ypartLineOrEmpty, out var name).ToHeader(DecodeName(name));
+
+    /// <summary>
+    /// <see cref="ParseBegin"/> without building the header, so a caller can reuse an equal one;
+    /// <paramref name="name"/> is the raw <c>name=</c> value inside <paramref name="ybeginLine"/>.
+    /// </summary>
+    internal static YencHeaderFields ParseHeaderFields(ReadOnlySpan<byte> ybeginLine, ReadOnlySpan<byte> ypartLineOrEmpty, out ReadOnlySpan<byte> name)
     {
         var begin = YencKeywordFields.Trim(ybeginLine);
-        var fields = ParseBeginFields(begin);
+        var fields = ParseBeginFields(begin, out name);
         var ypart = YencKeywordFields.Trim(ypartLineOrEmpty);
         if (ypart.IsEmpty)
         {
@@ -24,7 +31,7 @@ public static class YencKeywordLine
             {
                 throw new YencException($"The =ybegin line has part= but no =ypart line follows: {YencKeywordFields.Describe(begin)}");
             }
-            return new YencHeader(fields.Name, fields.Size, fields.LineLength, null, fields.Total, 0, fields.Size);
+            return fields;
         }
 
         if (!YencKeywordFields.IsKeyword(ypart, "part"u8))
@@ -33,16 +40,30 @@ public static class YencKeywordLine
         }
         var first = YencKeywordFields.RequireLong(ypart, "begin"u8, "=ypart");
         var last = YencKeywordFields.RequireLong(ypart, "end"u8, "=ypart");
-        if (first < 1 || last < first || last > fields.Size)
+        if (first < 1 || last < first || last > fields.FileSize)
         {
             throw new YencException(
-                $"The =ypart range {first}-{last} does not fit a file of {fields.Size} bytes: {YencKeywordFields.Describe(ypart)}");
+                $"The =ypart range {first}-{last} does not fit a file of {fields.FileSize} bytes: {YencKeywordFields.Describe(ypart)}");
         }
-        return new YencHeader(fields.Name, fields.Size, fields.LineLength, fields.Part, fields.Total, first - 1, last - first + 1);
+        return fields with { PartBegin = first - 1, PartSize = last - first + 1 };
     }
+
+    /// <summary>
+    /// Decodes a raw <c>name=</c> value. Posters write names in UTF-8 or in a legacy single-byte
+    /// code page; Latin-1 keeps the latter lossless rather than turning bytes into U+FFFD.
+    /// </summary>
+    internal static string DecodeName(ReadOnlySpan<byte> name)
+        => Utf8.IsValid(name) ? Encoding.UTF8.GetString(name) : Encoding.Latin1.GetString(name);
 
     /// <summary>Parses an <c>=yend</c> line. Throws <see cref="YencException"/> when it is malformed.</summary>
     public static YencTrailer ParseEnd(ReadOnlySpan<byte> yendLine)
+    {
+        var (size, part, partCrc, fileCrc) = ParseEndFields(yendLine);
+        return new YencTrailer(size, part, partCrc, fileCrc);
+    }
+
+    /// <summary><see cref="ParseEnd"/> without building the trailer, so a caller can reuse an equal one.</summary>
+    internal static (long Size, int? Part, uint? PartCrc32, uint? FileCrc32) ParseEndFields(ReadOnlySpan<byte> yendLine)
     {
         var line = YencKeywordFields.Trim(yendLine);
         if (!YencKeywordFields.IsKeyword(line, "end"u8))
@@ -62,14 +83,14 @@ public static class YencKeywordLine
         {
             partCrc = fileCrc;
         }
-        return new YencTrailer(size, part, partCrc, fileCrc);
+        return (size, part, partCrc, fileCrc);
     }
 
     /// <summary>True when an =ybegin line is well formed and announces a multipart post (an =ypart line must follow).</summary>
     internal static bool ValidateBegin(ReadOnlySpan<byte> ybeginLine)
-        => ParseBeginFields(YencKeywordFields.Trim(ybeginLine)).Part is not null;
+        => ParseBeginFields(YencKeywordFields.Trim(ybeginLine), out _).Part is not null;
 
-    private static BeginFields ParseBeginFields(ReadOnlySpan<byte> line)
+    private static YencHeaderFields ParseBeginFields(ReadOnlySpan<byte> line, out ReadOnlySpan<byte> name)
     {
         if (!YencKeywordFields.IsKeyword(line, "begin"u8))
         {
@@ -83,17 +104,10 @@ public static class YencKeywordLine
         {
             throw new YencException($"The =ybegin part= and total= must be at least 1: {YencKeywordFields.Describe(line)}");
         }
-        if (!YencKeywordFields.TryGetValue(line, "name"u8, out var name))
+        if (!YencKeywordFields.TryGetValue(line, "name"u8, out name))
         {
             throw new YencException($"The =ybegin line has no name=: {YencKeywordFields.Describe(line)}");
         }
-        return new BeginFields(DecodeName(name), size, lineLength, part, total);
+        return new YencHeaderFields(size, lineLength, part, total, 0, size);
     }
-
-    private static string DecodeName(ReadOnlySpan<byte> name)
-        // Posters write names in UTF-8 or in a legacy single-byte code page; Latin-1 keeps the
-        // latter lossless rather than turning every non-ASCII byte into U+FFFD.
-        => Utf8.IsValid(name) ? Encoding.UTF8.GetString(name) : Encoding.Latin1.GetString(name);
-
-    private readonly record struct BeginFields(string Name, long Size, int LineLength, int? Part, int? Total);
 }

@@ -5,16 +5,16 @@ using System.Runtime.Intrinsics.X86;
 namespace NzbDav.Usenet.Yenc;
 
 /// <summary>
-/// Data-line decoding 32 bytes at a time (AVX2). Handles plain blocks and blocks whose only special
-/// bytes are ordinary escapes and line breaks; stops in front of anything else (a '.' or "=y" at a
-/// line start, an escaped '=', CR or LF) and leaves it to the scalar state machine.
+/// Data-line decoding 32 bytes at a time (AVX2). Handles blocks whose only special bytes are
+/// ordinary escapes and line breaks; stops in front of anything else (a '.' or "=y" at a line
+/// start, an escaped '=', CR or LF) and leaves it to the scalar state machine.
 /// </summary>
 internal static unsafe class YencVector256Kernel
 {
     private const int Block = 32;
 
     /// <summary>
-    /// Decodes blocks from <paramref name="i"/>/<paramref name="o"/> on, carrying the line-start and
+    /// Decodes blocks from <paramref name="i"/>/<paramref name="o"/> on, updating the line-start and
     /// pending-escape states; returns when a block needs the scalar path or either span runs short.
     /// </summary>
     public static void Decode(ReadOnlySpan<byte> src, Span<byte> dst, ref int i, ref int o, ref bool lineStart, ref bool escape)
@@ -26,83 +26,63 @@ internal static unsafe class YencVector256Kernel
         var equals = Vector256.Create((byte)'=');
         var cr = Vector256.Create((byte)'\r');
         var lf = Vector256.Create((byte)'\n');
+        var dot = Vector256.Create((byte)'.');
+        var y = Vector256.Create((byte)'y');
         var offset = Vector256.Create((byte)42);
         var escapeOffset = Vector256.Create((byte)64);
-        // Spreads a 32-bit mask so byte k of the vector can test bit k.
-        var spread = Vector256.Create(0UL, 0x0101010101010101UL, 0x0202020202020202UL, 0x0303030303030303UL).AsByte();
-        var bitOfByte = Vector256.Create(0x8040201008040201UL).AsByte();
 
+        fixed (ulong* shuffles = &YencCompactTable.First)
         fixed (byte* s0 = src)
         fixed (byte* d0 = dst)
         {
             var p = i;
             var q = o;
+            if (!YencVectorEntry.PreviousByteMatchesState(s0, p, lineStart, escape))
+            {
+                return;
+            }
             var srcEnd = src.Length - Block; // the look-ahead load reads one byte past a block
             var dstEnd = dst.Length - Block;
-            var esc = escape ? 1u : 0u;
-            var ls = lineStart ? 1u : 0u;
+            // Every block takes the same path: a data-dependent "no special bytes" shortcut
+            // mispredicts about half the time on real data and costs more than it saves.
             while (p < srcEnd && q <= dstEnd)
             {
                 var v = Vector256.Load(s0 + p);
+                var previous = Vector256.Load(s0 + p - 1);
                 var isEq = Vector256.Equals(v, equals);
-                var isLf = Vector256.Equals(v, lf);
-                var special = (isEq | isLf | Vector256.Equals(v, cr)).ExtractMostSignificantBits();
-                if ((special | esc | ls) == 0)
-                {
-                    Vector256.Store(v - offset, d0 + q);
-                    p += Block;
-                    q += Block;
-                    continue;
-                }
-
-                var eqMask = isEq.ExtractMostSignificantBits();
-                var lfMask = isLf.ExtractMostSignificantBits();
-                var escaped = (eqMask << 1) | esc;
-                var lineStarts = (lfMask << 1) | ls;
+                var special = isEq | Vector256.Equals(v, lf) | Vector256.Equals(v, cr);
+                var escaped = Vector256.Equals(previous, equals);
+                var startsLine = Vector256.Equals(previous, lf);
+                var nextIsY = Vector256.Equals(Vector256.Load(s0 + p + 1), y);
                 // An escaped '=' (chains of '=') or an escaped CR/LF (a '=' ending a line) need the
                 // scalar rules; so do line starts with '.' (stuffing, terminator) or "=y" (keyword).
-                if ((escaped & special) != 0)
+                var unusual = (escaped & special) | (startsLine & (Vector256.Equals(v, dot) | (isEq & nextIsY)));
+                if (unusual != Vector256<byte>.Zero)
                 {
                     break;
                 }
-                if (lineStarts != 0)
-                {
-                    var dots = Vector256.Equals(v, Vector256.Create((byte)'.')).ExtractMostSignificantBits();
-                    var nextIsY = Vector256.Equals(Vector256.Load(s0 + p + 1), Vector256.Create((byte)'y')).ExtractMostSignificantBits();
-                    if ((lineStarts & (dots | (eqMask & nextIsY))) != 0)
-                    {
-                        break;
-                    }
-                }
 
-                var escapedBytes = Vector256.Equals(Avx2.Shuffle(Vector256.Create(escaped).AsByte(), spread) & bitOfByte, bitOfByte);
-                var value = v - offset - (escapedBytes & escapeOffset);
-                var keep = ~special;
-                var packed = Avx2.Shuffle(value, Vector256.Create(
-                    YencCompactTable.For(keep & 0xFF),
-                    YencCompactTable.For((keep >> 8) & 0xFF) + YencCompactTable.UpperHalf,
-                    YencCompactTable.For((keep >> 16) & 0xFF),
-                    YencCompactTable.For(keep >> 24) + YencCompactTable.UpperHalf).AsByte());
-                var n0 = BitOperations.PopCount(keep & 0xFF);
-                var n01 = BitOperations.PopCount(keep & 0xFFFF);
-                var n012 = BitOperations.PopCount(keep & 0xFFFFFF);
+                var value = v - offset - (escaped & escapeOffset);
+                var keep = ~special.ExtractMostSignificantBits();
+                // Pack each 16-byte lane's kept bytes: low 8 to the front, high 8 right after them.
+                var lane0 = Sse2.LoadHigh(Sse2.LoadScalarVector128(shuffles + (keep & 0xFF)).AsDouble(), (double*)(shuffles + 256 + ((keep >> 8) & 0xFF)));
+                var lane1 = Sse2.LoadHigh(Sse2.LoadScalarVector128(shuffles + ((keep >> 16) & 0xFF)).AsDouble(), (double*)(shuffles + 256 + (keep >> 24)));
+                var packed = Avx2.Shuffle(value, Vector256.Create(lane0, lane1).AsByte());
                 var low = packed.GetLower();
                 var high = packed.GetUpper();
                 var d = d0 + q;
                 Vector128.Store(low, d);
-                Sse2.StoreHigh((double*)(d + n0), low.AsDouble());
-                Vector128.Store(high, d + n01);
-                Sse2.StoreHigh((double*)(d + n012), high.AsDouble());
+                Sse2.StoreHigh((double*)(d + BitOperations.PopCount(keep & 0xFF)), low.AsDouble());
+                Vector128.Store(high, d + BitOperations.PopCount(keep & 0xFFFF));
+                Sse2.StoreHigh((double*)(d + BitOperations.PopCount(keep & 0xFFFFFF)), high.AsDouble());
 
                 q += BitOperations.PopCount(keep);
                 p += Block;
-                esc = eqMask >> 31;
-                ls = lfMask >> 31;
             }
             i = p;
             o = q;
-            escape = esc != 0;
-            lineStart = ls != 0;
+            escape = s0[p - 1] == (byte)'=';
+            lineStart = s0[p - 1] == (byte)'\n';
         }
     }
 }

@@ -10,7 +10,8 @@ namespace NzbDav.Usenet.Tests.Yenc;
 /// </summary>
 internal static class YencFuzzArticles
 {
-    // Bytes that make decoding branch: NUL, TAB, LF (only escaped), CR, SPACE, '.', '=', 'y'.
+    // Bytes that make decoding branch, weighted towards "=" and CR: NUL, TAB, CR, SPACE, ".", "=", "y".
+    // (LF only ever appears escaped or as a line end.)
     private static readonly byte[] Awkward = [0, 9, 13, 32, 46, 61, 121, 61, 61, 13];
 
     public static byte[] Create(int seed)
@@ -79,7 +80,7 @@ internal static class YencFuzzArticles
             case 2: line.InsertRange(0, rng.Next(400) == 0 ? "=y"u8.ToArray() : "=Y"u8.ToArray()); break; // "=y": rejected keyword line
             case 3: line.InsertRange(0, "=x"u8.ToArray()); break;
             case 4: line.Add((byte)'='); break;                            // '=' just before the line end
-            case 5: line.Clear(); line.Add((byte)'.'); break;             // a line that is just "."? only after stuffing
+            case 5: line.Clear(); line.Add((byte)'.'); break;             // data "." (wire ".."); unstuffed, an early terminator
         }
         return [.. line];
     }

@@ -6,6 +6,20 @@ cd "$(dirname "$0")/.."
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
+# Real peers the tests drive (command:package). Installed only when missing.
+required=(par2:par2)
+missing=()
+for pair in "${required[@]}"; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "Installing test tools: ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null ||
+    echo "warning: could not install ${missing[*]}; tests that need them will fail" >&2
+fi
+
 log=$(mktemp)
 # --blame-hang-timeout turns a hung test into a failure with a dump instead of a stuck CI run.
 dotnet test NzbDav.sln --blame-hang-timeout 5m 2>&1 | tee "$log"

@@ -59,4 +59,28 @@ public sealed class Par2ToolTests(Par2ToolFixture tool) : IClassFixture<Par2Tool
         Assert.True(result.SkippedPackets > 0);
         Assert.Equal(index.Files.OrderBy(f => f.Name), result.Files.OrderBy(f => f.Name));
     }
+
+    [Fact]
+    public async Task Obfuscated_release_is_resolved_to_the_par2_names()
+    {
+        using var dir = new TempDirectory();
+        var contents = ReleaseFiles.Select((f, i) => dir.WriteRandomFile(f.Name, f.Length, 100 + i)).ToArray();
+        tool.Create(dir.Path, "release.par2", ReleaseFiles.Select(f => f.Name));
+        var par2 = await File.ReadAllBytesAsync(Path.Combine(dir.Path, "release.par2"), TestContext.Current.CancellationToken);
+
+        // As posted: random names everywhere; ingestion saw only each file's first 16 KiB and its size.
+        var posted = contents.Select((c, i) => new ReleaseFileInput(
+            "[" + (i + 1) + "/5] - \"" + Guid.NewGuid().ToString("N") + "\" yEnc (1/9)",
+            null,
+            Guid.NewGuid().ToString("N"),
+            c.Length,
+            Par2Hashes.First16KMd5(c.AsSpan(0, Math.Min(c.Length, 16_384)), c.Length),
+            ReleaseFileClassifier.ClassifyMagic(c))).ToList();
+        posted.Reverse();
+
+        var names = new ReleaseNamer().Resolve(posted, Par2Reader.Read(par2).Files, "Show.S01E01");
+
+        Assert.Equal(ReleaseFiles.Select(f => f.Name).Reverse(), names.Select(n => n.Name));
+        Assert.All(names, n => Assert.Equal(ReleaseNameSource.Par2, n.Source));
+    }
 }

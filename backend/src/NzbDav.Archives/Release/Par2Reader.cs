@@ -48,6 +48,7 @@ public static class Par2Reader
             var endOfStream = false;
             while (true)
             {
+                cancellationToken.ThrowIfCancellationRequested();
                 var remaining = endOfStream ? count : stream.CanSeek ? count + stream.Length - stream.Position : -1;
                 var step = Par2PacketScanner.Step(buffer.AsSpan(start, count), remaining, builder);
                 switch (step.Kind)

@@ -51,6 +51,44 @@ internal ref struct HeaderSpanReader
         throw Error("a variable-length integer is longer than 10 bytes");
     }
 
+    /// <summary>
+    /// 7z NUMBER: the count of leading one bits in the first byte says how many little-endian
+    /// bytes follow; the first byte's remaining bits are the value's most significant part.
+    /// </summary>
+    public ulong ReadNumber()
+    {
+        var first = ReadByte();
+        ulong value = 0;
+        var mask = 0x80;
+        for (var i = 0; i < 8; i++)
+        {
+            if ((first & mask) == 0)
+            {
+                var high = (ulong)(first & (mask - 1));
+                return value | (high << (8 * i));
+            }
+
+            value |= (ulong)ReadByte() << (8 * i);
+            mask >>= 1;
+        }
+
+        return value;
+    }
+
+    /// <summary>A 7z NUMBER that must fit a non-negative <see cref="long"/>.</summary>
+    public long ReadNumberAsInt64(string field)
+    {
+        var value = ReadNumber();
+        return value <= long.MaxValue ? (long)value : throw Error($"{field} {value} is out of range");
+    }
+
+    /// <summary>A 7z NUMBER used as a count; bounded so that a corrupt header cannot make us allocate gigabytes.</summary>
+    public int ReadCount(string field, int max)
+    {
+        var value = ReadNumber();
+        return value <= (ulong)max ? (int)value : throw Error($"{field} {value} exceeds the limit of {max}");
+    }
+
     /// <summary>A vint that must fit a non-negative <see cref="long"/>.</summary>
     public long ReadVIntAsInt64(string field)
     {

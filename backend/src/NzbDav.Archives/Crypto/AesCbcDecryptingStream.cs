@@ -1,0 +1,197 @@
+using System.Buffers;
+using System.Security.Cryptography;
+
+namespace NzbDav.Archives.Crypto;
+
+/// <summary>
+/// Seekable plaintext view of AES-CBC ciphertext. CBC lets any block be decrypted from the
+/// ciphertext block before it, so a seek costs one extra 16-byte block, not a replay from the start.
+/// The ciphertext is zero-padded to 16 bytes; the plaintext is cut at <see cref="Length"/>.
+/// </summary>
+public sealed class AesCbcDecryptingStream : Stream
+{
+    private const int BlockSize = 16;
+    private const int MaxChunk = 64 * 1024;
+
+    private readonly Stream _ciphertext;
+    private readonly Aes _aes;
+    private readonly byte[] _initialIv;
+    private readonly byte[] _chainIv = new byte[BlockSize];
+    private readonly bool _leaveOpen;
+    private long _chainBlock = -1;
+    private long _position;
+
+    /// <summary>
+    /// Wraps <paramref name="ciphertext"/> (seekable, length a multiple of 16 and at least
+    /// <paramref name="plaintextLength"/>) decrypted with <paramref name="key"/> and <paramref name="iv"/>.
+    /// </summary>
+    public AesCbcDecryptingStream(Stream ciphertext, byte[] key, byte[] iv, long plaintextLength, bool leaveOpen)
+    {
+        ArgumentNullException.ThrowIfNull(ciphertext);
+        if (!ciphertext.CanSeek || ciphertext.Length % BlockSize != 0 || ciphertext.Length < plaintextLength || plaintextLength < 0)
+        {
+            throw new ArgumentException($"ciphertext must be seekable, a multiple of {BlockSize} bytes and at least {plaintextLength} bytes long", nameof(ciphertext));
+        }
+
+        if (iv.Length != BlockSize)
+        {
+            throw new ArgumentException("the IV must be 16 bytes", nameof(iv));
+        }
+
+        _ciphertext = ciphertext;
+        _aes = Aes.Create();
+        _aes.Key = key;
+        _initialIv = iv;
+        _leaveOpen = leaveOpen;
+        Length = plaintextLength;
+    }
+
+    /// <inheritdoc />
+    public override long Length { get; }
+
+    /// <inheritdoc />
+    public override bool CanRead => true;
+
+    /// <inheritdoc />
+    public override bool CanSeek => true;
+
+    /// <inheritdoc />
+    public override bool CanWrite => false;
+
+    /// <inheritdoc />
+    public override long Position
+    {
+        get => _position;
+        set => _position = value >= 0 ? value : throw new ArgumentOutOfRangeException(nameof(value));
+    }
+
+    /// <inheritdoc />
+    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+    /// <inheritdoc />
+    public override int Read(Span<byte> buffer)
+    {
+        if (!TryPlan(buffer.Length, out var plan))
+        {
+            return 0;
+        }
+
+        var cipher = ArrayPool<byte>.Shared.Rent(plan.CipherBytes);
+        var plain = ArrayPool<byte>.Shared.Rent(plan.CipherBytes);
+        try
+        {
+            if (plan.FirstBlock != 0 && plan.FirstBlock != _chainBlock)
+            {
+                _ciphertext.Position = (plan.FirstBlock - 1) * BlockSize;
+                _ciphertext.ReadExactly(_chainIv);
+            }
+
+            _ciphertext.Position = plan.FirstBlock * BlockSize;
+            _ciphertext.ReadExactly(cipher.AsSpan(0, plan.CipherBytes));
+            return Decrypt(plan, cipher, plain, buffer);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(cipher);
+            ArrayPool<byte>.Shared.Return(plain, clearArray: true);
+        }
+    }
+
+    /// <inheritdoc />
+    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+
+    /// <inheritdoc />
+    public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        if (!TryPlan(buffer.Length, out var plan))
+        {
+            return 0;
+        }
+
+        var cipher = ArrayPool<byte>.Shared.Rent(plan.CipherBytes);
+        var plain = ArrayPool<byte>.Shared.Rent(plan.CipherBytes);
+        try
+        {
+            if (plan.FirstBlock != 0 && plan.FirstBlock != _chainBlock)
+            {
+                _ciphertext.Position = (plan.FirstBlock - 1) * BlockSize;
+                await _ciphertext.ReadExactlyAsync(_chainIv, cancellationToken).ConfigureAwait(false);
+            }
+
+            _ciphertext.Position = plan.FirstBlock * BlockSize;
+            await _ciphertext.ReadExactlyAsync(cipher.AsMemory(0, plan.CipherBytes), cancellationToken).ConfigureAwait(false);
+            return Decrypt(plan, cipher, plain, buffer.Span);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(cipher);
+            ArrayPool<byte>.Shared.Return(plain, clearArray: true);
+        }
+    }
+
+    /// <inheritdoc />
+    public override long Seek(long offset, SeekOrigin origin) => Position = origin switch
+    {
+        SeekOrigin.Begin => offset,
+        SeekOrigin.Current => _position + offset,
+        SeekOrigin.End => Length + offset,
+        _ => throw new ArgumentOutOfRangeException(nameof(origin)),
+    };
+
+    /// <inheritdoc />
+    public override void Flush()
+    {
+    }
+
+    /// <inheritdoc />
+    public override void SetLength(long value) => throw new NotSupportedException("decrypted entries are read-only");
+
+    /// <inheritdoc />
+    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("decrypted entries are read-only");
+
+    /// <inheritdoc />
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _aes.Dispose();
+            if (!_leaveOpen)
+            {
+                _ciphertext.Dispose();
+            }
+        }
+
+        base.Dispose(disposing);
+    }
+
+    private bool TryPlan(int requested, out ReadPlan plan)
+    {
+        plan = default;
+        if (requested == 0 || _position >= Length)
+        {
+            return false;
+        }
+
+        var wanted = (int)Math.Min(Math.Min(requested, MaxChunk), Length - _position);
+        var skip = (int)(_position % BlockSize);
+        var blocks = (skip + wanted + BlockSize - 1) / BlockSize;
+        plan = new ReadPlan(_position / BlockSize, skip, wanted, blocks * BlockSize);
+        return true;
+    }
+
+    private int Decrypt(ReadPlan plan, byte[] cipher, byte[] plain, Span<byte> destination)
+    {
+        ReadOnlySpan<byte> iv = plan.FirstBlock == 0 ? _initialIv : _chainIv;
+        _aes.DecryptCbc(cipher.AsSpan(0, plan.CipherBytes), iv, plain.AsSpan(0, plan.CipherBytes), PaddingMode.None);
+
+        // The last ciphertext block read is the IV of the next one: sequential reads need no extra fetch.
+        cipher.AsSpan(plan.CipherBytes - BlockSize, BlockSize).CopyTo(_chainIv);
+        _chainBlock = plan.FirstBlock + (plan.CipherBytes / BlockSize);
+        plain.AsSpan(plan.Skip, plan.Count).CopyTo(destination);
+        _position += plan.Count;
+        return plan.Count;
+    }
+
+    private readonly record struct ReadPlan(long FirstBlock, int Skip, int Count, int CipherBytes);
+}

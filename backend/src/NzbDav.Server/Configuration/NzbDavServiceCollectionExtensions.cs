@@ -33,6 +33,10 @@ public static class NzbDavServiceCollectionExtensions
 
         services.AddSingleton<QueueSignal>();
         services.AddSingleton<JobCancellations>();
+        services.AddSingleton<IArchiveIngestor, UnsupportedArchiveIngestor>();
+        services.AddSingleton<JobIngestor>();
+        services.AddSingleton<JobCompletion>();
+        services.AddHostedService<IngestionQueueService>();
 
         var providers = configuration.GetSection("Usenet:Providers").Get<UsenetProviderOptions[]>() ?? [];
         if (providers.Length > 0)

@@ -1,3 +1,5 @@
+using NzbDav.Server.Api;
+using NzbDav.Server.Configuration;
 using Serilog;
 
 namespace NzbDav.Server.Hosting;
@@ -15,8 +17,11 @@ public sealed class NzbDavHost
         builder.Logging.ClearProviders();
         builder.Logging.AddSerilog(SerilogSetup.CreateLogger(builder.Configuration), dispose: true);
 
+        builder.Services.AddNzbDavLibrary(builder.Configuration);
+
         var app = builder.Build();
         app.MapGet("/health", () => Results.Ok(new HealthResponse("ok")));
+        app.MapSabApi();
         return app;
     }
 }

@@ -1,0 +1,53 @@
+using Microsoft.EntityFrameworkCore;
+using NzbDav.Data.Entities;
+
+namespace NzbDav.Data;
+
+/// <summary>
+/// The library store. Create short-lived instances through <see cref="IDbContextFactory{TContext}"/>.
+/// Any change to the model needs a hand-written migration and snapshot update (a test enforces it).
+/// </summary>
+public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) : DbContext(options)
+{
+    public DbSet<Job> Jobs => Set<Job>();
+
+    public DbSet<JobNzb> JobNzbs => Set<JobNzb>();
+
+    public DbSet<DavItem> DavItems => Set<DavItem>();
+
+    public DbSet<ConfigItem> ConfigItems => Set<ConfigItem>();
+
+    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    {
+        modelBuilder.Entity<Job>(job =>
+        {
+            job.ToTable("Jobs");
+            job.HasKey(j => j.Id);
+            job.HasIndex(j => j.NzoId).IsUnique();
+            job.HasIndex(j => new { j.Status, j.AddedAt });
+            job.HasIndex(j => j.NzbHash);
+        });
+
+        modelBuilder.Entity<JobNzb>(nzb =>
+        {
+            nzb.ToTable("JobNzbs");
+            nzb.HasKey(n => n.JobId);
+            nzb.HasOne<Job>().WithOne().HasForeignKey<JobNzb>(n => n.JobId).OnDelete(DeleteBehavior.Cascade);
+        });
+
+        modelBuilder.Entity<DavItem>(item =>
+        {
+            item.ToTable("DavItems");
+            item.HasKey(i => i.Id);
+            item.HasIndex(i => i.Path).IsUnique();
+            item.HasIndex(i => i.ParentId);
+            item.HasOne<Job>().WithMany().HasForeignKey(i => i.JobId).OnDelete(DeleteBehavior.Cascade);
+        });
+
+        modelBuilder.Entity<ConfigItem>(config =>
+        {
+            config.ToTable("ConfigItems");
+            config.HasKey(c => c.Key);
+        });
+    }
+}

@@ -1,0 +1,84 @@
+using System.Security.Cryptography;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Configuration;
+using NzbDav.Server.Queue;
+using NzbDav.Usenet.Nzb;
+
+namespace NzbDav.Server.Api;
+
+/// <summary>
+/// Turns an uploaded NZB into a job. The job and its NZB are saved in one transaction before the
+/// caller answers, so a crash after the answer loses nothing. An NZB that does not parse becomes a
+/// Failed history entry with the parser's message: Sonarr's failed-download handling then blocklists
+/// the release and searches another, whereas a refused add would look like a broken download client.
+/// </summary>
+public sealed class JobSubmitter(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    INzbParser parser,
+    IOptionsMonitor<NzbDavOptions> options,
+    QueueSignal signal,
+    TimeProvider timeProvider,
+    ILogger<JobSubmitter> logger)
+{
+    public async Task<SubmitOutcome> SubmitAsync(byte[] nzb, string fileName, string? nzbName, string? category, int priority, CancellationToken cancellationToken)
+    {
+        var settings = options.CurrentValue;
+        var hash = Convert.ToHexStringLower(SHA256.HashData(nzb));
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        if (settings.DuplicateNzbPolicy == DuplicateNzbPolicy.Refuse && await context.Jobs.AnyAsync(j => j.NzbHash == hash, cancellationToken))
+        {
+            return new SubmitOutcome(null, "Duplicate NZB: the same NZB is already in the queue or history");
+        }
+
+        var (name, password) = JobNames.Split(nzbName ?? fileName);
+        NzbDocument? document = null;
+        string? failure = null;
+        try
+        {
+            using var stream = new MemoryStream(nzb, writable: false);
+            document = await parser.ParseAsync(stream, cancellationToken);
+            if (document.Files.Count == 0)
+                failure = "Invalid NZB: it lists no files";
+        }
+        catch (NzbFormatException ex)
+        {
+            failure = "Invalid NZB: " + ex.Message;
+        }
+
+        var now = timeProvider.GetUtcNow().UtcDateTime;
+        var job = new Job
+        {
+            Id = Guid.NewGuid(),
+            NzoId = NzoIds.Create(),
+            Name = name,
+            Category = SabCategories.Resolve(category ?? document?.Meta.Category, settings.EffectiveCategories),
+            // -100 is SAB's "category default", -2 means "add paused"; both queue at normal priority.
+            Priority = priority is >= -1 and <= 2 ? priority : 0,
+            Status = failure is not null ? JobStatus.Failed : priority == -2 ? JobStatus.Paused : JobStatus.Queued,
+            FailMessage = failure,
+            AddedAt = now,
+            CompletedAt = failure is not null ? now : null,
+            TotalBytes = document?.EncodedBytes ?? 0,
+            Password = password ?? document?.Meta.Passwords.FirstOrDefault(),
+            NzbHash = hash,
+        };
+        context.Jobs.Add(job);
+        context.JobNzbs.Add(new JobNzb { JobId = job.Id, GzipData = NzbCompression.Compress(nzb), Length = nzb.Length });
+        await context.SaveChangesAsync(cancellationToken);
+
+        if (failure is null)
+        {
+            logger.LogInformation("Queued {NzoId} {JobName} ({Category}, {Files} files)", job.NzoId, job.Name, job.Category, document!.Files.Count);
+            signal.Notify();
+        }
+        else
+        {
+            logger.LogWarning("Rejected {NzoId} {JobName} into history: {Reason}", job.NzoId, job.Name, failure);
+        }
+
+        return new SubmitOutcome(job.NzoId, null);
+    }
+}

@@ -1,0 +1,77 @@
+using Microsoft.EntityFrameworkCore;
+using NzbDav.Data.Entities;
+
+namespace NzbDav.Server.Api;
+
+public sealed partial class SabApiHandler
+{
+    private static readonly JobStatus[] HistoryStatuses = [JobStatus.Completed, JobStatus.Failed];
+
+    private async Task<IResult> HistoryAsync(SabRequest request, CancellationToken cancellationToken)
+    {
+        switch (request.Get("name")?.ToLowerInvariant())
+        {
+            case null:
+                return await ListHistoryAsync(request, cancellationToken);
+            case "delete":
+                await DeleteJobsAsync(request.Ids, HistoryStatuses, cancellationToken);
+                return SabJson.True();
+            default:
+                return SabJson.Error("not implemented");
+        }
+    }
+
+    private async Task<IResult> ListHistoryAsync(SabRequest request, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var query = context.Jobs.AsNoTracking().Where(j => HistoryStatuses.Contains(j.Status));
+        var category = request.Get("cat");
+        if (category is not null)
+            query = query.Where(j => j.Category == category);
+        var total = await query.CountAsync(cancellationToken);
+        var totalBytes = await query.SumAsync(j => j.TotalBytes, cancellationToken);
+        var start = Math.Max(0, request.GetInt("start", 0));
+        var limit = request.GetInt("limit", 0);
+        var ordered = query.OrderByDescending(j => j.CompletedAt).Skip(start);
+        var jobs = await (limit > 0 ? ordered.Take(limit) : ordered).ToListAsync(cancellationToken);
+        var slots = jobs.Select(job =>
+        {
+            var completed = job.CompletedAt ?? job.AddedAt;
+            return new SabHistorySlot(
+                job.NzoId,
+                job.Name,
+                job.Name + ".nzb",
+                job.Category,
+                SabFormat.HistoryStatus(job.Status),
+                job.FailMessage ?? "",
+                job.StoragePath,
+                job.StoragePath,
+                job.TotalBytes,
+                SabFormat.Size(job.TotalBytes),
+                Math.Max(0, SabFormat.UnixSeconds(completed) - SabFormat.UnixSeconds(job.AddedAt)),
+                SabFormat.UnixSeconds(completed),
+                "D",
+                "None");
+        }).ToList();
+        return SabJson.Ok(new { history = new SabHistory(total, SabFormat.Size(totalBytes), slots) });
+    }
+
+    private async Task<IResult> RetryAsync(SabRequest request, CancellationToken cancellationToken)
+    {
+        var nzoId = request.Get("value");
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var job = nzoId is null ? null : await context.Jobs.FirstOrDefaultAsync(j => j.NzoId == nzoId && j.Status == JobStatus.Failed, cancellationToken);
+        if (job is null)
+            return SabJson.Error("Job not found in failed history");
+        if (job.FailMessage?.StartsWith("Invalid NZB", StringComparison.Ordinal) == true)
+            return SabJson.Error(job.FailMessage);
+        job.Status = JobStatus.Queued;
+        job.FailMessage = null;
+        job.CompletedAt = null;
+        job.StoragePath = null;
+        await context.DavItems.Where(d => d.JobId == job.Id).ExecuteDeleteAsync(cancellationToken);
+        await context.SaveChangesAsync(cancellationToken);
+        signal.Notify();
+        return SabJson.Ok(new { status = true, nzo_id = job.NzoId });
+    }
+}

@@ -1,0 +1,21 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace NzbDav.Server.Api;
+
+/// <summary>JSON settings and helpers for SABnzbd-shaped answers (field names are set per property as SAB spells them).</summary>
+public static class SabJson
+{
+    public static JsonSerializerOptions Options { get; } = new(JsonSerializerDefaults.Web)
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        DefaultIgnoreCondition = JsonIgnoreCondition.Never,
+    };
+
+    public static IResult Ok(object body) => Results.Json(body, Options);
+
+    /// <summary>SABnzbd answers errors with HTTP 200 and <c>status:false</c>; Sonarr reads the error text from the body.</summary>
+    public static IResult Error(string message) => Results.Json(new SabStatus(false, message), Options);
+
+    public static IResult True() => Results.Json(new SabStatus(true, null), Options);
+}

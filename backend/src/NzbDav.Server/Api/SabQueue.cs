@@ -1,0 +1,17 @@
+using System.Text.Json.Serialization;
+
+namespace NzbDav.Server.Api;
+
+/// <summary>The <c>queue</c> object of mode=queue.</summary>
+public sealed record SabQueue(
+    [property: JsonPropertyName("status")] string Status,
+    [property: JsonPropertyName("paused")] bool Paused,
+    [property: JsonPropertyName("noofslots")] int NoOfSlots,
+    [property: JsonPropertyName("noofslots_total")] int NoOfSlotsTotal,
+    [property: JsonPropertyName("speed")] string Speed,
+    [property: JsonPropertyName("kbpersec")] string KbPerSec,
+    [property: JsonPropertyName("mb")] string Mb,
+    [property: JsonPropertyName("mbleft")] string MbLeft,
+    [property: JsonPropertyName("timeleft")] string TimeLeft,
+    [property: JsonPropertyName("version")] string Version,
+    [property: JsonPropertyName("slots")] IReadOnlyList<SabQueueSlot> Slots);

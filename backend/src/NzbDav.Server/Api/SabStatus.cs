@@ -1,0 +1,4 @@
+namespace NzbDav.Server.Api;
+
+/// <summary><c>{"status":…,"error":…}</c>.</summary>
+public sealed record SabStatus(bool Status, string? Error);

@@ -1,0 +1,47 @@
+using System.Security.Cryptography;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+
+namespace NzbDav.Server.Configuration;
+
+/// <summary>
+/// Runs before the queue and the web server: applies migrations, then resolves the API key
+/// (configured, else persisted, else generated, persisted and logged once).
+/// </summary>
+public sealed class StoreInitializer(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    IOptions<NzbDavOptions> options,
+    ApiKeyProvider apiKeys,
+    ILogger<StoreInitializer> logger) : IHostedService
+{
+    internal const string ApiKeyConfigKey = "api.key";
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        await NzbDavDatabase.MigrateAsync(contextFactory, cancellationToken);
+        var configured = options.Value.ApiKey;
+        if (!string.IsNullOrWhiteSpace(configured))
+        {
+            apiKeys.Set(configured.Trim());
+            return;
+        }
+
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var stored = await context.ConfigItems.FirstOrDefaultAsync(c => c.Key == ApiKeyConfigKey, cancellationToken);
+        if (stored is not null)
+        {
+            apiKeys.Set(stored.Value);
+            return;
+        }
+
+        var generated = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16));
+        context.ConfigItems.Add(new ConfigItem { Key = ApiKeyConfigKey, Value = generated });
+        await context.SaveChangesAsync(cancellationToken);
+        apiKeys.Set(generated);
+        logger.LogWarning("Generated the SABnzbd API key {ApiKey}; enter it in Sonarr/Radarr (it is stored and not shown again)", generated);
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+}

@@ -1,0 +1,129 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Configuration;
+
+namespace NzbDav.Server.Queue;
+
+/// <summary>
+/// Ingests queued jobs, <see cref="QueueOptions.MaxConcurrentJobs"/> at a time. Jobs left Processing
+/// by a crash or shutdown go back in line at start. Every status change is saved before moving on.
+/// </summary>
+public sealed class IngestionQueueService(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    JobIngestor ingestor,
+    JobCompletion completion,
+    QueueSignal signal,
+    JobCancellations cancellations,
+    IOptionsMonitor<NzbDavOptions> options,
+    ILogger<IngestionQueueService> logger) : BackgroundService
+{
+    private static readonly TimeSpan RescanInterval = TimeSpan.FromSeconds(5);
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        var settings = options.CurrentValue.Queue;
+        if (settings.Hold)
+        {
+            logger.LogWarning("The ingestion queue is on hold (NzbDav:Queue:Hold); jobs stay queued");
+            return;
+        }
+
+        await using (var context = await contextFactory.CreateDbContextAsync(stoppingToken))
+        {
+            var resumed = await context.Jobs.Where(j => j.Status == JobStatus.Processing)
+                .ExecuteUpdateAsync(s => s.SetProperty(j => j.Status, JobStatus.Queued), stoppingToken);
+            if (resumed > 0)
+                logger.LogInformation("Resuming {Count} job(s) interrupted during ingestion", resumed);
+        }
+
+        var workers = Enumerable.Range(0, Math.Max(1, settings.MaxConcurrentJobs)).Select(_ => WorkAsync(stoppingToken));
+        await Task.WhenAll(workers);
+    }
+
+    private async Task WorkAsync(CancellationToken stoppingToken)
+    {
+        while (!stoppingToken.IsCancellationRequested)
+        {
+            try
+            {
+                var job = await ClaimNextAsync(stoppingToken);
+                if (job is null)
+                {
+                    await signal.WaitAsync(RescanInterval, stoppingToken);
+                    continue;
+                }
+
+                // Another job may be waiting for an idle worker.
+                signal.Notify();
+                await ProcessAsync(job, stoppingToken);
+            }
+            catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (Exception ex) when (ex is DbUpdateException or InvalidOperationException or IOException)
+            {
+                logger.LogError(ex, "The ingestion queue hit a storage error; retrying");
+                await Task.Delay(RescanInterval, stoppingToken);
+            }
+        }
+    }
+
+    private async Task<Job?> ClaimNextAsync(CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        while (true)
+        {
+            var next = await context.Jobs.AsNoTracking()
+                .Where(j => j.Status == JobStatus.Queued)
+                .OrderByDescending(j => j.Priority).ThenBy(j => j.AddedAt)
+                .FirstOrDefaultAsync(cancellationToken);
+            if (next is null)
+                return null;
+            // The status check makes the claim atomic between workers and against pause/delete.
+            var claimed = await context.Jobs.Where(j => j.Id == next.Id && j.Status == JobStatus.Queued)
+                .ExecuteUpdateAsync(s => s.SetProperty(j => j.Status, JobStatus.Processing), cancellationToken);
+            if (claimed == 1)
+                return next;
+        }
+    }
+
+    private async Task ProcessAsync(Job job, CancellationToken stoppingToken)
+    {
+        using var jobCancellation = cancellations.Register(job.Id, stoppingToken);
+        try
+        {
+            byte[]? nzb;
+            await using (var context = await contextFactory.CreateDbContextAsync(stoppingToken))
+            {
+                nzb = await context.JobNzbs.Where(n => n.JobId == job.Id).Select(n => n.GzipData).FirstOrDefaultAsync(stoppingToken);
+            }
+
+            if (nzb is null)
+            {
+                await completion.FailAsync(job.Id, "The stored NZB is missing.", stoppingToken);
+                return;
+            }
+
+            logger.LogInformation("Ingesting {NzoId} {JobName}", job.NzoId, job.Name);
+            var files = await ingestor.IngestAsync(job.Name, nzb, job.Password, jobCancellation.Token);
+            await completion.CompleteAsync(job, files, stoppingToken);
+        }
+        catch (IngestionFailedException ex)
+        {
+            logger.LogWarning("Job {NzoId} {JobName} failed: {Reason}", job.NzoId, job.Name, ex.Message);
+            await completion.FailAsync(job.Id, ex.Message, stoppingToken);
+        }
+        catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)
+        {
+            // Deleted or paused through the API, which already saved the new state.
+            logger.LogInformation("Ingestion of {NzoId} was cancelled", job.NzoId);
+        }
+        finally
+        {
+            cancellations.Unregister(job.Id);
+        }
+    }
+}

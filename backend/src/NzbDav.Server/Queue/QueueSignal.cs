@@ -1,0 +1,26 @@
+using System.Threading.Channels;
+
+namespace NzbDav.Server.Queue;
+
+/// <summary>Wakes the ingestion worker when a job is added or resumed; many notifications collapse into one.</summary>
+public sealed class QueueSignal
+{
+    private readonly Channel<bool> _channel = Channel.CreateBounded<bool>(new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite });
+
+    public void Notify() => _channel.Writer.TryWrite(true);
+
+    /// <summary>Returns when notified or after <paramref name="timeout"/> (a safety net against a lost wake-up).</summary>
+    public async Task WaitAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timer.CancelAfter(timeout);
+        try
+        {
+            await _channel.Reader.ReadAsync(timer.Token);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            // Timed out: the caller rescans the queue anyway.
+        }
+    }
+}

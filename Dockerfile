@@ -11,7 +11,8 @@ WORKDIR /app
 COPY --from=build /app ./
 # Configuration and the SQLite database live on a volume so upgrades keep them.
 VOLUME /config
-ENV ASPNETCORE_URLS=http://0.0.0.0:3000
+ENV ASPNETCORE_URLS=http://0.0.0.0:3000 \
+    NzbDav__DataDirectory=/config
 EXPOSE 3000
 # The aspnet image has no curl: the server binary checks its own /health.
 HEALTHCHECK --interval=30s --timeout=5s CMD ["dotnet", "NzbDav.Server.dll", "--healthcheck", "http://127.0.0.1:3000/health"]

@@ -22,7 +22,8 @@ public sealed class WebDavCredentials
     /// <summary>False until the store is initialised; requests before that are refused.</summary>
     public bool IsReady => Volatile.Read(ref _state) is not null;
 
-    internal void Set(string user, PasswordHash hash)
+    /// <summary>Puts an account in effect and forgets every remembered header.</summary>
+    public void Set(string user, PasswordHash hash)
     {
         Volatile.Write(ref _state, new State(Encoding.UTF8.GetBytes(user), hash));
         _verified.Clear();

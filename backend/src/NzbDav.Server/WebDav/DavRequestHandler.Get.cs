@@ -71,7 +71,8 @@ public sealed partial class DavRequestHandler
         }
         else
         {
-            var opener = services.GetService<IDavFileOpener>();
+            // The last registration wins, so a host can replace the production opener.
+            var opener = openers.LastOrDefault();
             if (opener is null)
             {
                 logger.LogError("No IDavFileOpener is registered; cannot stream {Path}", resource.Href);

@@ -13,7 +13,7 @@ public sealed partial class DavRequestHandler(
     JobSubmitter submitter,
     DavJobRemover remover,
     IOptionsMonitor<NzbDavOptions> options,
-    IServiceProvider services,
+    IEnumerable<IDavFileOpener> openers,
     ILogger<DavRequestHandler> logger)
 {
     /// <summary>GET copies through one pooled buffer of this size.</summary>

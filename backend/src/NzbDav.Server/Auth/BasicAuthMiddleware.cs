@@ -1,0 +1,23 @@
+namespace NzbDav.Server.Auth;
+
+/// <summary>
+/// Basic auth for every request whose endpoint does not carry <see cref="BasicAuthExemption"/>,
+/// including requests no endpoint matched. Runs after routing so the decision rests on the endpoint
+/// that will actually execute, not on a path comparison that routing might interpret differently.
+/// </summary>
+public sealed class BasicAuthMiddleware(RequestDelegate next, WebDavCredentials credentials)
+{
+    public const string Challenge = "Basic realm=\"NzbDav\"";
+
+    public Task InvokeAsync(HttpContext context)
+    {
+        if (context.GetEndpoint()?.Metadata.GetMetadata<BasicAuthExemption>() is not null)
+            return next(context);
+        if (credentials.Verify(context.Request.Headers.Authorization))
+            return next(context);
+        context.Response.StatusCode = StatusCodes.Status401Unauthorized;
+        context.Response.Headers.WWWAuthenticate = Challenge;
+        context.Response.ContentLength = 0;
+        return Task.CompletedTask;
+    }
+}

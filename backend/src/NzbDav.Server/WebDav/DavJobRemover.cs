@@ -1,0 +1,24 @@
+using Microsoft.EntityFrameworkCore;
+using NzbDav.Data;
+using NzbDav.Server.Queue;
+
+namespace NzbDav.Server.WebDav;
+
+/// <summary>DELETE of a queued NZB or a job folder: stops a running ingestion, then removes the job with its NZB and tree.</summary>
+public sealed class DavJobRemover(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    JobCancellations cancellations,
+    ILogger<DavJobRemover> logger)
+{
+    /// <summary>False when the job was already gone.</summary>
+    public async Task<bool> RemoveAsync(Guid jobId, CancellationToken cancellationToken)
+    {
+        cancellations.Cancel(jobId);
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        // Cascades remove the stored NZB and the job's DavItems.
+        var removed = await context.Jobs.Where(j => j.Id == jobId).ExecuteDeleteAsync(cancellationToken);
+        if (removed > 0)
+            logger.LogInformation("Deleted job {JobId} over WebDAV", jobId);
+        return removed > 0;
+    }
+}

@@ -1,0 +1,119 @@
+using System.Buffers;
+using System.Globalization;
+using System.Text;
+
+namespace NzbDav.Server.WebDav;
+
+public sealed partial class DavRequestHandler
+{
+    private async Task GetAsync(HttpContext context, IReadOnlyList<string> segments)
+    {
+        var cancellationToken = context.RequestAborted;
+        var baseUrl = BaseUrl(context);
+        var resource = await tree.ResolveAsync(segments, baseUrl, cancellationToken);
+        if (resource is null)
+        {
+            await DavResponses.TextAsync(context, StatusCodes.Status404NotFound, "Not found");
+            return;
+        }
+
+        if (resource.IsCollection)
+        {
+            // A browser-friendly listing; DAV clients use PROPFIND.
+            var children = await tree.ListAsync(resource, baseUrl, cancellationToken);
+            var listing = new StringBuilder();
+            foreach (var child in children)
+                listing.Append(child.Href).Append('\n');
+            await DavResponses.TextAsync(context, StatusCodes.Status200OK, listing.ToString().TrimEnd('\n'));
+            return;
+        }
+
+        var response = context.Response;
+        var headers = response.Headers;
+        var total = resource.Length;
+        headers.AcceptRanges = "bytes";
+        headers.ETag = resource.ETag;
+        headers.LastModified = resource.Modified.ToUniversalTime().ToString("R", CultureInfo.InvariantCulture);
+        response.ContentType = DavContentTypes.For(resource.Name);
+
+        var (outcome, range) = RangeSelector.Select(context.Request.Headers.Range, context.Request.Headers.IfRange, total, resource.ETag, resource.Modified);
+        if (outcome == RangeOutcome.Unsatisfiable)
+        {
+            response.StatusCode = StatusCodes.Status416RangeNotSatisfiable;
+            headers.ContentRange = "bytes */" + total.ToString(CultureInfo.InvariantCulture);
+            response.ContentLength = 0;
+            return;
+        }
+
+        if (outcome == RangeOutcome.Partial)
+        {
+            response.StatusCode = StatusCodes.Status206PartialContent;
+            headers.ContentRange = string.Create(CultureInfo.InvariantCulture, $"bytes {range.From}-{range.To}/{total}");
+        }
+        else
+        {
+            response.StatusCode = StatusCodes.Status200OK;
+            range = new ByteRange(0, total - 1);
+        }
+
+        response.ContentLength = range.Length;
+        if (HttpMethods.IsHead(context.Request.Method) || range.Length == 0)
+            return;
+        await SendAsync(context, resource, range, cancellationToken);
+    }
+
+    private async Task SendAsync(HttpContext context, DavResource resource, ByteRange range, CancellationToken cancellationToken)
+    {
+        Stream source;
+        if (resource.Content is { } content)
+        {
+            source = new MemoryStream(content, writable: false);
+        }
+        else
+        {
+            // The last registration wins, so a host can replace the production opener.
+            var opener = openers.LastOrDefault();
+            if (opener is null)
+            {
+                logger.LogError("No IDavFileOpener is registered; cannot stream {Path}", resource.Href);
+                context.Response.Headers.ContentRange = default;
+                context.Response.ContentLength = null;
+                await DavResponses.TextAsync(context, StatusCodes.Status503ServiceUnavailable, "File streaming is not available in this build");
+                return;
+            }
+
+            source = await opener.OpenAsync(resource.Item!, cancellationToken);
+        }
+
+        // Disposed as soon as the copy ends, including when the client disconnects mid-body.
+        await using (source)
+        {
+            var buffer = ArrayPool<byte>.Shared.Rent(CopyBufferSize);
+            try
+            {
+                if (range.From > 0)
+                    source.Seek(range.From, SeekOrigin.Begin);
+                var remaining = range.Length;
+                while (remaining > 0)
+                {
+                    var read = await source.ReadAsync(buffer.AsMemory(0, (int)Math.Min(buffer.Length, remaining)), cancellationToken);
+                    if (read == 0)
+                        throw new EndOfStreamException($"{resource.Href} ended {remaining} bytes early");
+                    await context.Response.Body.WriteAsync(buffer.AsMemory(0, read), cancellationToken);
+                    remaining -= read;
+                }
+            }
+            catch (Exception ex) when (ex is IOException && !cancellationToken.IsCancellationRequested)
+            {
+                // The status line is gone already; cutting the connection is the only honest signal
+                // that the body is incomplete (a short body would be silent truncation).
+                logger.LogError(ex, "Streaming {Path} failed at range {From}-{To}", resource.Href, range.From, range.To);
+                context.Abort();
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(buffer);
+            }
+        }
+    }
+}

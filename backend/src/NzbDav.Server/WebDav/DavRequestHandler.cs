@@ -1,0 +1,125 @@
+using Microsoft.Extensions.Options;
+using NzbDav.Server.Api;
+using NzbDav.Server.Configuration;
+
+namespace NzbDav.Server.WebDav;
+
+/// <summary>
+/// The WebDAV front end: OPTIONS, PROPFIND (Depth 0 and 1), GET/HEAD with RFC 7233 ranges, PUT of
+/// <c>.nzb</c> files into <c>/nzbs</c> and DELETE of jobs. Every other method gets 405, never 500.
+/// </summary>
+public sealed partial class DavRequestHandler(
+    DavTree tree,
+    JobSubmitter submitter,
+    DavJobRemover remover,
+    IOptionsMonitor<NzbDavOptions> options,
+    IEnumerable<IDavFileOpener> openers,
+    ILogger<DavRequestHandler> logger)
+{
+    /// <summary>GET copies through one pooled buffer of this size.</summary>
+    public const int CopyBufferSize = 256 * 1024;
+
+    public async Task HandleAsync(HttpContext context)
+    {
+        var segments = DavPath.Parse(context);
+        if (segments is null)
+        {
+            await DavResponses.TextAsync(context, StatusCodes.Status400BadRequest, "Invalid path");
+            return;
+        }
+
+        try
+        {
+            var method = context.Request.Method;
+            if (HttpMethods.IsOptions(method))
+                Options(context);
+            else if (method.Equals("PROPFIND", StringComparison.OrdinalIgnoreCase))
+                await PropfindAsync(context, segments);
+            else if (HttpMethods.IsGet(method) || HttpMethods.IsHead(method))
+                await GetAsync(context, segments);
+            else if (HttpMethods.IsPut(method))
+                await PutAsync(context, segments);
+            else if (HttpMethods.IsDelete(method))
+                await DeleteAsync(context, segments);
+            else
+                await DavResponses.MethodNotAllowedAsync(context);
+        }
+        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
+        {
+            // The client went away; there is nobody left to answer.
+        }
+    }
+
+    private static void Options(HttpContext context)
+    {
+        var headers = context.Response.Headers;
+        headers["DAV"] = "1";
+        headers.Allow = DavResponses.AllowedMethods;
+        headers["MS-Author-Via"] = "DAV";
+        context.Response.StatusCode = StatusCodes.Status200OK;
+        context.Response.ContentLength = 0;
+    }
+
+    private static string BaseUrl(HttpContext context) => context.Request.Scheme + "://" + context.Request.Host.Value;
+
+    private async Task PropfindAsync(HttpContext context, IReadOnlyList<string> segments)
+    {
+        var cancellationToken = context.RequestAborted;
+        var depth = context.Request.Headers["Depth"];
+        if (depth.Count > 1 || (depth.Count == 1 && depth[0] is not ("0" or "1" or "infinity" or "Infinity")))
+        {
+            await DavResponses.TextAsync(context, StatusCodes.Status400BadRequest, "Depth must be 0, 1 or infinity");
+            return;
+        }
+
+        // A missing Depth means infinity (RFC 4918 §9.1), which this server refuses like §9.1.1 allows.
+        if (depth.Count == 0 || depth[0]!.Equals("infinity", StringComparison.OrdinalIgnoreCase))
+        {
+            await DavResponses.ErrorAsync(context, StatusCodes.Status403Forbidden, "propfind-finite-depth", davCondition: true);
+            return;
+        }
+
+        var body = await ReadBodyAsync(context, PropfindRequest.MaxBodyBytes, cancellationToken);
+        var request = body is null ? null : PropfindRequest.Parse(body);
+        if (request is null)
+        {
+            await DavResponses.TextAsync(context, StatusCodes.Status400BadRequest, "Invalid PROPFIND body");
+            return;
+        }
+
+        var baseUrl = BaseUrl(context);
+        var resource = await tree.ResolveAsync(segments, baseUrl, cancellationToken);
+        if (resource is null)
+        {
+            await DavResponses.TextAsync(context, StatusCodes.Status404NotFound, "Not found");
+            return;
+        }
+
+        var children = depth[0] == "1" && resource.IsCollection ? await tree.ListAsync(resource, baseUrl, cancellationToken) : [];
+        context.Response.StatusCode = StatusCodes.Status207MultiStatus;
+        context.Response.ContentType = "application/xml; charset=utf-8";
+        await using var writer = new MultistatusWriter(context.Response.Body);
+        await writer.WriteAsync(resource, request, cancellationToken);
+        foreach (var child in children)
+            await writer.WriteAsync(child, request, cancellationToken);
+        await writer.CompleteAsync(cancellationToken);
+    }
+
+    /// <summary>The request body, or null when it is longer than <paramref name="limit"/>.</summary>
+    private static async Task<byte[]?> ReadBodyAsync(HttpContext context, long limit, CancellationToken cancellationToken)
+    {
+        if (context.Request.ContentLength > limit)
+            return null;
+        using var buffer = new MemoryStream();
+        var chunk = new byte[16 * 1024];
+        int read;
+        while ((read = await context.Request.Body.ReadAsync(chunk, cancellationToken)) > 0)
+        {
+            if (buffer.Length + read > limit)
+                return null;
+            buffer.Write(chunk, 0, read);
+        }
+
+        return buffer.ToArray();
+    }
+}

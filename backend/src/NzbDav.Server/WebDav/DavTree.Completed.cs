@@ -1,0 +1,108 @@
+using System.Text;
+using Microsoft.EntityFrameworkCore;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Configuration;
+
+namespace NzbDav.Server.WebDav;
+
+public sealed partial class DavTree
+{
+    private static readonly HashSet<string> VideoExtensions = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ".mkv", ".mp4", ".m4v", ".avi", ".ts", ".m2ts", ".mov", ".wmv", ".mpg", ".mpeg", ".webm",
+    };
+
+    private sealed record CompletedJob(Guid Id, string Folder, DateTimeOffset Modified);
+
+    /// <summary>
+    /// Mirrors <see cref="NzbDavOptions.StoragePathFor"/>: category jobs live in
+    /// <c>/completed/&lt;category&gt;/&lt;job&gt;</c>, "no category" jobs directly in <c>/completed/&lt;job&gt;</c>.
+    /// </summary>
+    private async Task<DavResource?> ResolveCompletedAsync(IReadOnlyList<string> segments, string baseUrl, CancellationToken cancellationToken)
+    {
+        if (segments.Count == 1)
+            return Folder(segments);
+        var parent = segments.Take(segments.Count - 1).ToList();
+        var listed = await ListCompletedAsync(parent, baseUrl, cancellationToken);
+        return listed.FirstOrDefault(r => r.Name == segments[^1]);
+    }
+
+    private async Task<IReadOnlyList<DavResource>> ListCompletedAsync(IReadOnlyList<string> segments, string baseUrl, CancellationToken cancellationToken)
+    {
+        if (segments.Count == 1)
+        {
+            var defaults = await CompletedJobsAsync(SabCategories.Default, cancellationToken);
+            return [.. Categories.Select(c => Folder(Child(segments, c))),
+                .. defaults.Where(j => !Categories.Contains(j.Folder, StringComparer.Ordinal)).Select(j => JobEntryFolder(segments, j))];
+        }
+
+        var isCategory = Categories.Contains(segments[1], StringComparer.Ordinal);
+        if (segments.Count == 2 && isCategory)
+            return [.. (await CompletedJobsAsync(segments[1], cancellationToken)).Select(j => JobEntryFolder(segments, j))];
+
+        var jobDepth = isCategory ? 3 : 2;
+        if (segments.Count != jobDepth)
+            return [];
+        var job = (await CompletedJobsAsync(isCategory ? segments[1] : SabCategories.Default, cancellationToken))
+            .FirstOrDefault(j => j.Folder == segments[^1]);
+        return job is null ? [] : await EntriesAsync(segments, job, baseUrl, cancellationToken);
+    }
+
+    private DavResource JobEntryFolder(IReadOnlyList<string> parent, CompletedJob job) =>
+        new() { Segments = Child(parent, job.Folder), Kind = DavResourceKind.Folder, Modified = job.Modified, JobId = job.Id };
+
+    private async Task<IReadOnlyList<CompletedJob>> CompletedJobsAsync(string category, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var rows = await (from job in context.Jobs.AsNoTracking()
+                          join root in context.DavItems on job.Id equals root.JobId
+                          where job.Status == JobStatus.Completed && job.Category == category && root.ParentId == null && root.IsDirectory
+                          orderby root.Name
+                          select new { job.Id, root.Name, job.CompletedAt, job.AddedAt })
+            .ToListAsync(cancellationToken);
+        return [.. rows.Select(r => new CompletedJob(r.Id, r.Name, JobTime(r.CompletedAt, r.AddedAt)))];
+    }
+
+    /// <summary>
+    /// One entry per file: <c>&lt;name&gt;.rclonelink</c> holding <c>&lt;MountPath&gt;/.ids/&lt;id&gt;</c>
+    /// (rclone <c>--links</c> shows it as a symlink named <c>&lt;name&gt;</c>), or for
+    /// <see cref="CompletedEntryKind.Strm"/> a <c>.strm</c> per video holding its URL.
+    /// </summary>
+    private async Task<IReadOnlyList<DavResource>> EntriesAsync(IReadOnlyList<string> folder, CompletedJob job, string baseUrl, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var files = await context.DavItems.AsNoTracking()
+            .Where(i => i.JobId == job.Id && !i.IsDirectory)
+            .OrderBy(i => i.Path)
+            .Select(i => new { i.Id, i.Name })
+            .ToListAsync(cancellationToken);
+        var settings = options.CurrentValue;
+        var strm = settings.CompletedEntries == CompletedEntryKind.Strm;
+        var publicUrl = davOptions.CurrentValue.PublicUrl;
+        var urlBase = (string.IsNullOrWhiteSpace(publicUrl) ? baseUrl : publicUrl).TrimEnd('/');
+        var used = new HashSet<string>(StringComparer.Ordinal);
+        var entries = new List<DavResource>(files.Count);
+        foreach (var file in files)
+        {
+            string name, target;
+            if (strm)
+            {
+                if (!VideoExtensions.Contains(Path.GetExtension(file.Name)))
+                    continue;
+                name = Path.GetFileNameWithoutExtension(file.Name) + ".strm";
+                target = urlBase + "/" + Ids + "/" + file.Id.ToString("D");
+            }
+            else
+            {
+                name = file.Name + ".rclonelink";
+                target = settings.MountPath.TrimEnd('/') + "/" + Ids + "/" + file.Id.ToString("D");
+            }
+
+            // Files from different sub-folders may share a name; the first keeps it.
+            if (used.Add(name))
+                entries.Add(VirtualFile(Child(folder, name), Encoding.UTF8.GetBytes(target), job.Modified) with { JobId = job.Id });
+        }
+
+        return entries;
+    }
+}

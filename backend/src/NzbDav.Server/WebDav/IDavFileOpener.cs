@@ -1,0 +1,13 @@
+using NzbDav.Data.Entities;
+
+namespace NzbDav.Server.WebDav;
+
+/// <summary>Opens the bytes of a library file (a <see cref="DavItem"/> that is not a directory) for GET.</summary>
+public interface IDavFileOpener
+{
+    /// <summary>
+    /// A readable, seekable stream whose <see cref="Stream.Length"/> is exactly <see cref="DavItem.Size"/>.
+    /// The caller disposes it as soon as the response ends or the client goes away.
+    /// </summary>
+    Task<Stream> OpenAsync(DavItem item, CancellationToken cancellationToken);
+}

@@ -1,0 +1,140 @@
+using System.Text.Json;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using NzbDav.Data;
+using NzbDav.Server.Auth;
+using NzbDav.Server.Tests.Data;
+using NzbDav.Server.Tests.WebDav;
+
+namespace NzbDav.Server.Tests.Auth;
+
+public sealed class AuthTests
+{
+    private static readonly string[] AllMethods =
+        ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "PATCH"];
+
+    private static readonly string[] CatchAllSamples =
+        ["/", "/nzbs/", "/nzbs/tv/x.nzb", "/content/", "/content/tv/Show/e1.mkv", "/completed/tv/Show/", "/.ids/", "/healthz", "/api/x", "/apis", "/anything"];
+
+    [Fact]
+    public async Task Every_endpoint_and_method_refuses_unauthenticated_requests()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var temp = new TempDirectory();
+        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        await server.SeedCompletedJobAsync("tv", "Show", [("e1.mkv", 100)], ct);
+        var endpoints = server.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>().ToList();
+        Assert.Equal(3, endpoints.Count);
+
+        var exempt = new List<string>();
+        var checkedRequests = 0;
+        foreach (var endpoint in endpoints)
+        {
+            var methods = endpoint.Metadata.GetMetadata<IHttpMethodMetadata>()?.HttpMethods ?? AllMethods;
+            var raw = endpoint.RoutePattern.RawText!;
+            var paths = raw.Contains("**") ? CatchAllSamples : [raw];
+            foreach (var method in methods)
+            {
+                foreach (var path in paths)
+                {
+                    using var response = await DavHttp.SendAsync(server.Anonymous, method, path, ct);
+                    checkedRequests++;
+                    if (endpoint.Metadata.GetMetadata<BasicAuthExemption>() is not null)
+                    {
+                        exempt.Add(method + " " + raw);
+                        if (raw == "/api")
+                        {
+                            // SAB clients authenticate with the API key; without one the API says so.
+                            var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync(ct)).RootElement;
+                            Assert.False(body.GetProperty("status").GetBoolean());
+                            Assert.Equal("API Key Required", body.GetProperty("error").GetString());
+                        }
+
+                        continue;
+                    }
+
+                    Assert.True(401 == (int)response.StatusCode, $"{method} {path} answered {(int)response.StatusCode} without credentials");
+                    Assert.Equal("Basic realm=\"NzbDav\"", DavHttp.RawHeader(response, "WWW-Authenticate"));
+                }
+            }
+        }
+
+        Assert.Equal(["GET /api", "GET /health", "POST /api"], exempt.Order(StringComparer.Ordinal));
+        Assert.True(checkedRequests > 100);
+
+        // Methods the named endpoints do not take fall through to the tree, which asks for credentials.
+        foreach (var (method, path) in new[] { ("PROPFIND", "/api"), ("HEAD", "/health"), ("DELETE", "/api"), ("PUT", "/health") })
+        {
+            using var response = await DavHttp.SendAsync(server.Anonymous, method, path, ct);
+            Assert.True(401 == (int)response.StatusCode, $"{method} {path} answered {(int)response.StatusCode} without credentials");
+        }
+    }
+
+    [Theory]
+    [InlineData("admin", "wrong")]
+    [InlineData("root", DavTestServer.Password)]
+    [InlineData("", "")]
+    public async Task Wrong_credentials_get_401(string user, string password)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var temp = new TempDirectory();
+        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+
+        using var request = new HttpRequestMessage(new HttpMethod("PROPFIND"), "/");
+        request.Headers.Authorization = DavTestServer.BasicHeader(user, password);
+        request.Headers.Add("Depth", "0");
+        using var response = await server.Anonymous.SendAsync(request, ct);
+
+        Assert.Equal(401, (int)response.StatusCode);
+        using var good = await DavHttp.PropfindAsync(server.Http, "/", "0", null, ct);
+        Assert.Equal(207, (int)good.StatusCode);
+    }
+
+    [Fact]
+    public async Task A_generated_password_is_logged_once_and_stored_only_hashed()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var temp = new TempDirectory();
+        string password;
+        await using (var server = await DavTestServer.StartAsync(temp.Path, ct, configurePassword: false))
+        {
+            password = GeneratedPasswords(server).Single();
+            var factory = server.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>();
+            await using (var context = await factory.CreateDbContextAsync(ct))
+            {
+                var items = await context.ConfigItems.ToListAsync(ct);
+                Assert.StartsWith("pbkdf2-sha256$", items.Single(i => i.Key == "webdav.password").Value);
+                Assert.DoesNotContain(items, i => i.Value.Contains(password, StringComparison.Ordinal));
+            }
+
+            using var anonymous = await DavHttp.PropfindAsync(server.Anonymous, "/", "0", null, ct);
+            Assert.Equal(401, (int)anonymous.StatusCode);
+            using var request = new HttpRequestMessage(new HttpMethod("PROPFIND"), "/");
+            request.Headers.Authorization = DavTestServer.BasicHeader("admin", password);
+            request.Headers.Add("Depth", "0");
+            using var response = await server.Anonymous.SendAsync(request, ct);
+            Assert.Equal(207, (int)response.StatusCode);
+        }
+
+        // Not one byte of the database files holds the password.
+        foreach (var file in Directory.GetFiles(temp.Path))
+            Assert.DoesNotContain(password, System.Text.Encoding.Latin1.GetString(await File.ReadAllBytesAsync(file, ct)), StringComparison.Ordinal);
+
+        await using (var restarted = await DavTestServer.StartAsync(temp.Path, ct, configurePassword: false))
+        {
+            Assert.Empty(GeneratedPasswords(restarted));
+            using var request = new HttpRequestMessage(new HttpMethod("PROPFIND"), "/");
+            request.Headers.Authorization = DavTestServer.BasicHeader("admin", password);
+            request.Headers.Add("Depth", "0");
+            using var response = await restarted.Anonymous.SendAsync(request, ct);
+            Assert.Equal(207, (int)response.StatusCode);
+        }
+    }
+
+    private static List<string> GeneratedPasswords(DavTestServer server) =>
+        [.. server.Logs.Entries
+            .Where(e => e.Any(kv => kv.Key == "{OriginalFormat}" && kv.Value is string s && s.StartsWith("Generated the WebDAV password", StringComparison.Ordinal)))
+            .Select(e => (string)e.Single(kv => kv.Key == "Password").Value!)];
+}

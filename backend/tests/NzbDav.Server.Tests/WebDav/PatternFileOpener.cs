@@ -1,0 +1,26 @@
+using NzbDav.Data.Entities;
+using NzbDav.Server.WebDav;
+
+namespace NzbDav.Server.Tests.WebDav;
+
+/// <summary>Test <see cref="IDavFileOpener"/>: every library file is <see cref="PatternStream"/> bytes of its size.</summary>
+public sealed class PatternFileOpener : IDavFileOpener
+{
+    private int _open;
+
+    /// <summary>Completed the first time an opened stream is disposed.</summary>
+    public TaskCompletionSource FirstDisposed { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    public int OpenStreams => Volatile.Read(ref _open);
+
+    public Task<Stream> OpenAsync(DavItem item, CancellationToken cancellationToken)
+    {
+        Interlocked.Increment(ref _open);
+        Stream stream = new PatternStream(item.Size, () =>
+        {
+            Interlocked.Decrement(ref _open);
+            FirstDisposed.TrySetResult();
+        });
+        return Task.FromResult(stream);
+    }
+}

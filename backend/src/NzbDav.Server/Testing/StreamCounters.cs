@@ -1,0 +1,30 @@
+using NzbDav.Streaming;
+
+namespace NzbDav.Server.Testing;
+
+/// <summary><see cref="StreamStatistics"/> summed over the streams a run opened.</summary>
+public sealed record StreamCounters(
+    long BytesFetched,
+    long BytesRead,
+    long SegmentsFetched,
+    long Retries,
+    long StragglerRaces,
+    TimeSpan LeaseAcquireTotal,
+    TimeSpan LeaseAcquireMax)
+{
+    public static StreamCounters Zero { get; } = new(0, 0, 0, 0, 0, TimeSpan.Zero, TimeSpan.Zero);
+
+    /// <summary>This plus one stream's statistics (read once the stream is done).</summary>
+    public StreamCounters Add(StreamStatistics statistics)
+    {
+        ArgumentNullException.ThrowIfNull(statistics);
+        return new StreamCounters(
+            BytesFetched + statistics.BytesFetched,
+            BytesRead + statistics.BytesRead,
+            SegmentsFetched + statistics.SegmentsFetched,
+            Retries + statistics.Retries,
+            StragglerRaces + statistics.StragglerRaces,
+            LeaseAcquireTotal + statistics.TotalLeaseAcquireTime,
+            statistics.MaxLeaseAcquireTime > LeaseAcquireMax ? statistics.MaxLeaseAcquireTime : LeaseAcquireMax);
+    }
+}

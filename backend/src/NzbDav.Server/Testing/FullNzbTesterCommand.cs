@@ -18,8 +18,12 @@ public static class FullNzbTesterCommand
         using var cancellation = new CancellationTokenSource();
         void OnCancel(object? sender, ConsoleCancelEventArgs e)
         {
-            e.Cancel = true;
-            cancellation.Cancel();
+            // The first Ctrl+C stops the run cleanly (connections closed, temp files removed); a second one kills it.
+            if (!cancellation.IsCancellationRequested)
+            {
+                e.Cancel = true;
+                cancellation.Cancel();
+            }
         }
 
         Console.CancelKeyPress += OnCancel;
@@ -56,14 +60,15 @@ public static class FullNzbTesterCommand
             return 0;
         }
 
-        var configuration = TesterConfiguration.Build(options.ConfigurationArguments);
         FullNzbTestReport report;
         try
         {
+            var configuration = TesterConfiguration.Build(options.ConfigurationArguments);
+
             // The logger is disposed (flushed) before anything is printed, so with --json the JSON
             // object really is the last line of output.
             using var loggerFactory = new SerilogLoggerFactory(SerilogSetup.CreateLogger(configuration), dispose: true);
-            report = await RunLoggedAsync(options, configuration, loggerFactory, error, cancellationToken);
+            report = await RunLoggedAsync(options, configuration, loggerFactory, cancellationToken);
         }
         catch (FullNzbTesterUsageException ex)
         {
@@ -97,7 +102,7 @@ public static class FullNzbTesterCommand
     }
 
     private static async Task<FullNzbTestReport> RunLoggedAsync(
-        FullNzbTesterOptions options, IConfiguration configuration, ILoggerFactory loggerFactory, TextWriter error, CancellationToken cancellationToken)
+        FullNzbTesterOptions options, IConfiguration configuration, ILoggerFactory loggerFactory, CancellationToken cancellationToken)
     {
         var logger = loggerFactory.CreateLogger(typeof(FullNzbTesterCommand).FullName!);
         try

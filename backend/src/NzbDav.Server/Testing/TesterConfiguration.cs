@@ -7,7 +7,20 @@ internal static class TesterConfiguration
 {
     public const string ProvidersSection = "Usenet:Providers";
 
+    /// <exception cref="FullNzbTesterUsageException">A settings file is not valid JSON.</exception>
     public static IConfiguration Build(IReadOnlyList<string> overrides)
+    {
+        try
+        {
+            return BuildCore(overrides);
+        }
+        catch (Exception ex) when (ex is InvalidDataException or FormatException)
+        {
+            throw new FullNzbTesterUsageException($"The configuration cannot be read: {ex.Message}");
+        }
+    }
+
+    private static IConfiguration BuildCore(IReadOnlyList<string> overrides)
     {
         var environment = Environment.GetEnvironmentVariable("DOTNET_ENVIRONMENT")
             ?? Environment.GetEnvironmentVariable("ASPNETCORE_ENVIRONMENT")

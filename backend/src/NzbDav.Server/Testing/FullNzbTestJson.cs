@@ -51,6 +51,8 @@ public static class FullNzbTestJson
             json.WriteNumber("readMinMs", Round(report.ReadTimes.MinMs));
             json.WriteNumber("readMaxMs", Round(report.ReadTimes.MaxMs));
             json.WriteNumber("readP95Ms", Round(report.ReadTimes.P95Ms));
+            json.WriteNumber("leasesAcquired", report.Streams.LeasesAcquired);
+            json.WriteNumber("peakLeasesHeld", report.Streams.PeakLeasesHeld);
             json.WriteNumber("connectionAcquireTotalMs", Round(report.Streams.LeaseAcquireTotal.TotalMilliseconds));
             json.WriteNumber("connectionAcquireMaxMs", Round(report.Streams.LeaseAcquireMax.TotalMilliseconds));
             json.WriteNumber("segmentsFetched", report.Streams.SegmentsFetched);

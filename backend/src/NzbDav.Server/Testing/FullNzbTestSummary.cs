@@ -48,7 +48,8 @@ public static class FullNzbTestSummary
         lines.Add(Light);
         var s = report.Streams;
         lines.Add("  CONNECTIONS AND BYTES (all streams opened):");
-        lines.Add($"    Connection Acquire:   total {Ms(s.LeaseAcquireTotal)}, max {Ms(s.LeaseAcquireMax)}");
+        lines.Add($"    Connection Acquire:   {s.LeasesAcquired} leases, total {Ms(s.LeaseAcquireTotal)}, max {Ms(s.LeaseAcquireMax)}");
+        lines.Add($"    Peak Connections:     {s.PeakLeasesHeld} held by one stream (limit {report.StreamConnections})");
         lines.Add($"    Segments Fetched:     {s.SegmentsFetched} (retries {s.Retries}, straggler races {s.StragglerRaces})");
         lines.Add($"    Bytes Fetched:        {Num(s.BytesFetched)}");
         lines.Add($"    Bytes Read:           {Num(s.BytesRead)}");

@@ -9,10 +9,12 @@ public sealed record StreamCounters(
     long SegmentsFetched,
     long Retries,
     long StragglerRaces,
+    long LeasesAcquired,
     TimeSpan LeaseAcquireTotal,
-    TimeSpan LeaseAcquireMax)
+    TimeSpan LeaseAcquireMax,
+    int PeakLeasesHeld)
 {
-    public static StreamCounters Zero { get; } = new(0, 0, 0, 0, 0, TimeSpan.Zero, TimeSpan.Zero);
+    public static StreamCounters Zero { get; } = new(0, 0, 0, 0, 0, 0, TimeSpan.Zero, TimeSpan.Zero, 0);
 
     /// <summary>This plus one stream's statistics (read once the stream is done).</summary>
     public StreamCounters Add(StreamStatistics statistics)
@@ -24,7 +26,9 @@ public sealed record StreamCounters(
             SegmentsFetched + statistics.SegmentsFetched,
             Retries + statistics.Retries,
             StragglerRaces + statistics.StragglerRaces,
+            LeasesAcquired + statistics.LeasesAcquired,
             LeaseAcquireTotal + statistics.TotalLeaseAcquireTime,
-            statistics.MaxLeaseAcquireTime > LeaseAcquireMax ? statistics.MaxLeaseAcquireTime : LeaseAcquireMax);
+            statistics.MaxLeaseAcquireTime > LeaseAcquireMax ? statistics.MaxLeaseAcquireTime : LeaseAcquireMax,
+            Math.Max(PeakLeasesHeld, statistics.PeakLeasesHeld));
     }
 }

@@ -3,6 +3,7 @@ using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using NzbDav.Streaming;
 using NzbDav.Usenet.Nzb;
+using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Server.Testing;
 
@@ -49,13 +50,14 @@ internal sealed partial class FullNzbTester
     }
 
     // A fresh stream from byte 0, so the pass starts cold like a new playback; the clock includes opening it.
-    private async Task<SequentialPass> ReadSequentiallyAsync(NzbFileStreamFactory factory, NzbFile file, ReadVerifier verifier, CancellationToken cancellationToken)
+    private async Task<SequentialPass> ReadSequentiallyAsync(
+        NzbFileStreamFactory factory, NzbFile file, YencHeader header, ReadVerifier verifier, CancellationToken cancellationToken)
     {
         var buffer = ArrayPool<byte>.Shared.Rent(ReadSize);
         try
         {
             var started = Stopwatch.GetTimestamp();
-            await using var stream = await factory.OpenAsync(file, cancellationToken);
+            await using var stream = await factory.OpenAsync(file, header, cancellationToken);
             var durations = new List<double>((int)Math.Min(int.MaxValue, (stream.Length / ReadSize) + 2));
             long position = 0;
             var nextLog = stream.Length / 4;

@@ -43,8 +43,9 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         var verifier = new ReadVerifier(expectedFor(file));
         var counters = StreamCounters.Zero;
 
+        // The first-segment step already learned the header, as ingestion stores it: opening fetches nothing.
         var scrubStream = await steps.RunAsync(
-            "Open stream", () => factory.OpenAsync(file, cancellationToken), s => $"'{file.FileName}', {s.Length:N0} bytes");
+            "Open stream", () => factory.OpenAsync(file, header, cancellationToken), s => $"'{file.FileName}', {s.Length:N0} bytes");
         IReadOnlyList<ScrubResult> scrub;
         await using (scrubStream)
         {
@@ -52,7 +53,7 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         }
 
         counters = counters.Add(scrubStream.Statistics);
-        var sequential = await ReadSequentiallyAsync(factory, file, verifier, cancellationToken);
+        var sequential = await ReadSequentiallyAsync(factory, file, header, verifier, cancellationToken);
         counters = counters.Add(sequential.Statistics);
 
         return new FullNzbTestReport

@@ -126,7 +126,7 @@ public static class FullNzbTesterCommand
                 .RunAsync(mock.NzbPath, mock.ExpectedFor, cancellationToken);
             return report with { Mock = mock.Report() };
         }
-        catch (Exception ex) when (ex is not (FullNzbTesterUsageException or OperationCanceledException))
+        catch (Exception ex) when (ex is not FullNzbTesterUsageException && !(ex is OperationCanceledException && cancellationToken.IsCancellationRequested))
         {
             // The full exception goes to the log; the console gets the reason in one line.
             logger.LogError(ex, "The full NZB test failed");

@@ -123,6 +123,21 @@ public sealed class FullNzbTesterCommandTests
     }
 
     [Fact]
+    public async Task A_cancelled_run_exits_1_and_says_so()
+    {
+        using var cancelled = new CancellationTokenSource();
+        await cancelled.CancelAsync();
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+
+        var exitCode = await NzbDav.Server.Testing.FullNzbTesterCommand.RunAsync(
+            ["--mock-server", "--size=1", "--Serilog:MinimumLevel:Default=Warning"], output, error, cancelled.Token);
+
+        Assert.Equal(1, exitCode);
+        Assert.Equal("--test-full-nzb: cancelled.", error.ToString().Trim());
+    }
+
+    [Fact]
     public async Task Bad_arguments_exit_2_with_the_reason_and_the_usage()
     {
         var run = await TesterRun.StartAsync("--mock-server", "--size=lots");

@@ -96,6 +96,21 @@ public sealed class NzbFileStreamFactory
         return Task.FromResult(Create(SegmentIndex.For(file, firstHeader), new StreamStatistics(), null, null));
     }
 
+    /// <summary>
+    /// Opens a stream over a file whose layout is already known (stored at ingestion): its
+    /// message-ids in part order, decoded size and decoded bytes per part. Nothing is fetched now;
+    /// every part header fetched later is still checked against this layout.
+    /// </summary>
+    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize)
+    {
+        ArgumentNullException.ThrowIfNull(messageIds);
+        ArgumentOutOfRangeException.ThrowIfNegative(fileSize);
+        ArgumentOutOfRangeException.ThrowIfNegative(partSize);
+        var firstPart = Math.Min(partSize, fileSize);
+        var header = new YencHeader(string.Empty, fileSize, 128, messageIds.Count > 1 ? 1 : null, messageIds.Count, 0, firstPart);
+        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null);
+    }
+
     private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch)
     {
         var scheduler = new SegmentFetchScheduler(_client, _options, _pool, statistics, _logger, firstFetch);

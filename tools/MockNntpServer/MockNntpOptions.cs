@@ -20,6 +20,12 @@ public sealed record MockNntpOptions
     /// <summary>Seeds generated content, missing articles, jitter and fault draws.</summary>
     public int Seed { get; init; } = 1;
 
+    /// <summary>
+    /// Replaces the random per-instance part of every message-id, so two servers given the same
+    /// token, seed and files hold the same articles (a primary and a backup provider of one post).
+    /// </summary>
+    public string? MessageIdToken { get; init; }
+
     /// <summary>Latency, bandwidth and faults; shared, mutable at runtime.</summary>
     public MockBehavior Behavior { get; init; } = new();
 }

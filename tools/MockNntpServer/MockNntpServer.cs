@@ -31,7 +31,7 @@ public sealed class MockNntpServer : IAsyncDisposable
         {
             throw new ArgumentException("User and Password must be set together.", nameof(options));
         }
-        Store = new MockArticleStore(Options.Seed, Options.Behavior);
+        Store = new MockArticleStore(Options.Seed, Options.Behavior, Options.MessageIdToken);
     }
 
     public MockNntpOptions Options { get; }

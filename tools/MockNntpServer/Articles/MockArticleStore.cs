@@ -14,11 +14,13 @@ public sealed class MockArticleStore
     private readonly int _seed;
     // Unique per server instance, so NZBs from two servers never share message-ids.
     private readonly string _instanceToken = Guid.NewGuid().ToString("N")[..12];
+    private readonly ConcurrentDictionary<string, MockArticleDelay> _delays = new(StringComparer.Ordinal);
 
-    internal MockArticleStore(int seed, MockBehavior behavior)
+    internal MockArticleStore(int seed, MockBehavior behavior, string? messageIdToken = null)
     {
         _seed = seed;
         _behavior = behavior;
+        _instanceToken = messageIdToken ?? _instanceToken;
     }
 
     /// <summary>The files in the order they were added.</summary>
@@ -40,6 +42,38 @@ public sealed class MockArticleStore
     /// <summary>Adds a file whose content is <paramref name="data"/> (kept in memory).</summary>
     public MockFile AddFile(string name, byte[] data, int segmentSize) =>
         Add(name, segmentSize, _ => new BytesContent(data));
+
+    /// <summary>Adds a file whose content is <paramref name="data"/>, posted in parts of the given (possibly unequal) sizes.</summary>
+    public MockFile AddFile(string name, byte[] data, IReadOnlyList<int> partSizes)
+    {
+        ArgumentNullException.ThrowIfNull(partSizes);
+        return Add(name, _ => new BytesContent(data), (index, content, ids) => new MockFile(index, name, partSizes, content, ids));
+    }
+
+    /// <summary>
+    /// The next <paramref name="times"/> article commands for <paramref name="article"/> are answered
+    /// only after an extra <paramref name="delay"/> (the connection's later answers wait behind it,
+    /// as on a stalled provider connection); later requests are answered normally.
+    /// </summary>
+    public void SetDelay(MockArticle article, TimeSpan delay, int times = 1) =>
+        _delays[article.MessageId] = new MockArticleDelay(delay, times);
+
+    /// <summary>Takes one use of a delay set by <see cref="SetDelay"/>; zero when none is left.</summary>
+    internal TimeSpan TakeDelay(MockArticle article)
+    {
+        while (_delays.TryGetValue(article.MessageId, out var delay))
+        {
+            var next = delay with { Times = delay.Times - 1 };
+            var updated = next.Times > 0
+                ? _delays.TryUpdate(article.MessageId, next, delay)
+                : _delays.TryRemove(new KeyValuePair<string, MockArticleDelay>(article.MessageId, delay));
+            if (updated)
+            {
+                return delay.Delay;
+            }
+        }
+        return TimeSpan.Zero;
+    }
 
     /// <summary>Posts a file from disk; its parts are read when requested.</summary>
     public MockFile PostFile(string path, int segmentSize) =>
@@ -74,8 +108,13 @@ public sealed class MockArticleStore
 
     private MockFile Add(string name, int segmentSize, Func<int, IMockFileContent> content)
     {
-        ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(segmentSize);
+        return Add(name, content, (index, source, ids) => new MockFile(index, name, segmentSize, source, ids));
+    }
+
+    private MockFile Add(string name, Func<int, IMockFileContent> content, Func<int, IMockFileContent, Func<int, int, string>, MockFile> create)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
         if (name.AsSpan().ContainsAny('\r', '\n'))
         {
             throw new ArgumentException("A file name cannot contain line breaks.", nameof(name));
@@ -89,7 +128,7 @@ public sealed class MockArticleStore
             {
                 throw new ArgumentException($"'{name}' is empty; a posted file needs at least one byte.", nameof(content));
             }
-            file = new MockFile(index, name, segmentSize, source, (fileIndex, part) => $"{_instanceToken}.{fileIndex}.{part}@mock.nzbdav");
+            file = create(index, source, (fileIndex, part) => $"{_instanceToken}.{fileIndex}.{part}@mock.nzbdav");
             _files.Add(file);
         }
         foreach (var article in file.Articles)

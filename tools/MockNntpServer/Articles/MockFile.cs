@@ -7,19 +7,36 @@ public sealed class MockFile
     private readonly List<MockArticle> _articles = [];
 
     internal MockFile(int index, string name, int segmentSize, IMockFileContent content, Func<int, int, string> messageIds)
+        : this(index, name, EqualParts(content.Length, segmentSize), content, messageIds)
     {
+    }
+
+    /// <summary>A file posted in parts of the given sizes (they must add up to the content length).</summary>
+    internal MockFile(int index, string name, IReadOnlyList<int> partSizes, IMockFileContent content, Func<int, int, string> messageIds)
+    {
+        if (partSizes.Count == 0 || partSizes.Any(s => s <= 0) || partSizes.Sum(s => (long)s) != content.Length)
+        {
+            throw new ArgumentException($"Part sizes must be positive and add up to the file's {content.Length} bytes.", nameof(partSizes));
+        }
         Index = index;
         Name = name;
-        SegmentSize = segmentSize;
+        SegmentSize = partSizes[0];
         _content = content;
-        var parts = (int)((content.Length + segmentSize - 1) / segmentSize);
+        var parts = partSizes.Count;
+        var begin = 0L;
         for (var i = 0; i < parts; i++)
         {
-            var begin = (long)i * segmentSize;
-            var size = (int)Math.Min(segmentSize, content.Length - begin);
+            var size = partSizes[i];
             var encodedSize = MockArticleFraming.EncodedSize(this, i + 1, parts, begin, size, content.Encode(i, begin, size));
             _articles.Add(new MockArticle(this, messageIds(index, i + 1), i + 1, begin, size, encodedSize));
+            begin += size;
         }
+    }
+
+    private static int[] EqualParts(long length, int segmentSize)
+    {
+        var parts = (int)((length + segmentSize - 1) / segmentSize);
+        return Enumerable.Range(0, parts).Select(i => (int)Math.Min(segmentSize, length - ((long)i * segmentSize))).ToArray();
     }
 
     /// <summary>Position among the server's files (0-based).</summary>
@@ -31,7 +48,7 @@ public sealed class MockFile
     /// <summary>Decoded size in bytes.</summary>
     public long Size => _content.Length;
 
-    /// <summary>Decoded bytes per article (all but the last).</summary>
+    /// <summary>Decoded bytes per article (all but the last; the first part's size for a file added with explicit part sizes).</summary>
     public int SegmentSize { get; }
 
     /// <summary>The articles in part order.</summary>

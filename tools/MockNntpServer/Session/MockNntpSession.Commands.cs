@@ -115,6 +115,11 @@ internal sealed partial class MockNntpSession
             await _writer.WriteLineAsync("430 no such article", cancellationToken);
             return true;
         }
+        if (_store.TakeDelay(article) is var delay && delay > TimeSpan.Zero)
+        {
+            await _writer.FlushAsync(cancellationToken);
+            await Task.Delay(delay, cancellationToken);
+        }
         if (Draw(_behavior.StallFraction))
         {
             await _writer.FlushAsync(cancellationToken);

@@ -33,7 +33,7 @@ public static class NzbDavServiceCollectionExtensions
 
         services.AddSingleton<QueueSignal>();
         services.AddSingleton<JobCancellations>();
-        services.AddSingleton<IArchiveIngestor, UnsupportedArchiveIngestor>();
+        services.AddSingleton<IArchiveIngestor, ArchiveIngestor>();
         services.AddSingleton<JobIngestor>();
         services.AddSingleton<JobCompletion>();
         services.AddHostedService<IngestionQueueService>();

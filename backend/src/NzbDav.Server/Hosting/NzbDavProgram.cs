@@ -1,3 +1,4 @@
+using NzbDav.Server.Testing;
 using Serilog;
 
 namespace NzbDav.Server.Hosting;
@@ -10,6 +11,11 @@ public static class NzbDavProgram
         if (args is ["--healthcheck", var url])
         {
             return await HealthCheckCommand.RunAsync(url, CancellationToken.None);
+        }
+
+        if (args is ["--test-full-nzb", .. var testerArgs])
+        {
+            return await FullNzbTesterCommand.RunConsoleAsync(testerArgs);
         }
 
         var app = NzbDavHost.Build(args);

@@ -50,6 +50,15 @@ internal sealed class ArticleProber(UsenetClient client, int concurrency)
         return data;
     }
 
+    /// <summary>One article, decoded: its yEnc header and up to <paramref name="capacity"/> bytes.</summary>
+    public async Task<(Usenet.Yenc.YencHeader Header, ReadOnlyMemory<byte> Bytes)> FetchArticleAsync(
+        NzbFile file, string messageId, int capacity, CancellationToken cancellationToken)
+    {
+        var target = new CaptureTarget(capacity);
+        var header = await FetchAsync(file, messageId, () => target = new CaptureTarget(capacity), cancellationToken);
+        return (header, target.Captured);
+    }
+
     private async Task<Usenet.Yenc.YencHeader> FetchAsync(NzbFile file, string messageId, Func<CaptureTarget> newTarget, CancellationToken cancellationToken)
     {
         try

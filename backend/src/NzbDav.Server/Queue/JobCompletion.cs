@@ -22,17 +22,31 @@ public sealed class JobCompletion(
         var directory = new DavItem { Id = Guid.NewGuid(), JobId = job.Id, Name = folder, Path = directoryPath, IsDirectory = true };
         context.DavItems.Add(directory);
         long total = 0;
+        var folders = new Dictionary<string, Guid>(StringComparer.Ordinal) { [""] = directory.Id };
+        var filePaths = new HashSet<string>(StringComparer.Ordinal);
         foreach (var file in files)
         {
+            var relative = file.Name.Trim('/');
+            // Paths are unique in the store; a second entry of the same path (a repost inside two sets) is dropped.
+            if (relative.Length == 0 || folders.ContainsKey(relative) || (file.Layout is not null && !filePaths.Add(relative)))
+                continue;
+            var slash = relative.LastIndexOf('/');
+            var parentId = FolderId(context, job.Id, directoryPath, folders, slash < 0 ? "" : relative[..slash]);
+            if (file.Layout is null)
+            {
+                FolderId(context, job.Id, directoryPath, folders, relative);
+                continue;
+            }
+
             var size = file.Layout.Length;
             total += size;
             context.DavItems.Add(new DavItem
             {
                 Id = Guid.NewGuid(),
                 JobId = job.Id,
-                ParentId = directory.Id,
-                Name = file.Name,
-                Path = directoryPath + "/" + file.Name,
+                ParentId = parentId,
+                Name = relative[(slash + 1)..],
+                Path = directoryPath + "/" + relative,
                 Size = size,
                 Layout = DavFileLayoutCodec.Encode(file.Layout),
             });
@@ -63,6 +77,27 @@ public sealed class JobCompletion(
                 .SetProperty(j => j.Status, JobStatus.Failed)
                 .SetProperty(j => j.FailMessage, reason)
                 .SetProperty(j => j.CompletedAt, timeProvider.GetUtcNow().UtcDateTime), cancellationToken);
+    }
+
+    /// <summary>The folder item at <paramref name="relative"/> under the job folder, created with its parents when new.</summary>
+    private static Guid FolderId(NzbDavDbContext context, Guid jobId, string root, Dictionary<string, Guid> folders, string relative)
+    {
+        if (folders.TryGetValue(relative, out var id))
+            return id;
+        var slash = relative.LastIndexOf('/');
+        var parentId = FolderId(context, jobId, root, folders, slash < 0 ? "" : relative[..slash]);
+        id = Guid.NewGuid();
+        context.DavItems.Add(new DavItem
+        {
+            Id = id,
+            JobId = jobId,
+            ParentId = parentId,
+            Name = relative[(slash + 1)..],
+            Path = root + "/" + relative,
+            IsDirectory = true,
+        });
+        folders[relative] = id;
+        return id;
     }
 
     // SAB's "*" (no category) is not a usable folder name.

@@ -54,17 +54,24 @@ public sealed class JobIngestor(
         var sets = VolumeSetGrouper.Group(candidates, c => c.Name);
         var inSets = sets.SelectMany(s => s.Volumes.Concat(s.Duplicates)).Select(v => v.Item.File.Index).ToHashSet();
 
-        var result = new List<IngestedFile>();
-        foreach (var (file, name) in candidates.Where(c => !inSets.Contains(c.File.Index)))
-            result.Add(new IngestedFile(name, PlainLayout(file, name)));
-
-        string? archiveFailure = null;
-        foreach (var set in sets)
-        {
-            var volumes = new VolumeSet<ProbedFile>(set.BaseName, set.Scheme,
+        var volumeSets = sets.Select(set => new VolumeSet<ProbedFile>(set.BaseName, set.Scheme,
                 set.Volumes.Select(v => new VolumeSetMember<ProbedFile>(v.Item.File, v.Name, v.Number)).ToList(),
                 set.MissingNames,
-                set.Duplicates.Select(v => new VolumeSetMember<ProbedFile>(v.Item.File, v.Name, v.Number)).ToList());
+                set.Duplicates.Select(v => new VolumeSetMember<ProbedFile>(v.Item.File, v.Name, v.Number)).ToList()))
+            .ToList();
+        var result = new List<IngestedFile>();
+        foreach (var (file, name) in candidates.Where(c => !inSets.Contains(c.File.Index)))
+        {
+            // A lone .7z has no volume number, so the grouper leaves it out; it is still an archive.
+            if (file.Kind == ReleaseFileKind.SevenZip && name.EndsWith(".7z", StringComparison.OrdinalIgnoreCase))
+                volumeSets.Add(new VolumeSet<ProbedFile>(name[..^3], VolumeScheme.SevenZip, [new VolumeSetMember<ProbedFile>(file, name, 1)], [], []));
+            else
+                result.Add(new IngestedFile(name, PlainLayout(file, name)));
+        }
+
+        string? archiveFailure = null;
+        foreach (var volumes in volumeSets)
+        {
             try
             {
                 result.AddRange(await archives.IngestAsync(volumes, password, cancellationToken));
@@ -72,11 +79,11 @@ public sealed class JobIngestor(
             catch (IngestionFailedException ex)
             {
                 archiveFailure ??= ex.Message;
-                logger.LogWarning("Job {JobName}: volume set {BaseName} skipped: {Reason}", jobName, set.BaseName, ex.Message);
+                logger.LogWarning("Job {JobName}: volume set {BaseName} skipped: {Reason}", jobName, volumes.BaseName, ex.Message);
             }
         }
 
-        if (!result.Any(f => IsPlayable(f.Name)))
+        if (!result.Any(f => !f.IsDirectory && IsPlayable(f.Name)))
         {
             throw new IngestionFailedException(archiveFailure ?? "The NZB holds no playable files.");
         }
@@ -118,7 +125,8 @@ public sealed class JobIngestor(
         return new DavFileLayout([LayoutPart.WholeFile(ids, file.Header.FileSize, partSize)]);
     }
 
+    // Release extras alone make no job; anything else (video, audio, unknown payload) is content.
     private static bool IsPlayable(string name) =>
         ReleaseFileClassifier.ClassifyName(name) is not (ReleaseFileKind.Nfo or ReleaseFileKind.Checksum or ReleaseFileKind.Text
-            or ReleaseFileKind.Image or ReleaseFileKind.Par2 or ReleaseFileKind.Unknown);
+            or ReleaseFileKind.Image or ReleaseFileKind.Par2);
 }

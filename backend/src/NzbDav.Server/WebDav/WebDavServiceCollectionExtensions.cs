@@ -1,4 +1,7 @@
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using NzbDav.Server.Auth;
+using NzbDav.Streaming;
+using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Server.WebDav;
 
@@ -7,8 +10,9 @@ public static class WebDavServiceCollectionExtensions
 {
     /// <summary>
     /// Registers the tree, the request handler and the credentials. Call after
-    /// <c>AddNzbDavLibrary</c>: the credential initializer needs the migrated store. Register an
-    /// <see cref="IDavFileOpener"/> separately to stream library files.
+    /// <c>AddNzbDavLibrary</c>: the credential initializer needs the migrated store. Library files
+    /// stream through <see cref="LayoutDavFileOpener"/>; a later <see cref="IDavFileOpener"/>
+    /// registration replaces it (the last one wins). <c>Streaming</c> binds <see cref="StreamingOptions"/>.
     /// </summary>
     public static IServiceCollection AddNzbDavWebDav(this IServiceCollection services, IConfiguration configuration)
     {
@@ -18,6 +22,12 @@ public static class WebDavServiceCollectionExtensions
         services.AddSingleton<DavRequestHandler>();
         services.AddSingleton<WebDavCredentials>();
         services.AddHostedService<WebDavCredentialInitializer>();
+
+        services.TryAddSingleton(configuration.GetSection("Streaming").Get<StreamingOptions>() ?? new StreamingOptions());
+        // Resolved on first GET; it fails there (not at startup) when no provider is configured.
+        services.TryAddSingleton(sp => new NzbFileStreamFactory(
+            sp.GetRequiredService<UsenetClient>(), sp.GetRequiredService<StreamingOptions>(), sp.GetRequiredService<ILoggerFactory>()));
+        services.AddSingleton<IDavFileOpener, LayoutDavFileOpener>();
         return services;
     }
 

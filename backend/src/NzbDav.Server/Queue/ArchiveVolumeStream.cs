@@ -1,0 +1,141 @@
+using NzbDav.Archives;
+
+namespace NzbDav.Server.Queue;
+
+/// <summary>
+/// One archive volume (an NZB file) as a seekable stream for reading headers at ingestion: the
+/// probe's leading bytes serve the start, other reads fetch whole articles on demand (as queue
+/// operations) and keep the last few, so consecutive headers in one article cost one fetch.
+/// Only asynchronous reads are supported: archive readers read headers with <c>ReadAsync</c>.
+/// </summary>
+internal sealed class ArchiveVolumeStream : Stream
+{
+    // Header reads touch a handful of articles per volume; a bound keeps a many-entry archive from
+    // holding every article it visited.
+    private const int CachedArticles = 8;
+
+    private readonly ArticleProber _prober;
+    private readonly ProbedFile _file;
+    private readonly long _partSize;
+    private readonly Lock _gate = new();
+    private readonly List<(int Segment, Task<ReadOnlyMemory<byte>> Bytes)> _cache = [];
+    private long _position;
+
+    public ArchiveVolumeStream(ArticleProber prober, ProbedFile file, string name)
+    {
+        _prober = prober;
+        _file = file;
+        Name = name;
+        Length = file.Header.FileSize;
+        _partSize = Math.Max(1, file.PartSize);
+        var expected = Length == 0 ? 1 : (Length + _partSize - 1) / _partSize;
+        if (file.File.MissingSegmentNumbers.Count > 0)
+            throw new IngestionFailedException($"Volume '{name}' is incomplete: the NZB lacks segment(s) {string.Join(", ", file.File.MissingSegmentNumbers.Take(10))}.");
+        if (expected != file.File.Segments.Length)
+            throw new IngestionFailedException($"Volume '{name}' has {file.File.Segments.Length} articles but its yEnc size {Length} with {_partSize}-byte parts needs {expected}.");
+    }
+
+    public string Name { get; }
+
+    public ProbedFile File => _file;
+
+    public override bool CanRead => true;
+
+    public override bool CanSeek => true;
+
+    public override bool CanWrite => false;
+
+    public override long Length { get; }
+
+    public override long Position
+    {
+        get => _position;
+        set => _position = value >= 0 ? value : throw new ArgumentOutOfRangeException(nameof(value));
+    }
+
+    /// <summary>Fetches the articles holding the last <paramref name="bytes"/> bytes (where end-of-archive and 7z headers are).</summary>
+    public Task PrefetchTailAsync(long bytes, CancellationToken cancellationToken)
+    {
+        if (Length == 0)
+            return Task.CompletedTask;
+        var first = (int)(Math.Max(0, Length - bytes) / _partSize);
+        var last = (int)((Length - 1) / _partSize);
+        var fetches = new List<Task>();
+        for (var segment = Math.Max(first, 0); segment <= last; segment++)
+            fetches.Add(SegmentAsync(segment, cancellationToken));
+        return Task.WhenAll(fetches);
+    }
+
+    public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        if (buffer.IsEmpty || _position >= Length)
+            return 0;
+        var head = _file.Head;
+        if (_position < head.Length)
+        {
+            var fromHead = (int)Math.Min(buffer.Length, head.Length - _position);
+            head.Slice((int)_position, fromHead).CopyTo(buffer);
+            _position += fromHead;
+            return fromHead;
+        }
+
+        var segment = (int)(_position / _partSize);
+        var bytes = await SegmentAsync(segment, cancellationToken);
+        var offset = (int)(_position - (segment * _partSize));
+        var count = Math.Min(buffer.Length, bytes.Length - offset);
+        bytes.Slice(offset, count).CopyTo(buffer);
+        _position += count;
+        return count;
+    }
+
+    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+
+    public override int Read(byte[] buffer, int offset, int count) =>
+        throw new NotSupportedException("Archive volumes are read asynchronously only (each read may be a network round trip).");
+
+    public override long Seek(long offset, SeekOrigin origin) => Position = origin switch
+    {
+        SeekOrigin.Begin => offset,
+        SeekOrigin.Current => _position + offset,
+        SeekOrigin.End => Length + offset,
+        _ => throw new ArgumentOutOfRangeException(nameof(origin)),
+    };
+
+    public override void Flush()
+    {
+    }
+
+    public override void SetLength(long value) => throw new NotSupportedException("Archive volumes are read-only.");
+
+    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("Archive volumes are read-only.");
+
+    private Task<ReadOnlyMemory<byte>> SegmentAsync(int segment, CancellationToken cancellationToken)
+    {
+        lock (_gate)
+        {
+            foreach (var (cached, bytes) in _cache)
+            {
+                if (cached == segment)
+                    return bytes;
+            }
+
+            var fetch = FetchAsync(segment, cancellationToken);
+            if (_cache.Count == CachedArticles)
+                _cache.RemoveAt(0);
+            _cache.Add((segment, fetch));
+            return fetch;
+        }
+    }
+
+    private async Task<ReadOnlyMemory<byte>> FetchAsync(int segment, CancellationToken cancellationToken)
+    {
+        var begin = segment * _partSize;
+        var size = Math.Min(_partSize, Length - begin);
+        var (header, bytes) = await _prober.FetchArticleAsync(_file.File, _file.File.Segments.Span[segment].MessageId, (int)size, cancellationToken);
+        // Layouts assume equal parts; an article elsewhere than assumed would map entries to wrong bytes.
+        if (header.FileSize != Length || header.PartBegin != begin || header.PartSize != size || bytes.Length != size)
+            throw new ArchiveFormatException($"Volume '{Name}' article {segment + 1} holds bytes {header.PartBegin}+{header.PartSize} of {header.FileSize}; expected {begin}+{size} of {Length} (irregular article sizes are not supported).");
+        return bytes;
+    }
+}

@@ -1,0 +1,169 @@
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Streaming;
+
+// The read window: a ring of ticket slots for the segments from a little behind the reader to the
+// read-ahead limit. Only the reader thread changes it.
+public sealed partial class BufferedSegmentStream : ITicketHost
+{
+    private const int MaxRingSegments = 4096;
+
+    private readonly SegmentTicket?[] _ring;
+    private readonly int _mask;
+    private readonly int _maxWindowSegments;
+    private int _windowStart;
+    private int _windowEnd;
+    private int _ramp;
+    private int _readsSinceSeek;
+
+    void ITicketHost.ObserveHeader(int segment, YencHeader header) => _index.Observe(segment, header);
+
+    void ITicketHost.OnProgress(SegmentTicket ticket)
+    {
+        if (Volatile.Read(ref _waitingFor) == ticket.Index)
+        {
+            _readerSignal.Set();
+        }
+    }
+
+    private static int MaxWindowSegments(SegmentIndex index, StreamingOptions options)
+    {
+        var ceiling = options.MaxReadAheadBytes ?? StreamingOptions.ReadAheadCeilingBytes;
+        var segments = (ceiling + AveragePartSize(index) - 1) / AveragePartSize(index);
+        return (int)Math.Clamp(segments, options.MinReadAheadSegments, Math.Max(options.MinReadAheadSegments, MaxRingSegments));
+    }
+
+    private static long AveragePartSize(SegmentIndex index) =>
+        index.IsRegular ? index.PartSize : Math.Max(1, index.FileSize / index.Count);
+
+    /// <summary>Read-ahead in segments now: the byte budget (fixed, or bandwidth × latency × 2) over the part size.</summary>
+    private int BudgetSegments()
+    {
+        var partSize = AveragePartSize(_index);
+        long bytes;
+        if (_options.MaxReadAheadBytes is { } fixedBytes)
+        {
+            bytes = fixedBytes;
+        }
+        else
+        {
+            var latency = _fetcher.MedianTimeToFirstByte ?? TimeSpan.FromMilliseconds(50);
+            bytes = (long)(_options.TargetBandwidthBytesPerSecond * latency.TotalSeconds * 2);
+            bytes = Math.Min(bytes, StreamingOptions.ReadAheadCeilingBytes);
+        }
+        var segments = (bytes + partSize - 1) / partSize;
+        return (int)Math.Clamp(segments, _options.MinReadAheadSegments, _maxWindowSegments);
+    }
+
+    private void ResetRamp()
+    {
+        _ramp = 1;
+        _readsSinceSeek = 0;
+    }
+
+    /// <summary>A second read without a seek shows the reader goes on: fetch the next segment too.</summary>
+    private void OnReadStarted()
+    {
+        if (++_readsSinceSeek > 1 && _ramp < 2)
+        {
+            _ramp = 2;
+        }
+    }
+
+    /// <summary>The reader finished a segment: double the read-ahead, up to the byte budget.</summary>
+    private void OnSegmentConsumed()
+    {
+        _segment++;
+        _ramp = Math.Min(Math.Max(2, _ramp * 2), BudgetSegments());
+        ReleaseCursor();
+    }
+
+    /// <summary>Seek: keep the window when the target is inside it, otherwise start small again.</summary>
+    private void MoveTo(long target)
+    {
+        _position = target;
+        if (_cursorBuffer?.Header is { } header && target >= header.PartBegin && target < header.PartEnd)
+        {
+            return;
+        }
+        _segment = -1;
+        ReleaseCursor();
+        if (target < Length && _index.IsRegular)
+        {
+            var segment = _index.Locate(target).Segment;
+            if (segment >= _windowStart && segment < _windowEnd)
+            {
+                return;
+            }
+        }
+        ResetRamp();
+    }
+
+    private SegmentTicket? SlotAt(int segment)
+    {
+        var ticket = _ring[segment & _mask];
+        return ticket is not null && ticket.Index == segment ? ticket : null;
+    }
+
+    private SegmentTicket CreateTicket(int segment)
+    {
+        var ticket = new SegmentTicket(this, segment, _index.MessageIdAt(segment), _index.NumberAt(segment));
+        var slot = segment & _mask;
+        if (_ring[slot] is { } stale)
+        {
+            // Only reachable if a ticket outside the window was not retired; never serve it.
+            stale.Retire();
+        }
+        _ring[slot] = ticket;
+        return ticket;
+    }
+
+    /// <summary>Keeps tickets for [segment − keep-behind, segment + span): retires the rest, creates the missing ones ahead.</summary>
+    private void MoveWindow(int segment, int span)
+    {
+        var start = Math.Max(0, segment - _options.KeepBehindSegments);
+        var end = Math.Min(_index.Count, segment + Math.Max(1, span));
+        if (start == _windowStart && end == _windowEnd)
+        {
+            return;
+        }
+        for (var i = _windowStart; i < Math.Min(_windowEnd, start); i++)
+        {
+            RetireSlot(i);
+        }
+        for (var i = Math.Max(_windowStart, end); i < _windowEnd; i++)
+        {
+            RetireSlot(i);
+        }
+        var submitted = false;
+        for (var i = segment; i < end; i++)
+        {
+            if (SlotAt(i) is null)
+            {
+                _fetcher.Submit(CreateTicket(i));
+                submitted = true;
+            }
+        }
+        _windowStart = start;
+        _windowEnd = end;
+        if (submitted)
+        {
+            _fetcher.Wake();
+        }
+    }
+
+    private void RetireSlot(int segment)
+    {
+        if (SlotAt(segment) is not { } ticket)
+        {
+            return;
+        }
+        _ring[segment & _mask] = null;
+        var unfinished = !ticket.IsCompleted;
+        ticket.Retire();
+        if (unfinished)
+        {
+            _fetcher.Withdraw(ticket);
+        }
+    }
+}

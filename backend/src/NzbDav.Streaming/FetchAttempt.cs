@@ -1,0 +1,82 @@
+using System.Buffers;
+
+namespace NzbDav.Streaming;
+
+/// <summary>How a <see cref="FetchAttempt"/> ended.</summary>
+internal enum FetchOutcome
+{
+    Running,
+    Succeeded,
+    Cancelled,
+    /// <summary>Worth trying again elsewhere (connection failure, timeout, busy providers, bad CRC).</summary>
+    Retryable,
+    /// <summary>No retry can help (missing on every provider, a bug).</summary>
+    Fatal,
+}
+
+/// <summary>One BODY request for one ticket on one worker's connection (possibly failing over to other providers).</summary>
+internal sealed class FetchAttempt(SegmentTicket ticket, FetchWorker worker, bool viaOtherProviders, bool isRace, long startedAt)
+{
+    private readonly List<SegmentBuffer> _buffers = new(1);
+    private SegmentBuffer? _latest;
+
+    public SegmentTicket Ticket { get; } = ticket;
+
+    public FetchWorker Worker { get; } = worker;
+
+    /// <summary>Skip the worker's own provider (later retries, when other providers exist).</summary>
+    public bool ViaOtherProviders { get; } = viaOtherProviders;
+
+    public bool IsRace { get; } = isRace;
+
+    public long StartedAt { get; } = startedAt;
+
+    public CancellationTokenSource Cancellation { get; } = new();
+
+    public bool CancelRequested { get; set; }
+
+    public Task Task { get; set; } = Task.CompletedTask;
+
+    public FetchOutcome Outcome { get; set; }
+
+    public Exception? Error { get; set; }
+
+    /// <summary>True once an answer started decoding (cancelling it now would break the connection).</summary>
+    public bool HasBegun => Volatile.Read(ref _latest)?.HasBegun == true;
+
+    /// <summary>The buffer that completed, if any.</summary>
+    public SegmentBuffer? Completed => _buffers.Find(static b => b.IsCompleted);
+
+    /// <summary>A fresh target for one try (the client asks again for each provider it fails over to).</summary>
+    public SegmentBuffer NewBuffer(ArrayPool<byte> pool, StreamStatistics statistics)
+    {
+        MarkUnfinishedFailed();
+        var buffer = new SegmentBuffer(pool, Ticket, statistics) { Tag = this };
+        _buffers.Add(buffer);
+        Volatile.Write(ref _latest, buffer);
+        return buffer;
+    }
+
+    /// <summary>Tells the reader that what these buffers hold will never complete.</summary>
+    public void MarkUnfinishedFailed()
+    {
+        foreach (var buffer in _buffers)
+        {
+            if (!buffer.IsCompleted)
+            {
+                buffer.MarkFailed();
+            }
+        }
+    }
+
+    /// <summary>Drops the attempt's own references; published buffers live on in the ticket.</summary>
+    public void ReleaseBuffers()
+    {
+        MarkUnfinishedFailed();
+        foreach (var buffer in _buffers)
+        {
+            buffer.Release();
+        }
+        _buffers.Clear();
+    }
+}

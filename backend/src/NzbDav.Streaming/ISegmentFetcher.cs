@@ -1,0 +1,24 @@
+namespace NzbDav.Streaming;
+
+/// <summary>
+/// What a <see cref="BufferedSegmentStream"/> asks of whatever fetches its segments: tickets to
+/// fill (in the order given, lowest index first), tickets that left the window, and which one the
+/// reader is blocked on. Calls come from the reader only and never block.
+/// </summary>
+internal interface ISegmentFetcher : IAsyncDisposable
+{
+    /// <summary>Median time from request to first decoded byte, or null before any fetch finished.</summary>
+    TimeSpan? MedianTimeToFirstByte { get; }
+
+    /// <summary>Queues a new ticket; it is picked up at the next <see cref="Wake"/>.</summary>
+    void Submit(SegmentTicket ticket);
+
+    /// <summary>A ticket left the window: fetches for it that have not started may be dropped.</summary>
+    void Withdraw(SegmentTicket ticket);
+
+    /// <summary>The ticket the reader is waiting for (a straggler candidate).</summary>
+    void SetHead(SegmentTicket ticket);
+
+    /// <summary>Applies what was queued since the last call.</summary>
+    void Wake();
+}

@@ -1,0 +1,119 @@
+using System.Buffers;
+using System.Diagnostics;
+using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Nzb;
+using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Streaming;
+
+/// <summary>
+/// Opens <see cref="BufferedSegmentStream"/>s over NZB files. Register it as a singleton: its
+/// buffer pool is shared by every stream it opens, so memory is reused across streams.
+/// </summary>
+public sealed class NzbFileStreamFactory
+{
+    // The pool keeps at most this many free 64 KiB chunks (128 MiB) for reuse across streams.
+    private const int PooledChunks = 2048;
+
+    private readonly UsenetClient _client;
+    private readonly StreamingOptions _options;
+    private readonly ILogger<BufferedSegmentStream> _logger;
+    private readonly ArrayPool<byte> _pool;
+
+    /// <summary>Creates a factory over <paramref name="client"/>'s streaming pool.</summary>
+    public NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory)
+        : this(client, options, loggerFactory, null)
+    {
+    }
+
+    internal NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(loggerFactory);
+        options.Validate();
+        _client = client;
+        _options = options;
+        _logger = loggerFactory.CreateLogger<BufferedSegmentStream>();
+        _pool = bufferPool ?? ArrayPool<byte>.Create(SegmentBuffer.ChunkSize, PooledChunks);
+    }
+
+    /// <summary>
+    /// Opens a stream over <paramref name="file"/>, fetching its first segment to learn the file and
+    /// part size (that segment's data is kept: reading from the start costs no second fetch).
+    /// </summary>
+    /// <exception cref="SegmentUnavailableException">The first segment could not be fetched.</exception>
+    /// <exception cref="YencException">The first segment's header cannot describe a file.</exception>
+    public async Task<BufferedSegmentStream> OpenAsync(NzbFile file, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(file);
+        var first = file.Segments.Span[0];
+        var statistics = new StreamStatistics();
+        var attempts = new List<SegmentBuffer>(1);
+        var started = Stopwatch.GetTimestamp();
+        SegmentBuffer? kept = null;
+        try
+        {
+            await _client.BodyAsync(first.MessageId, () =>
+            {
+                var buffer = new SegmentBuffer(_pool, null, statistics);
+                attempts.Add(buffer);
+                return buffer;
+            }, OperationKind.Streaming, cancellationToken).ConfigureAwait(false);
+            kept = attempts.Find(static b => b.IsCompleted);
+            kept?.AddReference();
+        }
+        catch (Exception error) when (error is ArticleMissingException or ArticleFetchFailedException or NoProviderAvailableException)
+        {
+            throw new SegmentUnavailableException(first.Number, first.MessageId, error.Message, error);
+        }
+        finally
+        {
+            foreach (var buffer in attempts)
+            {
+                buffer.Release();
+            }
+        }
+        try
+        {
+            var index = SegmentIndex.For(file, kept!.Header!);
+            return Create(index, statistics, kept, Stopwatch.GetElapsedTime(started));
+        }
+        finally
+        {
+            kept!.Release();
+        }
+    }
+
+    /// <summary>Opens a stream over <paramref name="file"/> whose first segment's header is already known (nothing is fetched now).</summary>
+    public Task<BufferedSegmentStream> OpenAsync(NzbFile file, YencHeader firstHeader, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(file);
+        ArgumentNullException.ThrowIfNull(firstHeader);
+        cancellationToken.ThrowIfCancellationRequested();
+        return Task.FromResult(Create(SegmentIndex.For(file, firstHeader), new StreamStatistics(), null, null));
+    }
+
+    /// <summary>
+    /// Opens a stream over a file whose layout is already known (stored at ingestion): its
+    /// message-ids in part order, decoded size and decoded bytes per part. Nothing is fetched now;
+    /// every part header fetched later is still checked against this layout.
+    /// </summary>
+    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize)
+    {
+        ArgumentNullException.ThrowIfNull(messageIds);
+        ArgumentOutOfRangeException.ThrowIfNegative(fileSize);
+        ArgumentOutOfRangeException.ThrowIfNegative(partSize);
+        var firstPart = Math.Min(partSize, fileSize);
+        var header = new YencHeader(string.Empty, fileSize, 128, messageIds.Count > 1 ? 1 : null, messageIds.Count, 0, firstPart);
+        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null);
+    }
+
+    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch)
+    {
+        var scheduler = new SegmentFetchScheduler(_client, _options, _pool, statistics, _logger, firstFetch);
+        return new BufferedSegmentStream(index, scheduler, _options, statistics, _logger, firstSegment);
+    }
+}

@@ -1,0 +1,88 @@
+namespace NzbDav.Streaming;
+
+/// <summary>
+/// How a <see cref="BufferedSegmentStream"/> fetches ahead of its reader. The defaults suit one
+/// fast reader (a benchmark or a 4K remux) on a provider 20–150 ms away; every bound is per stream.
+/// </summary>
+public sealed record StreamingOptions
+{
+    /// <summary>The largest read-ahead <see cref="MaxReadAheadBytes"/> may be set to, and the ceiling of the automatic one.</summary>
+    public const long ReadAheadCeilingBytes = 64L * 1024 * 1024;
+
+    /// <summary>
+    /// Connections (leases from the streaming pool) one stream may hold at once. Default 20. Each
+    /// keeps up to the provider's PipelineDepth requests in flight. Idle leases go back after
+    /// <see cref="WorkerIdleTimeout"/>, so a paused stream holds none.
+    /// </summary>
+    public int ConnectionsPerStream { get; init; } = 20;
+
+    /// <summary>
+    /// Fixed read-ahead in decoded bytes, or null (default) for automatic: bandwidth × latency, i.e.
+    /// <see cref="TargetBandwidthBytesPerSecond"/> × the observed median time to first byte × 2,
+    /// clamped to [<see cref="MinReadAheadSegments"/> segments, <see cref="ReadAheadCeilingBytes"/>].
+    /// </summary>
+    public long? MaxReadAheadBytes { get; init; }
+
+    /// <summary>The rate the automatic read-ahead is sized to sustain. Default 500 MB/s.</summary>
+    public long TargetBandwidthBytesPerSecond { get; init; } = 500_000_000;
+
+    /// <summary>The read-ahead never drops below this many segments. Default 4.</summary>
+    public int MinReadAheadSegments { get; init; } = 4;
+
+    /// <summary>
+    /// Segments kept behind the reader so a short seek back is served from memory. Default 2.
+    /// </summary>
+    public int KeepBehindSegments { get; init; } = 2;
+
+    /// <summary>
+    /// A head-of-line segment is fetched again on another connection once it has been outstanding
+    /// this many times the median fetch time. Default 3.
+    /// </summary>
+    public double StragglerFactor { get; init; } = 3.0;
+
+    /// <summary>...and more than this many times the fastest time to first byte seen. Default 2.</summary>
+    public double StragglerLatencyFloorFactor { get; init; } = 2.0;
+
+    /// <summary>...and never sooner than this (so a fast LAN does not race on noise). Default 100 ms.</summary>
+    public TimeSpan MinimumStragglerDelay { get; init; } = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>A connection with nothing to fetch for this long goes back to the pool. Default 1 s.</summary>
+    public TimeSpan WorkerIdleTimeout { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// Fetches of one segment (first try included) before the read fails; the later ones go to other
+    /// connections and, when configured, other providers. Default 3.
+    /// </summary>
+    public int MaxAttemptsPerSegment { get; init; } = 3;
+
+    /// <summary>
+    /// True (default): the reader gets an article's bytes as they are decoded, before its CRC is
+    /// checked, which hides transfer time. A part that then fails its CRC is fetched again and the
+    /// bytes already returned are compared with the good copy; if they differ the read fails
+    /// (never wrong data). False: only CRC-verified segments are returned.
+    /// </summary>
+    public bool ServeUnverifiedBytes { get; init; } = true;
+
+    /// <summary>Throws <see cref="ArgumentException"/> naming the offending setting.</summary>
+    public void Validate()
+    {
+        Require(ConnectionsPerStream >= 1, nameof(ConnectionsPerStream), "must be at least 1");
+        Require(MaxReadAheadBytes is null or (> 0 and <= ReadAheadCeilingBytes), nameof(MaxReadAheadBytes), $"must be null (automatic) or between 1 and {ReadAheadCeilingBytes}");
+        Require(TargetBandwidthBytesPerSecond > 0, nameof(TargetBandwidthBytesPerSecond), "must be positive");
+        Require(MinReadAheadSegments is >= 1 and <= 1024, nameof(MinReadAheadSegments), "must be between 1 and 1024");
+        Require(KeepBehindSegments is >= 0 and <= 64, nameof(KeepBehindSegments), "must be between 0 and 64");
+        Require(StragglerFactor >= 1, nameof(StragglerFactor), "must be at least 1");
+        Require(StragglerLatencyFloorFactor >= 1, nameof(StragglerLatencyFloorFactor), "must be at least 1");
+        Require(MinimumStragglerDelay > TimeSpan.Zero, nameof(MinimumStragglerDelay), "must be positive");
+        Require(WorkerIdleTimeout > TimeSpan.Zero, nameof(WorkerIdleTimeout), "must be positive");
+        Require(MaxAttemptsPerSegment is >= 1 and <= 16, nameof(MaxAttemptsPerSegment), "must be between 1 and 16");
+    }
+
+    private static void Require(bool condition, string name, string rule)
+    {
+        if (!condition)
+        {
+            throw new ArgumentException($"{nameof(StreamingOptions)}.{name} {rule}.");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+using System.Net.Http.Headers;
+using System.Text;
+using System.Text.Json;
+using NzbDav.Server.Tests.Api;
+
+namespace NzbDav.Server.Tests.Ingestion;
+
+/// <summary>The real host over a mock provider, with WebDAV credentials and an authenticated client.</summary>
+internal sealed class IngestionHost : IAsyncDisposable
+{
+    public const string Password = "ingest-pass";
+
+    private IngestionHost(TestServer server)
+    {
+        Server = server;
+        Dav = new HttpClient { BaseAddress = server.Http.BaseAddress };
+        Dav.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes("admin:" + Password)));
+    }
+
+    public TestServer Server { get; }
+
+    public HttpClient Dav { get; }
+
+    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, CancellationToken cancellationToken) =>
+        new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false, cancellationToken, "--NzbDav:WebDav:Password=" + Password));
+
+    /// <summary>addfile, then polls history like Sonarr until the job leaves the queue.</summary>
+    public async Task<JsonElement> AddAndWaitAsync(byte[] nzb, string fileName, CancellationToken cancellationToken)
+    {
+        var added = await Server.AddFileAsync(nzb, "name", fileName, "tv", cancellationToken);
+        var id = added.GetProperty("nzo_ids")[0].GetString()!;
+        while (true)
+        {
+            var history = (await Server.GetAsync("mode=history&apikey=" + TestServer.ApiKey, cancellationToken)).GetProperty("history");
+            foreach (var slot in history.GetProperty("slots").EnumerateArray())
+            {
+                if (slot.GetProperty("nzo_id").GetString() == id)
+                    return slot;
+            }
+
+            await Task.Delay(20, cancellationToken);
+        }
+    }
+
+    /// <summary>GET of a file under the job folder; the path is escaped segment by segment.</summary>
+    public Task<HttpResponseMessage> GetAsync(string jobFolder, string relativePath, CancellationToken cancellationToken, string? range = null)
+    {
+        var path = "/content/tv/" + Uri.EscapeDataString(jobFolder) + "/" + string.Join('/', relativePath.Split('/').Select(Uri.EscapeDataString));
+        var request = new HttpRequestMessage(HttpMethod.Get, path);
+        if (range is not null)
+            request.Headers.TryAddWithoutValidation("Range", range);
+        return Dav.SendAsync(request, HttpCompletionOption.ResponseContentRead, cancellationToken);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Dav.Dispose();
+        await Server.DisposeAsync();
+    }
+}

@@ -1,0 +1,80 @@
+using Microsoft.Extensions.Logging.Abstractions;
+using NzbDav.MockNntp;
+using NzbDav.MockNntp.Articles;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Nzb;
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Streaming.Tests.Support;
+
+/// <summary>A UsenetClient (real sockets) over one or more mock servers, plus a stream factory with a counting buffer pool.</summary>
+internal sealed class StreamHarness : IAsyncDisposable
+{
+    private StreamHarness(UsenetOptions options, StreamingOptions streaming)
+    {
+        Limiter = new GlobalOperationLimiter(LimiterOptions.CreateDefault(options.Providers));
+        Client = new UsenetClient(options, new NntpConnectionFactory(NullLoggerFactory.Instance), Limiter, TimeProvider.System, NullLogger<UsenetClient>.Instance);
+        Factory = new NzbFileStreamFactory(Client, streaming, NullLoggerFactory.Instance, Pool);
+    }
+
+    public static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    public GlobalOperationLimiter Limiter { get; }
+
+    public UsenetClient Client { get; }
+
+    public CountingArrayPool Pool { get; } = new();
+
+    public NzbFileStreamFactory Factory { get; }
+
+    public static StreamHarness Create(StreamingOptions? streaming, params UsenetProviderOptions[] providers) =>
+        new(new UsenetOptions { Providers = providers, BreakerFailureThreshold = 50 }, streaming ?? new StreamingOptions());
+
+    public static async Task<MockNntpServer> StartServerAsync(int? maxConnections = null, TimeSpan latency = default, TimeSpan jitter = default, string? messageIdToken = null)
+    {
+        var server = new MockNntpServer(new MockNntpOptions { Port = 0, MaxConnections = maxConnections, Seed = 17, MessageIdToken = messageIdToken });
+        server.Behavior.Latency = latency;
+        server.Behavior.Jitter = jitter;
+        await server.StartAsync(Token);
+        return server;
+    }
+
+    public static UsenetProviderOptions Provider(MockNntpServer server, string name = "mock", int maxConnections = 8, int priority = 0, int pipelineDepth = 4) => new()
+    {
+        Name = name,
+        Host = "127.0.0.1",
+        Port = server.Port,
+        UseTls = false,
+        MaxConnections = maxConnections,
+        Priority = priority,
+        PipelineDepth = pipelineDepth,
+        OperationTimeout = TimeSpan.FromSeconds(20),
+    };
+
+    /// <summary>The NZB view of a mock file, optionally without some part numbers.</summary>
+    public static NzbFile ToNzb(MockFile file, params int[] withoutNumbers) => new(
+        $"\"{file.Name}\" yEnc (1/{file.Articles.Count})",
+        "tests <tests@nzbdav.invalid>",
+        null,
+        ["alt.binaries.test"],
+        file.Articles.Where(a => !withoutNumbers.Contains(a.Number)).Select(a => new NzbSegment(a.Number, a.EncodedSize, a.MessageId)));
+
+    public Task<BufferedSegmentStream> OpenAsync(MockFile file) => Factory.OpenAsync(ToNzb(file), Token);
+
+    /// <summary>Nothing leased or rented any more (waits briefly: lease returns finish asynchronously).</summary>
+    public async Task AssertAllReturnedAsync()
+    {
+        for (var i = 0; i < 200 && (Limiter.GetStats().InUse != 0 || Pool.Outstanding != 0 || PoolInUse() != 0); i++)
+        {
+            await Task.Delay(25, Token);
+        }
+        Assert.Equal(0, Pool.Outstanding);
+        Assert.Equal(0, Limiter.GetStats().InUse);
+        Assert.Equal(0, PoolInUse());
+    }
+
+    private int PoolInUse() => Client.GetProviderStatus().Sum(p => p.Pool.InUse);
+
+    public async ValueTask DisposeAsync() => await Client.DisposeAsync();
+}

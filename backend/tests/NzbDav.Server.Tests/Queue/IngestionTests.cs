@@ -100,19 +100,25 @@ public sealed class IngestionTests
 
     private static async Task<JsonElement> WaitForHistoryAsync(TestServer server, string nzoId, CancellationToken cancellationToken)
     {
-        // Polls like Sonarr does; the test's own cancellation token bounds the wait.
+        // Polls like Sonarr does. The queue is read before the history: a job leaves the queue only
+        // by entering the history, so one absent from the earlier queue read must be in the later
+        // history read; otherwise it was lost.
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(TimeSpan.FromSeconds(90));
         while (true)
         {
-            var history = (await server.GetAsync("mode=history&apikey=" + TestServer.ApiKey, cancellationToken)).GetProperty("history");
+            var queue = (await server.GetAsync("mode=queue&apikey=" + TestServer.ApiKey, deadline.Token)).GetProperty("queue");
+            var queued = queue.GetProperty("slots").EnumerateArray().Any(s => s.GetProperty("nzo_id").GetString() == nzoId);
+
+            var history = (await server.GetAsync("mode=history&apikey=" + TestServer.ApiKey, deadline.Token)).GetProperty("history");
             foreach (var slot in history.GetProperty("slots").EnumerateArray())
             {
                 if (slot.GetProperty("nzo_id").GetString() == nzoId)
                     return slot;
             }
 
-            var queue = (await server.GetAsync("mode=queue&apikey=" + TestServer.ApiKey, cancellationToken)).GetProperty("queue");
-            Assert.Contains(queue.GetProperty("slots").EnumerateArray(), s => s.GetProperty("nzo_id").GetString() == nzoId);
-            await Task.Delay(50, cancellationToken);
+            Assert.True(queued, $"Job {nzoId} is neither queued nor in history: it was lost.");
+            await Task.Delay(50, deadline.Token);
         }
     }
 }

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
 # Real peers the tests drive (command:package). Installed only when missing.
-required=(par2:par2)
+required=(par2:par2 rclone:rclone ffprobe:ffmpeg)
 missing=()
 for pair in "${required[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")

@@ -1,3 +1,4 @@
+using NzbDav.Server.Demo;
 using NzbDav.Server.Testing;
 using Serilog;
 
@@ -16,6 +17,11 @@ public static class NzbDavProgram
         if (args is ["--test-full-nzb", .. var testerArgs])
         {
             return await FullNzbTesterCommand.RunConsoleAsync(testerArgs);
+        }
+
+        if (args.Contains("--demo"))
+        {
+            return await DemoCommand.RunConsoleAsync([.. args.Where(a => a != "--demo")]);
         }
 
         var app = NzbDavHost.Build(args);

@@ -19,6 +19,12 @@ internal static class DemoCommand
             await Console.Error.WriteLineAsync("NzbDav demo failed: " + ex.Message);
             return 1;
         }
+        catch (OperationCanceledException)
+        {
+            // Ctrl+C before the sample jobs completed.
+            await Console.Error.WriteLineAsync("NzbDav demo stopped before it was ready.");
+            return 1;
+        }
         finally
         {
             await Log.CloseAndFlushAsync();

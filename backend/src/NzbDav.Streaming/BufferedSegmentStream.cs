@@ -42,7 +42,9 @@ public sealed partial class BufferedSegmentStream : Stream
         }
         _ring = new SegmentTicket?[ring];
         _mask = ring - 1;
+        // Opened to be read from the start: fetch two segments at first (after a seek, one).
         ResetRamp();
+        _ramp = 2;
         if (firstSegment is not null)
         {
             var ticket = CreateTicket(0);

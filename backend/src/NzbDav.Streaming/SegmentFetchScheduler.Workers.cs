@@ -13,12 +13,12 @@ internal sealed partial class SegmentFetchScheduler
         // to open, so open them while the read-ahead is still growing. No demand, no leases.
         // Idle leases are kept only for actual demand; anticipation opens new ones, never holds idle ones.
         var work = _pending.Count + _running.Count;
-        var needed = Math.Min(_options.ConnectionsPerStream, ((work * 2) + _pipelineDepth - 1) / _pipelineDepth);
+        var needed = Math.Min(_connectionCap, ((work * 2) + _pipelineDepth - 1) / _pipelineDepth);
         var anticipated = work == 0 ? 0 : Volatile.Read(ref _anticipated);
-        var desired = Math.Max(needed, Math.Min(_options.ConnectionsPerStream, (anticipated + _pipelineDepth - 1) / _pipelineDepth));
+        var desired = Math.Max(needed, Math.Min(_connectionCap, (anticipated + _pipelineDepth - 1) / _pipelineDepth));
         if (_wantExtraLease)
         {
-            desired = Math.Min(Math.Max(desired, CountActive() + 1), _options.ConnectionsPerStream + 1);
+            desired = Math.Min(Math.Max(desired, CountActive() + 1), _connectionCap + 1);
             needed = Math.Max(needed, desired);
             _wantExtraLease = false;
         }
@@ -118,11 +118,13 @@ internal sealed partial class SegmentFetchScheduler
         {
             return;
         }
-        StreamingLog.LeaseFailed(_logger, error);
         if (_workers.Exists(static w => w.State is FetchWorkerState.Acquiring or FetchWorkerState.Ready))
         {
+            // Others are fetching: one more connection was simply not to be had right now.
+            StreamingLog.ExtraLeaseUnavailable(_logger, error?.Message);
             return;
         }
+        StreamingLog.LeaseFailed(_logger, error);
         // Nothing to fetch with: the reads waiting for these fail now (a later read tries again).
         while (_pending.TryDequeue(out var ticket, out _))
         {

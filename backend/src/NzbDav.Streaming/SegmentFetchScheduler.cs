@@ -24,6 +24,7 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
     private readonly ILogger _logger;
     private readonly TimeSpan? _seedLatency;
     private readonly string[] _providerNames;
+    private readonly int _connectionCap;
     private readonly ConcurrentQueue<SegmentTicket> _submitted = new();
     private readonly ConcurrentQueue<SegmentTicket> _withdrawn = new();
     private readonly ConcurrentQueue<FetchAttempt> _finished = new();
@@ -56,7 +57,11 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
         _statistics = statistics;
         _logger = logger;
         _seedLatency = seedLatency;
-        _providerNames = client.GetProviderStatus().Select(p => p.Name).ToArray();
+        var providers = client.GetProviderStatus();
+        _providerNames = providers.Select(p => p.Name).ToArray();
+        // No point waiting for more leases than the providers' budget could ever grant.
+        var primaries = providers.Where(p => p.Role == ProviderRole.Primary).Sum(p => p.Pool.MaxConnections);
+        _connectionCap = Math.Max(1, Math.Min(options.ConnectionsPerStream, primaries > 0 ? primaries : providers.Sum(p => p.Pool.MaxConnections)));
         _timer = TimeProvider.System.CreateTimer(static state => ((SegmentFetchScheduler)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         _loop = RunAsync();
     }

@@ -17,6 +17,9 @@ internal static partial class StreamingLog
     [LoggerMessage(EventId = 4004, Level = LogLevel.Warning, Message = "Could not lease a streaming connection")]
     public static partial void LeaseFailed(ILogger logger, Exception? error);
 
+    [LoggerMessage(EventId = 4007, Level = LogLevel.Debug, Message = "One more streaming connection was not available: {Reason}")]
+    public static partial void ExtraLeaseUnavailable(ILogger logger, string? reason);
+
     [LoggerMessage(EventId = 4005, Level = LogLevel.Error, Message = "The segment fetch scheduler failed; the stream's pending reads fail with it")]
     public static partial void SchedulerFailed(ILogger logger, Exception error);
 

@@ -15,6 +15,8 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     private int _windowEnd;
     private int _ramp;
     private int _readsSinceSeek;
+    private bool _openedAtStart;
+    private bool _anticipating;
 
     void ITicketHost.ObserveHeader(int segment, YencHeader header) => _index.Observe(segment, header);
 
@@ -57,20 +59,25 @@ public sealed partial class BufferedSegmentStream : ITicketHost
 
     private void ResetRamp()
     {
+        _openedAtStart = false;
+        _anticipating = false;
         _ramp = 1;
         _readsSinceSeek = 0;
         _fetcher.Anticipate(0);
     }
 
     /// <summary>
-    /// A second read without a seek shows the reader goes on: fetch the next segment too, and open
-    /// connections for the read-ahead it is likely to grow into.
+    /// A first read from the start of a new stream (playback starting) or a second read without a
+    /// seek shows the reader goes on: fetch the next segment too, and start opening connections for
+    /// the read-ahead it is likely to grow into (connecting costs a round trip or two).
     /// </summary>
     private void OnReadStarted()
     {
-        if (++_readsSinceSeek > 1 && _ramp < 2)
+        var readsSinceSeek = ++_readsSinceSeek;
+        if ((readsSinceSeek > 1 || (_openedAtStart && _position == 0)) && _ramp <= 2 && !_anticipating)
         {
             _ramp = 2;
+            _anticipating = true;
             _fetcher.Anticipate(BudgetSegments());
         }
     }

@@ -45,6 +45,7 @@ public sealed partial class BufferedSegmentStream : Stream
         // Opened to be read from the start: fetch two segments at first (after a seek, one).
         ResetRamp();
         _ramp = 2;
+        _openedAtStart = true;
         if (firstSegment is not null)
         {
             var ticket = CreateTicket(0);

@@ -4,6 +4,7 @@ namespace NzbDav.Streaming;
 internal sealed partial class SegmentFetchScheduler
 {
 
+
     private static bool NeedsFetch(SegmentTicket ticket) =>
         !ticket.IsRetired && !ticket.IsCompleted && ticket.Failure is null && ticket.Attempts.Count == 0;
 

@@ -1,3 +1,5 @@
+using System.Runtime.ExceptionServices;
+
 namespace NzbDav.Streaming;
 
 // The reader: find the segment holding the position, copy what has arrived, wait for the rest.
@@ -9,6 +11,8 @@ public sealed partial class BufferedSegmentStream
     private int _cursorServed;
     private int _waitingFor = -1;
     private readonly UnverifiedWatch _leftUnverified = new();
+    private ExceptionDispatchInfo? _deferredError;
+    private int _copiedBeforeError;
 
     private async ValueTask<int> ReadCoreAsync(Memory<byte> destination, CancellationToken cancellationToken)
     {
@@ -20,68 +24,24 @@ public sealed partial class BufferedSegmentStream
                 return 0;
             }
             cancellationToken.ThrowIfCancellationRequested();
+            if (_deferredError is { } deferred)
+            {
+                _deferredError = null;
+                deferred.Throw();
+            }
             _leftUnverified.ThrowIfAnyProvedCorrupt();
             OnReadStarted();
             var copied = 0;
-            var relocations = 0;
-            while (copied < destination.Length && _position < Length)
+            try
             {
-                ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
-                if (_segment < 0 || _segment >= _index.Count)
-                {
-                    if (++relocations > _index.Count + 2)
-                    {
-                        throw new SegmentLayoutException($"No segment's part header covers offset {_position} of the {Length}-byte file.");
-                    }
-                    _segment = await LocateAsync(_position, cancellationToken).ConfigureAwait(false);
-                }
-                if (copied > 0 && SlotAt(_segment) is null)
-                {
-                    // Move the window only when the next read asks: a scrubbing reader that just
-                    // finished a segment will seek away, and fetching ahead for it would be waste.
-                    break;
-                }
-                MoveWindow(_segment, _ramp);
-                var ticket = SlotAt(_segment)!;
-                var progress = ticket.Progress;
-                var buffer = Bind(ticket);
-                if (buffer?.Header is { } header)
-                {
-                    if (_position < header.PartBegin || _position >= header.PartEnd)
-                    {
-                        // The header contradicts where this segment was assumed to lie; the index knows better now.
-                        _segment = -1;
-                        ReleaseCursor();
-                        continue;
-                    }
-                    var offset = (int)(_position - header.PartBegin);
-                    var available = Readable(buffer) - offset;
-                    if (available > 0)
-                    {
-                        var count = Math.Min(available, destination.Length - copied);
-                        buffer.CopyTo(offset, destination.Span.Slice(copied, count));
-                        copied += count;
-                        _position += count;
-                        _cursorServed = Math.Max(_cursorServed, offset + count);
-                        if (_position == header.PartEnd)
-                        {
-                            OnSegmentConsumed();
-                        }
-                        continue;
-                    }
-                }
-                if (ticket.Failure is { } failure)
-                {
-                    // Forget the ticket, so reading here again fetches afresh.
-                    ReleaseCursor();
-                    RetireSlot(_segment);
-                    throw failure;
-                }
-                if (copied > 0)
-                {
-                    break;
-                }
-                await WaitForAsync(ticket, progress, cancellationToken).ConfigureAwait(false);
+                copied = await CopyAsync(destination, cancellationToken).ConfigureAwait(false);
+            }
+            catch (IOException error) when (_copiedBeforeError > 0)
+            {
+                // Bytes were already copied and the position moved past them: hand them over now
+                // and report the failure on the next read.
+                _deferredError = ExceptionDispatchInfo.Capture(error);
+                copied = _copiedBeforeError;
             }
             Statistics.AddRead(copied);
             return copied;
@@ -90,6 +50,74 @@ public sealed partial class BufferedSegmentStream
         {
             ExitReader();
         }
+    }
+
+    private async ValueTask<int> CopyAsync(Memory<byte> destination, CancellationToken cancellationToken)
+    {
+        var copied = 0;
+        var relocations = 0;
+        _copiedBeforeError = 0;
+        while (copied < destination.Length && _position < Length)
+        {
+            ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+            if (_segment < 0 || _segment >= _index.Count)
+            {
+                if (++relocations > _index.Count + 2)
+                {
+                    throw new SegmentLayoutException($"No segment's part header covers offset {_position} of the {Length}-byte file.");
+                }
+                _segment = await LocateAsync(_position, cancellationToken).ConfigureAwait(false);
+            }
+            if (copied > 0 && SlotAt(_segment) is null)
+            {
+                // Move the window only when the next read asks: a scrubbing reader that just
+                // finished a segment will seek away, and fetching ahead for it would be waste.
+                break;
+            }
+            MoveWindow(_segment, _ramp);
+            var ticket = SlotAt(_segment)!;
+            var progress = ticket.Progress;
+            var buffer = Bind(ticket);
+            if (buffer?.Header is { } header)
+            {
+                if (_position < header.PartBegin || _position >= header.PartEnd)
+                {
+                    // The header contradicts where this segment was assumed to lie; the index knows better now.
+                    _segment = -1;
+                    ReleaseCursor();
+                    continue;
+                }
+                var offset = (int)(_position - header.PartBegin);
+                var available = Readable(buffer) - offset;
+                if (available > 0)
+                {
+                    var count = Math.Min(available, destination.Length - copied);
+                    buffer.CopyTo(offset, destination.Span.Slice(copied, count));
+                    copied += count;
+                    _copiedBeforeError = copied;
+                    _position += count;
+                    _cursorServed = Math.Max(_cursorServed, offset + count);
+                    if (_position == header.PartEnd)
+                    {
+                        OnSegmentConsumed();
+                    }
+                    continue;
+                }
+            }
+            if (ticket.Failure is { } failure)
+            {
+                // Forget the ticket, so reading here again fetches afresh.
+                ReleaseCursor();
+                RetireSlot(_segment);
+                throw failure;
+            }
+            if (copied > 0)
+            {
+                break;
+            }
+            await WaitForAsync(ticket, progress, cancellationToken).ConfigureAwait(false);
+        }
+        return copied;
     }
 
     /// <summary>

@@ -98,6 +98,7 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     private void MoveTo(long target)
     {
         _position = target;
+        _deferredError = null; // it was about the bytes after the old position
         if (_cursorBuffer?.Header is { } header && target >= header.PartBegin && target < header.PartEnd)
         {
             return;

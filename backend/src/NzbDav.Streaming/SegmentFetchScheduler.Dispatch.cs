@@ -3,8 +3,6 @@ namespace NzbDav.Streaming;
 // Handing tickets to connections: lowest segment first, straggler races, retries.
 internal sealed partial class SegmentFetchScheduler
 {
-
-
     private static bool NeedsFetch(SegmentTicket ticket) =>
         !ticket.IsRetired && !ticket.IsCompleted && ticket.Failure is null && ticket.Attempts.Count == 0;
 

@@ -10,8 +10,8 @@ internal sealed partial class SegmentFetchScheduler
     {
         // Lease for twice the current demand, or for what the reader is expected to want soon: the
         // read-ahead doubles as the reader consumes, and a new connection costs a round trip or two
-        // to open, so open them while the read-ahead is still growing. No demand, no leases.
-        // Idle leases are kept only for actual demand; anticipation opens new ones, never holds idle ones.
+        // to open, so open them while the read-ahead is still growing. Idle leases are kept only
+        // for actual demand (anticipation opens leases, it never holds idle ones); no demand, no leases.
         var work = _pending.Count + _running.Count;
         var needed = Math.Min(_connectionCap, ((work * 2) + _pipelineDepth - 1) / _pipelineDepth);
         var anticipated = work == 0 ? 0 : Volatile.Read(ref _anticipated);

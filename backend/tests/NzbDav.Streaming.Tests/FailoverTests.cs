@@ -81,6 +81,37 @@ public sealed class FailoverTests
     }
 
     [Fact]
+    public async Task A_large_read_that_reaches_a_lost_segment_returns_the_bytes_before_it_first()
+    {
+        await using var server = await StartServerAsync();
+        var file = server.Store.AddGeneratedFile("gone-late.bin", 8L * SegmentSize, SegmentSize);
+        server.Store.SetMissing(file.Articles[5], true);
+        await using var harness = Create(null, Provider(server));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            stream.Position = (3L * SegmentSize) + 17;
+            var buffer = new byte[4 * SegmentSize];
+            var offset = stream.Position;
+            var error = await Assert.ThrowsAsync<SegmentUnavailableException>(async () =>
+            {
+                while (true)
+                {
+                    var read = await stream.ReadAsync(buffer, Token);
+                    StreamAssert.AssertBytes(file, offset, buffer.AsSpan(0, read));
+                    offset += read;
+                }
+            });
+
+            Assert.Equal(6, error.SegmentNumber);
+            Assert.Equal(5L * SegmentSize, offset); // every byte before the lost segment was handed over
+            Assert.Equal(offset, stream.Position);
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
     public async Task A_corrupt_article_on_the_primary_is_replaced_by_the_backups_good_copy()
     {
         await using var primary = await StartServerAsync(messageIdToken: "shared-c");

@@ -55,7 +55,7 @@ internal sealed class FetchAttempt(SegmentTicket ticket, FetchWorker worker, boo
     public SegmentBuffer NewBuffer(ArrayPool<byte> pool, StreamStatistics statistics)
     {
         MarkUnfinishedFailed();
-        var buffer = new SegmentBuffer(pool, Ticket, statistics) { Tag = this };
+        var buffer = new SegmentBuffer(pool, Ticket, statistics) { Worker = Worker };
         _buffers.Add(buffer);
         Volatile.Write(ref _latest, buffer);
         return buffer;

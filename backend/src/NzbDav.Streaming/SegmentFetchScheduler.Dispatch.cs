@@ -107,7 +107,11 @@ internal sealed partial class SegmentFetchScheduler
             return;
         }
         var current = head.Attempts[0];
-        var due = current.StartedAt + StragglerDelayTicks();
+        // Late by either measure: out much longer than fetches usually take, or its connection has
+        // sent nothing at all (a stalled connection) for a couple of round trips.
+        var due = Math.Min(
+            current.StartedAt + StragglerDelayTicks(),
+            Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks());
         if (now < due)
         {
             WakeAt(due);
@@ -136,6 +140,13 @@ internal sealed partial class SegmentFetchScheduler
             }
         }
         return null;
+    }
+
+    /// <summary>How long a connection owing us answers may stay silent: a few median times to first byte, never less than the minimum.</summary>
+    private long SilenceDelayTicks()
+    {
+        var minimum = Ticks(_options.MinimumStragglerDelay);
+        return _timings.Count < 3 ? Math.Max(minimum, Ticks(TimeSpan.FromSeconds(1))) : Math.Max(minimum, (long)(_timings.MedianFirstByteTicks * _options.StragglerFactor));
     }
 
     private long StragglerDelayTicks()

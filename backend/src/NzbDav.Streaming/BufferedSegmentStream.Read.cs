@@ -1,3 +1,5 @@
+using System.Runtime.ExceptionServices;
+
 namespace NzbDav.Streaming;
 
 // The reader: find the segment holding the position, copy what has arrived, wait for the rest.
@@ -8,6 +10,9 @@ public sealed partial class BufferedSegmentStream
     private SegmentBuffer? _cursorBuffer;
     private int _cursorServed;
     private int _waitingFor = -1;
+    private readonly UnverifiedWatch _leftUnverified = new();
+    private ExceptionDispatchInfo? _deferredError;
+    private int _copiedBeforeError;
 
     private async ValueTask<int> ReadCoreAsync(Memory<byte> destination, CancellationToken cancellationToken)
     {
@@ -19,61 +24,24 @@ public sealed partial class BufferedSegmentStream
                 return 0;
             }
             cancellationToken.ThrowIfCancellationRequested();
+            if (_deferredError is { } deferred)
+            {
+                _deferredError = null;
+                deferred.Throw();
+            }
+            _leftUnverified.ThrowIfAnyProvedCorrupt();
             OnReadStarted();
             var copied = 0;
-            var relocations = 0;
-            while (copied < destination.Length && _position < Length)
+            try
             {
-                ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
-                if (_segment < 0 || _segment >= _index.Count)
-                {
-                    if (++relocations > _index.Count + 2)
-                    {
-                        throw new SegmentLayoutException($"No segment's part header covers offset {_position} of the {Length}-byte file.");
-                    }
-                    _segment = await LocateAsync(_position, cancellationToken).ConfigureAwait(false);
-                }
-                MoveWindow(_segment, _ramp);
-                var ticket = SlotAt(_segment)!;
-                var progress = ticket.Progress;
-                var buffer = Bind(ticket);
-                if (buffer?.Header is { } header)
-                {
-                    if (_position < header.PartBegin || _position >= header.PartEnd)
-                    {
-                        // The header contradicts where this segment was assumed to lie; the index knows better now.
-                        _segment = -1;
-                        ReleaseCursor();
-                        continue;
-                    }
-                    var offset = (int)(_position - header.PartBegin);
-                    var available = Readable(buffer) - offset;
-                    if (available > 0)
-                    {
-                        var count = Math.Min(available, destination.Length - copied);
-                        buffer.CopyTo(offset, destination.Span.Slice(copied, count));
-                        copied += count;
-                        _position += count;
-                        _cursorServed = Math.Max(_cursorServed, offset + count);
-                        if (_position == header.PartEnd)
-                        {
-                            OnSegmentConsumed();
-                        }
-                        continue;
-                    }
-                }
-                if (ticket.Failure is { } failure)
-                {
-                    // Forget the ticket, so reading here again fetches afresh.
-                    ReleaseCursor();
-                    RetireSlot(_segment);
-                    throw failure;
-                }
-                if (copied > 0)
-                {
-                    break;
-                }
-                await WaitForAsync(ticket, progress, cancellationToken).ConfigureAwait(false);
+                copied = await CopyAsync(destination, cancellationToken).ConfigureAwait(false);
+            }
+            catch (IOException error) when (_copiedBeforeError > 0)
+            {
+                // Bytes were already copied and the position moved past them: hand them over now
+                // and report the failure on the next read.
+                _deferredError = ExceptionDispatchInfo.Capture(error);
+                copied = _copiedBeforeError;
             }
             Statistics.AddRead(copied);
             return copied;
@@ -84,17 +52,90 @@ public sealed partial class BufferedSegmentStream
         }
     }
 
+    private async ValueTask<int> CopyAsync(Memory<byte> destination, CancellationToken cancellationToken)
+    {
+        var copied = 0;
+        var relocations = 0;
+        _copiedBeforeError = 0;
+        while (copied < destination.Length && _position < Length)
+        {
+            ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+            if (_segment < 0 || _segment >= _index.Count)
+            {
+                if (++relocations > _index.Count + 2)
+                {
+                    throw new SegmentLayoutException($"No segment's part header covers offset {_position} of the {Length}-byte file.");
+                }
+                _segment = await LocateAsync(_position, cancellationToken).ConfigureAwait(false);
+            }
+            if (copied > 0 && SlotAt(_segment) is null)
+            {
+                // Move the window only when the next read asks: a scrubbing reader that just
+                // finished a segment will seek away, and fetching ahead for it would be waste.
+                break;
+            }
+            MoveWindow(_segment, _ramp);
+            var ticket = SlotAt(_segment)!;
+            var progress = ticket.Progress;
+            var buffer = Bind(ticket);
+            if (buffer?.Header is { } header)
+            {
+                if (_position < header.PartBegin || _position >= header.PartEnd)
+                {
+                    // The header contradicts where this segment was assumed to lie; the index knows better now.
+                    _segment = -1;
+                    ReleaseCursor();
+                    continue;
+                }
+                var offset = (int)(_position - header.PartBegin);
+                var available = Readable(buffer) - offset;
+                if (available > 0)
+                {
+                    var count = Math.Min(available, destination.Length - copied);
+                    buffer.CopyTo(offset, destination.Span.Slice(copied, count));
+                    copied += count;
+                    _copiedBeforeError = copied;
+                    _position += count;
+                    _cursorServed = Math.Max(_cursorServed, offset + count);
+                    if (_position == header.PartEnd)
+                    {
+                        OnSegmentConsumed();
+                    }
+                    continue;
+                }
+            }
+            if (ticket.Failure is { } failure)
+            {
+                // Forget the ticket, so reading here again fetches afresh.
+                ReleaseCursor();
+                RetireSlot(_segment);
+                throw failure;
+            }
+            if (copied > 0)
+            {
+                break;
+            }
+            await WaitForAsync(ticket, progress, cancellationToken).ConfigureAwait(false);
+        }
+        return copied;
+    }
+
+    /// <summary>
+    /// Bytes of <paramref name="buffer"/> the reader may have. Unverified bytes are served as they
+    /// arrive, but a part's last byte only once its CRC checked out: a reader going through a part
+    /// is therefore still on it when a bad CRC is found, and gets the good copy or an error.
+    /// </summary>
     private int Readable(SegmentBuffer buffer)
     {
-        if (buffer.IsFailed)
+        if (buffer.IsCompleted)
+        {
+            return buffer.Size;
+        }
+        if (buffer.IsFailed || !_options.ServeUnverifiedBytes)
         {
             return 0;
         }
-        if (_options.ServeUnverifiedBytes)
-        {
-            return buffer.Written;
-        }
-        return buffer.IsCompleted ? buffer.Size : 0;
+        return Math.Min(buffer.Written, buffer.Size - 1);
     }
 
     /// <summary>
@@ -142,9 +183,20 @@ public sealed partial class BufferedSegmentStream
         return next;
     }
 
+    /// <summary>Lets go of the cursor's buffer; one the reader took unverified bytes from is watched until its CRC is known.</summary>
     private void ReleaseCursor()
     {
-        _cursorBuffer?.Release();
+        if (_cursorBuffer is { } buffer)
+        {
+            if (_cursorServed > 0 && !buffer.IsCompleted && !buffer.IsFailed)
+            {
+                _leftUnverified.Watch(buffer, _cursorTicket!.Number, _cursorTicket.MessageId);
+            }
+            else
+            {
+                buffer.Release();
+            }
+        }
         _cursorBuffer = null;
         _cursorTicket = null;
         _cursorServed = 0;

@@ -15,6 +15,8 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     private int _windowEnd;
     private int _ramp;
     private int _readsSinceSeek;
+    private bool _openedAtStart;
+    private bool _anticipating;
 
     void ITicketHost.ObserveHeader(int segment, YencHeader header) => _index.Observe(segment, header);
 
@@ -57,16 +59,26 @@ public sealed partial class BufferedSegmentStream : ITicketHost
 
     private void ResetRamp()
     {
+        _openedAtStart = false;
+        _anticipating = false;
         _ramp = 1;
         _readsSinceSeek = 0;
+        _fetcher.Anticipate(0);
     }
 
-    /// <summary>A second read without a seek shows the reader goes on: fetch the next segment too.</summary>
+    /// <summary>
+    /// A first read from the start of a new stream (playback starting) or a second read without a
+    /// seek shows the reader goes on: fetch the next segment too, and start opening connections for
+    /// the read-ahead it is likely to grow into (connecting costs a round trip or two).
+    /// </summary>
     private void OnReadStarted()
     {
-        if (++_readsSinceSeek > 1 && _ramp < 2)
+        var readsSinceSeek = ++_readsSinceSeek;
+        if ((readsSinceSeek > 1 || (_openedAtStart && _position == 0)) && _ramp <= 2 && !_anticipating)
         {
             _ramp = 2;
+            _anticipating = true;
+            _fetcher.Anticipate(BudgetSegments());
         }
     }
 
@@ -74,14 +86,19 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     private void OnSegmentConsumed()
     {
         _segment++;
-        _ramp = Math.Min(Math.Max(2, _ramp * 2), BudgetSegments());
+        var budget = BudgetSegments();
+        _ramp = Math.Min(Math.Max(2, _ramp * 2), budget);
         ReleaseCursor();
+        // The reader streams: while the read-ahead grows, have connections ready for all of it
+        // before it gets there; once grown, demand speaks for itself.
+        _fetcher.Anticipate(_ramp < budget ? budget : 0);
     }
 
     /// <summary>Seek: keep the window when the target is inside it, otherwise start small again.</summary>
     private void MoveTo(long target)
     {
         _position = target;
+        _deferredError = null; // it was about the bytes after the old position
         if (_cursorBuffer?.Header is { } header && target >= header.PartBegin && target < header.PartEnd)
         {
             return;

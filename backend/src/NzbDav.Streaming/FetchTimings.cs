@@ -25,6 +25,8 @@ internal sealed class FetchTimings
 
     public long MedianTotalTicks => Volatile.Read(ref _medianTotal);
 
+    public long MedianFirstByteTicks => Volatile.Read(ref _medianFirstByte);
+
     public TimeSpan? MedianFirstByte => Volatile.Read(ref _medianFirstByte) is var ticks and >= 0
         ? Stopwatch.GetElapsedTime(0, ticks)
         : null;

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Streaming;
@@ -22,8 +23,13 @@ internal enum FetchWorkerState
 /// One connection of a stream: a lease plus the requests pipelined on it. Scheduler-owned (one
 /// thread), except for the lease and error that the acquisition hands over through a queue.
 /// </summary>
-internal sealed class FetchWorker(long acquireStartedAt)
+internal sealed class FetchWorker(long acquireStartedAt, CancellationToken stopping)
 {
+    private long _lastProgressAt;
+
+    /// <summary>Cancels the lease wait: the stream stops, or the lease is no longer needed.</summary>
+    public CancellationTokenSource AcquireCancellation { get; } = CancellationTokenSource.CreateLinkedTokenSource(stopping);
+
     public FetchWorkerState State { get; set; } = FetchWorkerState.Acquiring;
 
     public long AcquireStartedAt { get; } = acquireStartedAt;
@@ -43,8 +49,13 @@ internal sealed class FetchWorker(long acquireStartedAt)
     /// <summary>When <see cref="InFlight"/> last dropped to zero.</summary>
     public long IdleSince { get; set; }
 
+    /// <summary>When the connection last delivered anything (stopwatch timestamp); written by receive loops.</summary>
+    public long LastProgressAt => Volatile.Read(ref _lastProgressAt);
+
     /// <summary>The connection may still owe an answer we abandoned: close it rather than return it to the pool.</summary>
     public bool BreakOnClose { get; set; }
+
+    public void MarkProgress() => Volatile.Write(ref _lastProgressAt, Stopwatch.GetTimestamp());
 
     public bool HasCapacity =>
         State == FetchWorkerState.Ready && InFlight < PipelineDepth && Lease!.Connection.IsUsable;

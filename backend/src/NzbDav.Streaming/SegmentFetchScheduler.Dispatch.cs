@@ -25,7 +25,7 @@ internal sealed partial class SegmentFetchScheduler
                 ticket.Queued = false;
                 continue;
             }
-            var worker = PickWorker(ticket.Avoid);
+            var worker = PickWorker(ticket, out var viaOthers);
             if (worker is null)
             {
                 // The reader is blocked on this one: worth a connection beyond the usual count.
@@ -34,29 +34,56 @@ internal sealed partial class SegmentFetchScheduler
             }
             _pending.Dequeue();
             ticket.Queued = false;
-            // After two failed tries on the usual provider, ask the others (when there are any).
-            Start(ticket, worker, viaOtherProviders: _hasOtherProviders && ticket.FailedAttempts >= 2, isRace: false, now);
+            Start(ticket, worker, viaOthers, isRace: false, now);
         }
     }
 
-    /// <summary>The first connection (in a stable order) with a free pipeline slot: packing work keeps spare connections idle, so they go back to the pool.</summary>
-    private FetchWorker? PickWorker(FetchWorker? avoid)
+    /// <summary>
+    /// The least loaded connection with a free pipeline slot (the first such, in a stable order).
+    /// For a retry: prefer a provider not yet ruled out and not the connection that failed last;
+    /// when only connections to ruled-out providers are free (and no other provider's connection
+    /// will free up), ask the other providers through one of them.
+    /// </summary>
+    private FetchWorker? PickWorker(SegmentTicket ticket, out bool viaOthers)
     {
-        FetchWorker? fallback = null;
+        viaOthers = false;
+        var bad = ticket.BadProviders;
+        FetchWorker? best = null;
+        var bestRank = int.MaxValue;
+        var goodProviderBusy = false;
         foreach (var worker in _workers)
         {
+            var isBad = bad?.Contains(worker.Lease?.ProviderName ?? "") == true;
             if (!worker.HasCapacity)
             {
+                goodProviderBusy |= !isBad && worker.State == FetchWorkerState.Ready;
                 continue;
             }
-            if (ReferenceEquals(worker, avoid))
+            // Least loaded first: requests spread over connections transfer in parallel rather
+            // than one after another on a single connection.
+            var rank = (((isBad ? 2 : 0) + (ReferenceEquals(worker, ticket.Avoid) ? 1 : 0)) * 1024) + worker.InFlight;
+            if (rank < bestRank)
             {
-                fallback ??= worker;
-                continue;
+                best = worker;
+                bestRank = rank;
             }
-            return worker;
         }
-        return fallback;
+        if (best is null || bestRank < 2 * 1024)
+        {
+            return best;
+        }
+        if (AllBad(ticket))
+        {
+            return best; // nobody is left to ask instead: try again where we are
+        }
+        if (goodProviderBusy || _workers.Exists(static w => w.State == FetchWorkerState.Acquiring))
+        {
+            // A connection to another provider will free up (or is being leased, provider not yet
+            // known): wait for it rather than queue in that provider's pool behind our own leases.
+            return null;
+        }
+        viaOthers = true;
+        return best;
     }
 
     private void Start(SegmentTicket ticket, FetchWorker worker, bool viaOtherProviders, bool isRace, long now)
@@ -80,14 +107,18 @@ internal sealed partial class SegmentFetchScheduler
             return;
         }
         var current = head.Attempts[0];
-        var due = current.StartedAt + StragglerDelayTicks();
+        // Late by either measure: out much longer than fetches usually take, or its connection has
+        // sent nothing at all (a stalled connection) for a couple of round trips.
+        var due = Math.Min(
+            current.StartedAt + StragglerDelayTicks(),
+            Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks());
         if (now < due)
         {
             WakeAt(due);
             return;
         }
-        var worker = PickWorker(current.Worker);
-        if (worker is null || ReferenceEquals(worker, current.Worker))
+        var worker = PickRacer(head, current.Worker);
+        if (worker is null)
         {
             _wantExtraLease = true;
             return;
@@ -96,6 +127,26 @@ internal sealed partial class SegmentFetchScheduler
         _statistics.StragglerRaced();
         StreamingLog.StragglerRaced(_logger, head.Number, head.MessageId, (long)System.Diagnostics.Stopwatch.GetElapsedTime(current.StartedAt, now).TotalMilliseconds);
         Start(head, worker, viaOtherProviders: false, isRace: true, now);
+    }
+
+    /// <summary>A connection other than the straggler's, to a provider not ruled out for the ticket, with a free pipeline slot.</summary>
+    private FetchWorker? PickRacer(SegmentTicket ticket, FetchWorker straggler)
+    {
+        foreach (var worker in _workers)
+        {
+            if (worker.HasCapacity && !ReferenceEquals(worker, straggler) && ticket.BadProviders?.Contains(worker.Lease!.ProviderName) != true)
+            {
+                return worker;
+            }
+        }
+        return null;
+    }
+
+    /// <summary>How long a connection owing us answers may stay silent: a few median times to first byte, never less than the minimum.</summary>
+    private long SilenceDelayTicks()
+    {
+        var minimum = Ticks(_options.MinimumStragglerDelay);
+        return _timings.Count < 3 ? Math.Max(minimum, Ticks(TimeSpan.FromSeconds(1))) : Math.Max(minimum, (long)(_timings.MedianFirstByteTicks * _options.StragglerFactor));
     }
 
     private long StragglerDelayTicks()

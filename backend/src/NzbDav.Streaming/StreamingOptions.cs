@@ -35,12 +35,13 @@ public sealed record StreamingOptions
     public int KeepBehindSegments { get; init; } = 2;
 
     /// <summary>
-    /// A head-of-line segment is fetched again on another connection once it has been outstanding
-    /// this many times the median fetch time. Default 3.
+    /// A head-of-line segment (the one the reader waits for) is fetched again on another connection
+    /// once it has been out this many times the median fetch time, or once its connection has sent
+    /// nothing for this many times the median time to first byte (a stalled connection). Default 3.
     /// </summary>
     public double StragglerFactor { get; init; } = 3.0;
 
-    /// <summary>...and more than this many times the fastest time to first byte seen. Default 2.</summary>
+    /// <summary>...and (by the first measure) more than this many times the fastest time to first byte seen. Default 2.</summary>
     public double StragglerLatencyFloorFactor { get; init; } = 2.0;
 
     /// <summary>...and never sooner than this (so a fast LAN does not race on noise). Default 100 ms.</summary>

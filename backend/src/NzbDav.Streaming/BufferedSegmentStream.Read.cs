@@ -8,6 +8,7 @@ public sealed partial class BufferedSegmentStream
     private SegmentBuffer? _cursorBuffer;
     private int _cursorServed;
     private int _waitingFor = -1;
+    private readonly UnverifiedWatch _leftUnverified = new();
 
     private async ValueTask<int> ReadCoreAsync(Memory<byte> destination, CancellationToken cancellationToken)
     {
@@ -19,6 +20,7 @@ public sealed partial class BufferedSegmentStream
                 return 0;
             }
             cancellationToken.ThrowIfCancellationRequested();
+            _leftUnverified.ThrowIfAnyProvedCorrupt();
             OnReadStarted();
             var copied = 0;
             var relocations = 0;
@@ -32,6 +34,12 @@ public sealed partial class BufferedSegmentStream
                         throw new SegmentLayoutException($"No segment's part header covers offset {_position} of the {Length}-byte file.");
                     }
                     _segment = await LocateAsync(_position, cancellationToken).ConfigureAwait(false);
+                }
+                if (copied > 0 && SlotAt(_segment) is null)
+                {
+                    // Move the window only when the next read asks: a scrubbing reader that just
+                    // finished a segment will seek away, and fetching ahead for it would be waste.
+                    break;
                 }
                 MoveWindow(_segment, _ramp);
                 var ticket = SlotAt(_segment)!;
@@ -84,17 +92,22 @@ public sealed partial class BufferedSegmentStream
         }
     }
 
+    /// <summary>
+    /// Bytes of <paramref name="buffer"/> the reader may have. Unverified bytes are served as they
+    /// arrive, but a part's last byte only once its CRC checked out: a reader going through a part
+    /// is therefore still on it when a bad CRC is found, and gets the good copy or an error.
+    /// </summary>
     private int Readable(SegmentBuffer buffer)
     {
-        if (buffer.IsFailed)
+        if (buffer.IsCompleted)
+        {
+            return buffer.Size;
+        }
+        if (buffer.IsFailed || !_options.ServeUnverifiedBytes)
         {
             return 0;
         }
-        if (_options.ServeUnverifiedBytes)
-        {
-            return buffer.Written;
-        }
-        return buffer.IsCompleted ? buffer.Size : 0;
+        return Math.Min(buffer.Written, buffer.Size - 1);
     }
 
     /// <summary>
@@ -142,9 +155,20 @@ public sealed partial class BufferedSegmentStream
         return next;
     }
 
+    /// <summary>Lets go of the cursor's buffer; one the reader took unverified bytes from is watched until its CRC is known.</summary>
     private void ReleaseCursor()
     {
-        _cursorBuffer?.Release();
+        if (_cursorBuffer is { } buffer)
+        {
+            if (_cursorServed > 0 && !buffer.IsCompleted && !buffer.IsFailed)
+            {
+                _leftUnverified.Watch(buffer, _cursorTicket!.Number, _cursorTicket.MessageId);
+            }
+            else
+            {
+                buffer.Release();
+            }
+        }
         _cursorBuffer = null;
         _cursorTicket = null;
         _cursorServed = 0;

@@ -59,6 +59,7 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     {
         _ramp = 1;
         _readsSinceSeek = 0;
+        _fetcher.Anticipate(0);
     }
 
     /// <summary>A second read without a seek shows the reader goes on: fetch the next segment too.</summary>
@@ -74,8 +75,12 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     private void OnSegmentConsumed()
     {
         _segment++;
-        _ramp = Math.Min(Math.Max(2, _ramp * 2), BudgetSegments());
+        var budget = BudgetSegments();
+        _ramp = Math.Min(Math.Max(2, _ramp * 2), budget);
         ReleaseCursor();
+        // The reader streams: while the read-ahead grows, have connections ready for all of it
+        // before it gets there; once grown, demand speaks for itself.
+        _fetcher.Anticipate(_ramp < budget ? budget : 0);
     }
 
     /// <summary>Seek: keep the window when the target is inside it, otherwise start small again.</summary>

@@ -216,6 +216,7 @@ public sealed partial class BufferedSegmentStream : Stream
             return;
         }
         ReleaseCursor();
+        _leftUnverified.Clear();
         for (var i = 0; i < _ring.Length; i++)
         {
             _ring[i]?.Retire();

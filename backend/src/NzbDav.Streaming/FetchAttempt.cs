@@ -8,9 +8,13 @@ internal enum FetchOutcome
     Running,
     Succeeded,
     Cancelled,
-    /// <summary>Worth trying again elsewhere (connection failure, timeout, busy providers, bad CRC).</summary>
+    /// <summary>The provider asked answered 430.</summary>
+    Missing,
+    /// <summary>The provider asked delivered a copy that failed yEnc or CRC checks.</summary>
+    Corrupt,
+    /// <summary>Worth trying again (connection failure, timeout, busy providers).</summary>
     Retryable,
-    /// <summary>No retry can help (missing on every provider, a bug).</summary>
+    /// <summary>No retry can help (missing on every other provider too, a bug).</summary>
     Fatal,
 }
 
@@ -44,8 +48,8 @@ internal sealed class FetchAttempt(SegmentTicket ticket, FetchWorker worker, boo
     /// <summary>True once an answer started decoding (cancelling it now would break the connection).</summary>
     public bool HasBegun => Volatile.Read(ref _latest)?.HasBegun == true;
 
-    /// <summary>The buffer that completed, if any.</summary>
-    public SegmentBuffer? Completed => _buffers.Find(static b => b.IsCompleted);
+    /// <summary>When the answer that completed began to arrive (0 if none completed); kept after the buffers are released.</summary>
+    public long CompletedBegunAt { get; private set; }
 
     /// <summary>A fresh target for one try (the client asks again for each provider it fails over to).</summary>
     public SegmentBuffer NewBuffer(ArrayPool<byte> pool, StreamStatistics statistics)
@@ -75,6 +79,10 @@ internal sealed class FetchAttempt(SegmentTicket ticket, FetchWorker worker, boo
         MarkUnfinishedFailed();
         foreach (var buffer in _buffers)
         {
+            if (buffer.IsCompleted)
+            {
+                CompletedBegunAt = buffer.BegunAt;
+            }
             buffer.Release();
         }
         _buffers.Clear();

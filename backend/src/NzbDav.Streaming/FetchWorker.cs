@@ -22,8 +22,11 @@ internal enum FetchWorkerState
 /// One connection of a stream: a lease plus the requests pipelined on it. Scheduler-owned (one
 /// thread), except for the lease and error that the acquisition hands over through a queue.
 /// </summary>
-internal sealed class FetchWorker(long acquireStartedAt)
+internal sealed class FetchWorker(long acquireStartedAt, CancellationToken stopping)
 {
+    /// <summary>Cancels the lease wait: the stream stops, or the lease is no longer needed.</summary>
+    public CancellationTokenSource AcquireCancellation { get; } = CancellationTokenSource.CreateLinkedTokenSource(stopping);
+
     public FetchWorkerState State { get; set; } = FetchWorkerState.Acquiring;
 
     public long AcquireStartedAt { get; } = acquireStartedAt;

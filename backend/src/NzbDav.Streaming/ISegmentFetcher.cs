@@ -19,6 +19,12 @@ internal interface ISegmentFetcher : IAsyncDisposable
     /// <summary>The ticket the reader is waiting for (a straggler candidate).</summary>
     void SetHead(SegmentTicket ticket);
 
+    /// <summary>
+    /// How many segments the reader is expected to want in flight soon (0 after a seek), so
+    /// connections can be opened before the read-ahead grows into them.
+    /// </summary>
+    void Anticipate(int segments);
+
     /// <summary>Applies what was queued since the last call.</summary>
     void Wake();
 }

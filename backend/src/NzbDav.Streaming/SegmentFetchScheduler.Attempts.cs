@@ -12,15 +12,16 @@ internal sealed partial class SegmentFetchScheduler
     {
         var token = attempt.Cancellation.Token;
         var lease = attempt.Worker.Lease!;
+        var messageId = attempt.Ticket.MessageId;
         try
         {
             if (attempt.ViaOtherProviders)
             {
-                await lease.BodyFromOtherProvidersAsync(attempt.Ticket.MessageId, () => attempt.NewBuffer(_pool, _statistics), token).ConfigureAwait(false);
+                await lease.BodyFromOtherProvidersAsync(messageId, () => attempt.NewBuffer(_pool, _statistics), token).ConfigureAwait(false);
             }
             else
             {
-                await FetchOnLeaseAsync(attempt, lease, token).ConfigureAwait(false);
+                await lease.Connection.BodyAsync(messageId, attempt.NewBuffer(_pool, _statistics), token).ConfigureAwait(false);
             }
             attempt.Outcome = FetchOutcome.Succeeded;
         }
@@ -41,34 +42,15 @@ internal sealed partial class SegmentFetchScheduler
         _signal.Set();
     }
 
-    /// <summary>BODY on the worker's own connection; a 430 or a corrupt copy moves on to the other providers at once.</summary>
-    private async Task FetchOnLeaseAsync(FetchAttempt attempt, UsenetLease lease, CancellationToken token)
-    {
-        var messageId = attempt.Ticket.MessageId;
-        try
-        {
-            await lease.Connection.BodyAsync(messageId, attempt.NewBuffer(_pool, _statistics), token).ConfigureAwait(false);
-        }
-        catch (Exception error) when (_hasOtherProviders && error is NntpArticleNotFoundException or YencException && !token.IsCancellationRequested)
-        {
-            attempt.MarkUnfinishedFailed();
-            try
-            {
-                await lease.BodyFromOtherProvidersAsync(messageId, () => attempt.NewBuffer(_pool, _statistics), token).ConfigureAwait(false);
-            }
-            catch (ArticleMissingException missing) when (error is YencException)
-            {
-                throw new SegmentFetchFatalException(
-                    $"corrupt on provider '{lease.ProviderName}' ({error.Message}) and missing on every other provider", missing);
-            }
-        }
-    }
-
+    // A 430 or a corrupt copy here is reported back rather than chased inline: the scheduler then
+    // routes the retry to a connection of another provider this stream already holds, instead of
+    // waiting in that provider's pool for a connection that may be one of its own.
     private static FetchOutcome Classify(Exception error) => error switch
     {
-        SegmentFetchFatalException or ArticleMissingException or NntpArticleNotFoundException => FetchOutcome.Fatal,
-        ObjectDisposedException => FetchOutcome.Fatal,
-        NntpException or YencException or ArticleFetchFailedException or NoProviderAvailableException => FetchOutcome.Retryable,
+        NntpArticleNotFoundException => FetchOutcome.Missing,
+        YencException => FetchOutcome.Corrupt,
+        ArticleMissingException or ObjectDisposedException => FetchOutcome.Fatal,
+        NntpException or ArticleFetchFailedException or NoProviderAvailableException => FetchOutcome.Retryable,
         IOException or SocketException or TimeoutException or OperationCanceledException => FetchOutcome.Retryable,
         _ => FetchOutcome.Fatal,
     };
@@ -91,9 +73,9 @@ internal sealed partial class SegmentFetchScheduler
         switch (attempt.Outcome)
         {
             case FetchOutcome.Succeeded:
-                if (attempt.Completed is { } buffer)
+                if (attempt.CompletedBegunAt != 0)
                 {
-                    _timings.Record(buffer.BegunAt - attempt.StartedAt, now - attempt.StartedAt);
+                    _timings.Record(attempt.CompletedBegunAt - attempt.StartedAt, now - attempt.StartedAt);
                 }
                 foreach (var loser in ticket.Attempts.ToArray())
                 {
@@ -115,18 +97,54 @@ internal sealed partial class SegmentFetchScheduler
             return; // the other racer may still deliver
         }
         var provider = worker.Lease!.ProviderName;
-        if (attempt.Outcome == FetchOutcome.Retryable && ++ticket.FailedAttempts < _options.MaxAttemptsPerSegment)
+        var reason = RetryOrGiveUp(ticket, attempt, provider);
+        if (reason is null)
         {
-            StreamingLog.AttemptFailed(_logger, ticket.Number, ticket.MessageId, provider, ticket.FailedAttempts, attempt.Error);
+            StreamingLog.AttemptFailed(_logger, ticket.Number, ticket.MessageId, provider, attempt.Outcome, attempt.Error);
             _statistics.Retried();
             ticket.Avoid = worker;
             Enqueue(ticket);
             return;
         }
-        var reason = attempt.Outcome == FetchOutcome.Retryable
-            ? $"{ticket.FailedAttempts} tries failed, the last with: {attempt.Error?.Message}"
-            : attempt.Error?.Message ?? "unknown failure";
         StreamingLog.SegmentFailed(_logger, ticket.Number, ticket.MessageId, reason);
         ticket.Fail(new SegmentUnavailableException(ticket.Number, ticket.MessageId, reason, attempt.Error));
     }
+
+    /// <summary>Null to try again; otherwise why the segment is given up on.</summary>
+    private string? RetryOrGiveUp(SegmentTicket ticket, FetchAttempt attempt, string provider)
+    {
+        switch (attempt.Outcome)
+        {
+            case FetchOutcome.Missing:
+                MarkBad(ticket, provider);
+                // Each 430 rules out one more provider, so this ends by itself.
+                return AllBad(ticket) ? $"missing (430) on every provider ({string.Join(", ", ticket.BadProviders!)})" : null;
+            case FetchOutcome.Corrupt:
+                MarkBad(ticket, provider);
+                break;
+            case FetchOutcome.Retryable:
+                if (ticket.FailedAttempts >= 1)
+                {
+                    MarkBad(ticket, provider); // failing twice: try another provider next, if there is one
+                }
+                break;
+            default:
+                return attempt.Error?.Message ?? "unknown failure";
+        }
+        return ++ticket.FailedAttempts < _options.MaxAttemptsPerSegment
+            ? null
+            : $"{ticket.FailedAttempts} tries failed, the last with: {attempt.Error?.Message}";
+    }
+
+    private static void MarkBad(SegmentTicket ticket, string provider)
+    {
+        ticket.BadProviders ??= new List<string>(2);
+        if (!ticket.BadProviders.Contains(provider))
+        {
+            ticket.BadProviders.Add(provider);
+        }
+    }
+
+    private bool AllBad(SegmentTicket ticket) =>
+        ticket.BadProviders is { } bad && Array.TrueForAll(_providerNames, bad.Contains);
 }

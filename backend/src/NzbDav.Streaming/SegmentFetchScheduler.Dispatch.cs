@@ -3,6 +3,7 @@ namespace NzbDav.Streaming;
 // Handing tickets to connections: lowest segment first, straggler races, retries.
 internal sealed partial class SegmentFetchScheduler
 {
+
     private static bool NeedsFetch(SegmentTicket ticket) =>
         !ticket.IsRetired && !ticket.IsCompleted && ticket.Failure is null && ticket.Attempts.Count == 0;
 
@@ -25,7 +26,7 @@ internal sealed partial class SegmentFetchScheduler
                 ticket.Queued = false;
                 continue;
             }
-            var worker = PickWorker(ticket.Avoid);
+            var worker = PickWorker(ticket, out var viaOthers);
             if (worker is null)
             {
                 // The reader is blocked on this one: worth a connection beyond the usual count.
@@ -34,29 +35,59 @@ internal sealed partial class SegmentFetchScheduler
             }
             _pending.Dequeue();
             ticket.Queued = false;
-            // After two failed tries on the usual provider, ask the others (when there are any).
-            Start(ticket, worker, viaOtherProviders: _hasOtherProviders && ticket.FailedAttempts >= 2, isRace: false, now);
+            Start(ticket, worker, viaOthers, isRace: false, now);
         }
     }
 
-    /// <summary>The first connection (in a stable order) with a free pipeline slot: packing work keeps spare connections idle, so they go back to the pool.</summary>
-    private FetchWorker? PickWorker(FetchWorker? avoid)
+    /// <summary>
+    /// The first connection (in a stable order) with a free pipeline slot; packing work onto the
+    /// first connections keeps spare ones idle, so they go back to the pool. For a retry: prefer a
+    /// provider not yet ruled out and not the connection that failed last; when only connections
+    /// to ruled-out providers are free (and no other provider's connection will free up), ask the
+    /// other providers through one of them.
+    /// </summary>
+    private FetchWorker? PickWorker(SegmentTicket ticket, out bool viaOthers)
     {
-        FetchWorker? fallback = null;
+        viaOthers = false;
+        var bad = ticket.BadProviders;
+        FetchWorker? best = null;
+        var bestRank = int.MaxValue;
+        var goodProviderBusy = false;
         foreach (var worker in _workers)
         {
+            var isBad = bad?.Contains(worker.Lease?.ProviderName ?? "") == true;
             if (!worker.HasCapacity)
             {
+                goodProviderBusy |= !isBad && worker.State == FetchWorkerState.Ready;
                 continue;
             }
-            if (ReferenceEquals(worker, avoid))
+            var rank = (isBad ? 2 : 0) + (ReferenceEquals(worker, ticket.Avoid) ? 1 : 0);
+            if (rank == 0)
             {
-                fallback ??= worker;
-                continue;
+                return worker;
             }
-            return worker;
+            if (rank < bestRank)
+            {
+                best = worker;
+                bestRank = rank;
+            }
         }
-        return fallback;
+        if (best is null || bestRank < 2)
+        {
+            return best;
+        }
+        if (AllBad(ticket))
+        {
+            return best; // nobody is left to ask instead: try again where we are
+        }
+        if (goodProviderBusy || _workers.Exists(static w => w.State == FetchWorkerState.Acquiring))
+        {
+            // A connection to another provider will free up (or is being leased, provider not yet
+            // known): wait for it rather than queue in that provider's pool behind our own leases.
+            return null;
+        }
+        viaOthers = true;
+        return best;
     }
 
     private void Start(SegmentTicket ticket, FetchWorker worker, bool viaOtherProviders, bool isRace, long now)
@@ -86,8 +117,8 @@ internal sealed partial class SegmentFetchScheduler
             WakeAt(due);
             return;
         }
-        var worker = PickWorker(current.Worker);
-        if (worker is null || ReferenceEquals(worker, current.Worker))
+        var worker = PickRacer(head, current.Worker);
+        if (worker is null)
         {
             _wantExtraLease = true;
             return;
@@ -96,6 +127,19 @@ internal sealed partial class SegmentFetchScheduler
         _statistics.StragglerRaced();
         StreamingLog.StragglerRaced(_logger, head.Number, head.MessageId, (long)System.Diagnostics.Stopwatch.GetElapsedTime(current.StartedAt, now).TotalMilliseconds);
         Start(head, worker, viaOtherProviders: false, isRace: true, now);
+    }
+
+    /// <summary>A connection other than the straggler's, to a provider not ruled out for the ticket, with a free pipeline slot.</summary>
+    private FetchWorker? PickRacer(SegmentTicket ticket, FetchWorker straggler)
+    {
+        foreach (var worker in _workers)
+        {
+            if (worker.HasCapacity && !ReferenceEquals(worker, straggler) && ticket.BadProviders?.Contains(worker.Lease!.ProviderName) != true)
+            {
+                return worker;
+            }
+        }
+        return null;
     }
 
     private long StragglerDelayTicks()

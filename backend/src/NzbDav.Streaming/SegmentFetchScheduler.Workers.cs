@@ -8,42 +8,53 @@ internal sealed partial class SegmentFetchScheduler
 {
     private void ManageWorkers(long now)
     {
+        // Lease for twice the current demand, or for what the reader is expected to want soon: the
+        // read-ahead doubles as the reader consumes, and a new connection costs a round trip or two
+        // to open, so open them while the read-ahead is still growing. No demand, no leases.
+        // Idle leases are kept only for actual demand; anticipation opens new ones, never holds idle ones.
+        var work = _pending.Count + _running.Count;
+        var needed = Math.Min(_options.ConnectionsPerStream, ((work * 2) + _pipelineDepth - 1) / _pipelineDepth);
+        var anticipated = work == 0 ? 0 : Volatile.Read(ref _anticipated);
+        var desired = Math.Max(needed, Math.Min(_options.ConnectionsPerStream, (anticipated + _pipelineDepth - 1) / _pipelineDepth));
+        if (_wantExtraLease)
+        {
+            desired = Math.Min(Math.Max(desired, CountActive() + 1), _options.ConnectionsPerStream + 1);
+            needed = Math.Max(needed, desired);
+            _wantExtraLease = false;
+        }
+        var active = CountActive();
         var idleTicks = Ticks(_options.WorkerIdleTimeout);
-        var active = 0;
-        var acquiring = false;
+        // From the back: work is packed onto the first workers, so the last ones idle first.
         for (var i = _workers.Count - 1; i >= 0; i--)
         {
             var worker = _workers[i];
             switch (worker.State)
             {
-                case FetchWorkerState.Acquiring:
-                    acquiring = true;
-                    active++;
+                case FetchWorkerState.Acquiring when active > desired && !worker.AcquireCancellation.IsCancellationRequested:
+                    // Not needed any more: stop waiting for it rather than take a lease only to idle.
+                    active--;
+                    worker.AcquireCancellation.Cancel();
                     break;
                 case FetchWorkerState.Draining when worker.InFlight == 0:
                     Close(worker);
                     break;
-                case FetchWorkerState.Ready when worker.InFlight == 0 && (!worker.Lease!.Connection.IsUsable || now - worker.IdleSince >= idleTicks):
+                case FetchWorkerState.Ready when worker.InFlight == 0 && !worker.Lease!.Connection.IsUsable:
+                    active--;
                     Close(worker);
                     break;
-                case FetchWorkerState.Ready:
-                    active++;
-                    if (worker.InFlight == 0)
+                case FetchWorkerState.Ready when worker.InFlight == 0 && active > needed:
+                    if (now - worker.IdleSince >= idleTicks)
+                    {
+                        active--;
+                        Close(worker);
+                    }
+                    else
                     {
                         WakeAt(worker.IdleSince + idleTicks);
                     }
                     break;
             }
         }
-        // Lease for twice the current demand: the read-ahead doubles as the reader consumes, and a
-        // new connection costs a round trip or two to open.
-        var demand = _pending.Count + _running.Count;
-        var desired = Math.Min(_options.ConnectionsPerStream, ((demand * 2) + _pipelineDepth - 1) / _pipelineDepth);
-        if (_wantExtraLease && !acquiring && active >= desired)
-        {
-            desired = Math.Min(active + 1, _options.ConnectionsPerStream + 1);
-        }
-        _wantExtraLease = false;
         for (; active < desired; active++)
         {
             StartAcquire(now);
@@ -51,9 +62,23 @@ internal sealed partial class SegmentFetchScheduler
         _closing.RemoveAll(static task => task.IsCompleted);
     }
 
+    /// <summary>Workers holding or waiting for a lease that will take work.</summary>
+    private int CountActive()
+    {
+        var active = 0;
+        foreach (var worker in _workers)
+        {
+            if (worker.State == FetchWorkerState.Ready || (worker.State == FetchWorkerState.Acquiring && !worker.AcquireCancellation.IsCancellationRequested))
+            {
+                active++;
+            }
+        }
+        return active;
+    }
+
     private void StartAcquire(long now)
     {
-        var worker = new FetchWorker(now);
+        var worker = new FetchWorker(now, _stopping.Token);
         _workers.Add(worker);
         worker.Acquisition = AcquireAsync(worker);
     }
@@ -62,7 +87,7 @@ internal sealed partial class SegmentFetchScheduler
     {
         try
         {
-            worker.Lease = await _client.AcquireAsync(OperationKind.Streaming, _stopping.Token).ConfigureAwait(false);
+            worker.Lease = await _client.AcquireAsync(OperationKind.Streaming, worker.AcquireCancellation.Token).ConfigureAwait(false);
         }
         catch (Exception error)
         {
@@ -74,19 +99,22 @@ internal sealed partial class SegmentFetchScheduler
 
     private void OnAcquired(FetchWorker worker, long now)
     {
+        var withdrawn = worker.AcquireCancellation.IsCancellationRequested;
+        worker.AcquireCancellation.Dispose();
         if (worker.Lease is { } lease)
         {
             _statistics.LeaseAcquired(now - worker.AcquireStartedAt);
             worker.PipelineDepth = Math.Max(1, lease.Connection.PipelineDepth);
             _pipelineDepth = worker.PipelineDepth;
             worker.State = FetchWorkerState.Ready;
-            worker.IdleSince = now;
+            // Granted just as it was called off: idle since forever, so it goes back unless needed.
+            worker.IdleSince = withdrawn ? 0 : now;
             return;
         }
         _workers.Remove(worker);
         worker.State = FetchWorkerState.Closed;
         var error = worker.AcquireError;
-        if (error is OperationCanceledException && _stopping.IsCancellationRequested)
+        if (error is OperationCanceledException && withdrawn)
         {
             return;
         }

@@ -23,7 +23,7 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
     private readonly StreamStatistics _statistics;
     private readonly ILogger _logger;
     private readonly TimeSpan? _seedLatency;
-    private readonly bool _hasOtherProviders;
+    private readonly string[] _providerNames;
     private readonly ConcurrentQueue<SegmentTicket> _submitted = new();
     private readonly ConcurrentQueue<SegmentTicket> _withdrawn = new();
     private readonly ConcurrentQueue<FetchAttempt> _finished = new();
@@ -42,7 +42,9 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
     private long _nextWakeAt = long.MaxValue;
     private long _armedFor = long.MaxValue;
     private int _pipelineDepth = 4;
+    private int _anticipated;
     private bool _wantExtraLease;
+    private int _timerFired;
     private int _stop;
 
     public SegmentFetchScheduler(
@@ -54,8 +56,8 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
         _statistics = statistics;
         _logger = logger;
         _seedLatency = seedLatency;
-        _hasOtherProviders = client.GetProviderStatus().Count > 1;
-        _timer = TimeProvider.System.CreateTimer(static state => ((SegmentFetchScheduler)state!)._signal.Set(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        _providerNames = client.GetProviderStatus().Select(p => p.Name).ToArray();
+        _timer = TimeProvider.System.CreateTimer(static state => ((SegmentFetchScheduler)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         _loop = RunAsync();
     }
 
@@ -73,6 +75,8 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
     public void Withdraw(SegmentTicket ticket) => _withdrawn.Enqueue(ticket);
 
     public void SetHead(SegmentTicket ticket) => Volatile.Write(ref _head, ticket);
+
+    public void Anticipate(int segments) => Volatile.Write(ref _anticipated, segments);
 
     public void Wake() => _signal.Set();
 
@@ -115,9 +119,10 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
 
     private void Pass(long now)
     {
-        if (now >= _armedFor)
+        if (Interlocked.Exchange(ref _timerFired, 0) != 0)
         {
-            _armedFor = long.MaxValue; // the timer fired
+            // Timers may fire a little early; whatever is still due must be armed again.
+            _armedFor = long.MaxValue;
         }
         _nextWakeAt = long.MaxValue;
         while (_acquired.TryDequeue(out var worker))
@@ -140,6 +145,12 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
         Dispatch(now);
         ManageWorkers(now);
         ArmTimer(now);
+    }
+
+    private void OnTimer()
+    {
+        Volatile.Write(ref _timerFired, 1);
+        _signal.Set();
     }
 
     private void WakeAt(long timestamp) => _nextWakeAt = Math.Min(_nextWakeAt, timestamp);
@@ -217,6 +228,10 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
         await Task.WhenAll(_workers.Select(w => w.Acquisition)).ConfigureAwait(false);
         foreach (var worker in _workers.ToArray())
         {
+            if (worker.State == FetchWorkerState.Acquiring)
+            {
+                worker.AcquireCancellation.Dispose();
+            }
             if (worker.Lease is not null)
             {
                 Close(worker);

@@ -106,8 +106,8 @@ public sealed class SegmentIndex
     }
 
     /// <summary>
-    /// Checks a fetched segment's header against the index: true when it matches what was assumed
-    /// or known; false when it revealed an irregular layout (now recorded).
+    /// Checks a fetched segment's header against the index: true when it matches the regular
+    /// layout; false when the index is (now) irregular, in which case the header is recorded.
     /// </summary>
     /// <exception cref="YencException">The header contradicts the file size or an earlier header of the same segment.</exception>
     public bool Observe(int segment, YencHeader header)

@@ -61,6 +61,9 @@ internal sealed class SegmentTicket : ISegmentBufferObserver
     /// <summary>The worker whose connection failed this ticket last, avoided on the retry.</summary>
     public FetchWorker? Avoid { get; set; }
 
+    /// <summary>Providers that lack this article, gave a corrupt copy, or failed it twice: retries go to others while any is left.</summary>
+    public List<string>? BadProviders { get; set; }
+
     // ---- reader side ----
 
     /// <summary>The published buffer with a reference taken for the caller, or null if none is published.</summary>

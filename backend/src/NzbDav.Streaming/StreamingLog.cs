@@ -5,8 +5,8 @@ namespace NzbDav.Streaming;
 /// <summary>Source-generated log messages of the streaming engine.</summary>
 internal static partial class StreamingLog
 {
-    [LoggerMessage(EventId = 4001, Level = LogLevel.Debug, Message = "Fetching segment {Number} <{MessageId}> on {Provider} failed (try {Try}); fetching it again elsewhere")]
-    public static partial void AttemptFailed(ILogger logger, int number, string messageId, string provider, int @try, Exception? error);
+    [LoggerMessage(EventId = 4001, Level = LogLevel.Debug, Message = "Fetching segment {Number} <{MessageId}> on {Provider} failed ({Outcome}); fetching it again elsewhere")]
+    public static partial void AttemptFailed(ILogger logger, int number, string messageId, string provider, FetchOutcome outcome, Exception? error);
 
     [LoggerMessage(EventId = 4002, Level = LogLevel.Warning, Message = "Segment {Number} <{MessageId}> could not be fetched: {Reason}")]
     public static partial void SegmentFailed(ILogger logger, int number, string messageId, string reason);

@@ -1,0 +1,110 @@
+using NzbDav.MockNntp;
+using NzbDav.Streaming.Tests.Support;
+using NzbDav.Usenet.Yenc;
+using static NzbDav.Streaming.Tests.Support.StreamHarness;
+
+namespace NzbDav.Streaming.Tests;
+
+/// <summary>How much is fetched: small after a seek, growing while the reader keeps reading, bounded in bytes.</summary>
+public sealed class ReadAheadTests
+{
+    private const int SegmentSize = 32 * 1024;
+
+    // Racing would add requests these tests count; no test here stalls.
+    private static readonly StreamingOptions NoRacing = new() { MinimumStragglerDelay = TimeSpan.FromMinutes(5) };
+
+    [Fact]
+    public async Task A_seek_and_one_small_read_fetch_only_the_target_segment()
+    {
+        await using var server = await StartServerAsync();
+        var file = server.Store.AddGeneratedFile("scrub.bin", 100L * SegmentSize, SegmentSize);
+        await using var harness = Create(NoRacing, Provider(server));
+
+        await using (var stream = await harness.Factory.OpenAsync(ToNzb(file), Header(file), Token))
+        {
+            foreach (var segment in new[] { 10, 50, 90, 20 })
+            {
+                stream.Position = (segment * (long)SegmentSize) + 1000;
+                await StreamAssert.ReadsExactlyAsync(stream, file, 4096, Token);
+            }
+            await Task.Delay(50, Token); // nothing more may start after the reads returned
+            Assert.Equal(4, server.Stats.GetCommandCount(MockCommandKind.Body));
+            Assert.Equal(4L * SegmentSize, stream.Statistics.BytesFetched);
+
+            // A second read without a seek shows intent to go on: the next segment is fetched too.
+            await StreamAssert.ReadsExactlyAsync(stream, file, 4096, Token);
+            for (var i = 0; i < 200 && server.Stats.GetCommandCount(MockCommandKind.Body) < 5; i++)
+            {
+                await Task.Delay(10, Token);
+            }
+            Assert.Equal(5, server.Stats.GetCommandCount(MockCommandKind.Body));
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
+    public async Task Read_ahead_never_exceeds_its_byte_budget()
+    {
+        await using var server = await StartServerAsync();
+        var file = server.Store.AddGeneratedFile("budget.bin", 300L * SegmentSize, SegmentSize);
+        var budget = 10L * SegmentSize;
+        await using var harness = Create(NoRacing with { MaxReadAheadBytes = budget, KeepBehindSegments = 1 }, Provider(server));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsExactlyAsync(stream, file, 40 * SegmentSize, Token);
+            // The reader stops: fetching must stop at the window, however long we wait.
+            await Task.Delay(300, Token);
+            var fetched = server.Stats.GetCommandCount(MockCommandKind.Body);
+            Assert.InRange(fetched, 40, 40 + 10 + 1);
+            Assert.InRange(harness.Pool.Outstanding * 64 * 1024, 1, budget + (3 * 64 * 1024L * 2));
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
+    public async Task A_short_seek_back_is_served_from_memory()
+    {
+        await using var server = await StartServerAsync();
+        var file = server.Store.AddGeneratedFile("back.bin", 30L * SegmentSize, SegmentSize);
+        await using var harness = Create(NoRacing, Provider(server));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsExactlyAsync(stream, file, (6 * SegmentSize) + 100, Token);
+            await Task.Delay(100, Token);
+            var before = server.Stats.GetCommandCount(MockCommandKind.Body);
+
+            stream.Position = (5L * SegmentSize) + 10; // the segment just consumed
+            await StreamAssert.ReadsExactlyAsync(stream, file, SegmentSize, Token);
+
+            Assert.Equal(before, server.Stats.GetCommandCount(MockCommandKind.Body));
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
+    public async Task A_whole_sequential_read_fetches_each_segment_once()
+    {
+        await using var server = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2));
+        var file = server.Store.AddGeneratedFile("once.bin", (80L * SegmentSize) + 77, SegmentSize);
+        await using var harness = Create(NoRacing, Provider(server));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsToEndExactlyAsync(stream, file, 256 * 1024, Token);
+            Assert.Equal(file.Size, stream.Statistics.BytesFetched);
+            Assert.Equal(file.Size, stream.Statistics.BytesRead);
+            Assert.Equal(file.Articles.Count, stream.Statistics.SegmentsFetched);
+        }
+
+        Assert.Equal(file.Articles.Count, server.Stats.GetCommandCount(MockCommandKind.Body));
+        await harness.AssertAllReturnedAsync();
+    }
+
+    private static YencHeader Header(NzbDav.MockNntp.Articles.MockFile file) =>
+        new(file.Name, file.Size, 128, 1, file.Articles.Count, 0, file.Articles[0].PartSize);
+}

@@ -1,0 +1,53 @@
+using NzbDav.MockNntp;
+using NzbDav.Streaming.Tests.Support;
+using static NzbDav.Streaming.Tests.Support.StreamHarness;
+
+namespace NzbDav.Streaming.Tests;
+
+/// <summary>A late head-of-line segment is fetched again on another connection; the first good answer wins.</summary>
+public sealed class StragglerTests
+{
+    [Fact]
+    public async Task A_stalled_segment_is_raced_on_another_connection_and_the_data_is_right()
+    {
+        const int segmentSize = 24 * 1024;
+        await using var server = await StartServerAsync(latency: TimeSpan.FromMilliseconds(3));
+        var file = server.Store.AddGeneratedFile("straggler.bin", 30L * segmentSize, segmentSize);
+        // Its first request stalls far beyond any plausible median; a second request is answered normally.
+        server.Store.SetDelay(file.Articles[12], TimeSpan.FromSeconds(2));
+        await using var harness = Create(new StreamingOptions { ConnectionsPerStream = 6 }, Provider(server, maxConnections: 6, pipelineDepth: 2));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsToEndExactlyAsync(stream, file, 16 * 1024, Token);
+            Assert.True(stream.Statistics.StragglerRaces >= 1, "the stalled segment should have been raced");
+        }
+
+        Assert.True(server.Stats.GetCommandCount(MockCommandKind.Body) > file.Articles.Count, "the raced article was requested twice");
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
+    public async Task Segments_stuck_behind_a_stalled_answer_on_the_same_connection_are_fetched_elsewhere()
+    {
+        const int segmentSize = 16 * 1024;
+        await using var server = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2));
+        var file = server.Store.AddGeneratedFile("stuck.bin", 40L * segmentSize, segmentSize);
+        foreach (var number in new[] { 8, 20, 31 })
+        {
+            server.Store.SetDelay(file.Articles[number], TimeSpan.FromSeconds(2));
+        }
+        await using var harness = Create(new StreamingOptions { ConnectionsPerStream = 4 }, Provider(server, maxConnections: 4, pipelineDepth: 4));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsToEndExactlyAsync(stream, file, 40 * 1024, Token);
+            Assert.True(stream.Statistics.StragglerRaces >= 1);
+        }
+
+        // Stalled connections are closed, never handed back to the pool; the mock only notices a
+        // closed session once its stall ends, so count on the client side.
+        Assert.InRange(harness.Client.GetProviderStatus().Single().Pool.PeakOpen, 1, 4);
+        await harness.AssertAllReturnedAsync();
+    }
+}

@@ -62,12 +62,16 @@ public sealed partial class BufferedSegmentStream : ITicketHost
         _fetcher.Anticipate(0);
     }
 
-    /// <summary>A second read without a seek shows the reader goes on: fetch the next segment too.</summary>
+    /// <summary>
+    /// A second read without a seek shows the reader goes on: fetch the next segment too, and open
+    /// connections for the read-ahead it is likely to grow into.
+    /// </summary>
     private void OnReadStarted()
     {
         if (++_readsSinceSeek > 1 && _ramp < 2)
         {
             _ramp = 2;
+            _fetcher.Anticipate(BudgetSegments());
         }
     }
 

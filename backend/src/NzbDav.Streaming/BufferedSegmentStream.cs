@@ -1,5 +1,4 @@
 using System.Buffers;
-using Microsoft.Extensions.Logging;
 
 namespace NzbDav.Streaming;
 
@@ -18,7 +17,6 @@ public sealed partial class BufferedSegmentStream : Stream
     private readonly SegmentIndex _index;
     private readonly ISegmentFetcher _fetcher;
     private readonly StreamingOptions _options;
-    private readonly ILogger _logger;
     private readonly AsyncSignal _readerSignal = new();
     private long _position;
     private int _busy;
@@ -30,13 +28,11 @@ public sealed partial class BufferedSegmentStream : Stream
         ISegmentFetcher fetcher,
         StreamingOptions options,
         StreamStatistics statistics,
-        ILogger logger,
         SegmentBuffer? firstSegment)
     {
         _index = index;
         _fetcher = fetcher;
         _options = options;
-        _logger = logger;
         Statistics = statistics;
         _maxWindowSegments = MaxWindowSegments(index, options);
         var ring = 1;

@@ -99,6 +99,6 @@ public sealed class NzbFileStreamFactory
     private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch)
     {
         var scheduler = new SegmentFetchScheduler(_client, _options, _pool, statistics, _logger, firstFetch);
-        return new BufferedSegmentStream(index, scheduler, _options, statistics, _logger, firstSegment);
+        return new BufferedSegmentStream(index, scheduler, _options, statistics, firstSegment);
     }
 }

@@ -40,11 +40,10 @@ internal sealed partial class SegmentFetchScheduler
     }
 
     /// <summary>
-    /// The first connection (in a stable order) with a free pipeline slot; packing work onto the
-    /// first connections keeps spare ones idle, so they go back to the pool. For a retry: prefer a
-    /// provider not yet ruled out and not the connection that failed last; when only connections
-    /// to ruled-out providers are free (and no other provider's connection will free up), ask the
-    /// other providers through one of them.
+    /// The least loaded connection with a free pipeline slot (the first such, in a stable order).
+    /// For a retry: prefer a provider not yet ruled out and not the connection that failed last;
+    /// when only connections to ruled-out providers are free (and no other provider's connection
+    /// will free up), ask the other providers through one of them.
     /// </summary>
     private FetchWorker? PickWorker(SegmentTicket ticket, out bool viaOthers)
     {
@@ -61,18 +60,16 @@ internal sealed partial class SegmentFetchScheduler
                 goodProviderBusy |= !isBad && worker.State == FetchWorkerState.Ready;
                 continue;
             }
-            var rank = (isBad ? 2 : 0) + (ReferenceEquals(worker, ticket.Avoid) ? 1 : 0);
-            if (rank == 0)
-            {
-                return worker;
-            }
+            // Least loaded first: requests spread over connections transfer in parallel rather
+            // than one after another on a single connection.
+            var rank = (((isBad ? 2 : 0) + (ReferenceEquals(worker, ticket.Avoid) ? 1 : 0)) * 1024) + worker.InFlight;
             if (rank < bestRank)
             {
                 best = worker;
                 bestRank = rank;
             }
         }
-        if (best is null || bestRank < 2)
+        if (best is null || bestRank < 2 * 1024)
         {
             return best;
         }

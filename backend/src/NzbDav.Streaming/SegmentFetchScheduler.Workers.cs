@@ -24,7 +24,7 @@ internal sealed partial class SegmentFetchScheduler
         }
         var active = CountActive();
         var idleTicks = Ticks(_options.WorkerIdleTimeout);
-        // From the back: work is packed onto the first workers, so the last ones idle first.
+        // From the back: the newest leases go back first.
         for (var i = _workers.Count - 1; i >= 0; i--)
         {
             var worker = _workers[i];

@@ -5,6 +5,7 @@ namespace NzbDav.Streaming;
 /// <summary>How a <see cref="FetchAttempt"/> ended.</summary>
 internal enum FetchOutcome
 {
+    /// <summary>Not finished yet.</summary>
     Running,
     Succeeded,
     Cancelled,
@@ -19,7 +20,7 @@ internal enum FetchOutcome
 }
 
 /// <summary>One BODY request for one ticket on one worker's connection (possibly failing over to other providers).</summary>
-internal sealed class FetchAttempt(SegmentTicket ticket, FetchWorker worker, bool viaOtherProviders, bool isRace, long startedAt)
+internal sealed class FetchAttempt(SegmentTicket ticket, FetchWorker worker, bool viaOtherProviders, long startedAt)
 {
     private readonly List<SegmentBuffer> _buffers = new(1);
     private SegmentBuffer? _latest;
@@ -30,8 +31,6 @@ internal sealed class FetchAttempt(SegmentTicket ticket, FetchWorker worker, boo
 
     /// <summary>Skip the worker's own provider (later retries, when other providers exist).</summary>
     public bool ViaOtherProviders { get; } = viaOtherProviders;
-
-    public bool IsRace { get; } = isRace;
 
     public long StartedAt { get; } = startedAt;
 

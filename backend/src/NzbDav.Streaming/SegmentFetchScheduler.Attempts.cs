@@ -91,7 +91,6 @@ internal sealed partial class SegmentFetchScheduler
         {
             return;
         }
-        ticket.LastError = attempt.Error;
         if (ticket.Attempts.Count > 0)
         {
             return; // the other racer may still deliver

@@ -34,7 +34,7 @@ internal sealed partial class SegmentFetchScheduler
             }
             _pending.Dequeue();
             ticket.Queued = false;
-            Start(ticket, worker, viaOthers, isRace: false, now);
+            Start(ticket, worker, viaOthers, now);
         }
     }
 
@@ -86,9 +86,9 @@ internal sealed partial class SegmentFetchScheduler
         return best;
     }
 
-    private void Start(SegmentTicket ticket, FetchWorker worker, bool viaOtherProviders, bool isRace, long now)
+    private void Start(SegmentTicket ticket, FetchWorker worker, bool viaOtherProviders, long now)
     {
-        var attempt = new FetchAttempt(ticket, worker, viaOtherProviders, isRace, now);
+        var attempt = new FetchAttempt(ticket, worker, viaOtherProviders, now);
         ticket.Attempts.Add(attempt);
         _running.Add(attempt);
         worker.InFlight++;
@@ -126,7 +126,7 @@ internal sealed partial class SegmentFetchScheduler
         head.Raced = true;
         _statistics.StragglerRaced();
         StreamingLog.StragglerRaced(_logger, head.Number, head.MessageId, (long)System.Diagnostics.Stopwatch.GetElapsedTime(current.StartedAt, now).TotalMilliseconds);
-        Start(head, worker, viaOtherProviders: false, isRace: true, now);
+        Start(head, worker, viaOtherProviders: false, now);
     }
 
     /// <summary>A connection other than the straggler's, to a provider not ruled out for the ticket, with a free pipeline slot.</summary>

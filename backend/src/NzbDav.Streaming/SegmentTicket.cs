@@ -52,8 +52,6 @@ internal sealed class SegmentTicket : ISegmentBufferObserver
 
     public int FailedAttempts { get; set; }
 
-    public Exception? LastError { get; set; }
-
     public bool Raced { get; set; }
 
     public bool Queued { get; set; }

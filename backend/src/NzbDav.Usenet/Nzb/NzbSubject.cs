@@ -51,18 +51,8 @@ public static class NzbSubject
     {
         string? beforeYenc = null;
         var rest = text;
-        while (true)
+        while (TryNextEnclosed(ref rest, '"', '"', out var token))
         {
-            var open = rest.IndexOf('"');
-            if (open < 0)
-                break;
-            var close = rest[(open + 1)..].IndexOf('"');
-            if (close < 0)
-                break;
-            close += open + 1;
-
-            var token = rest[(open + 1)..close].Trim();
-            rest = rest[(close + 1)..];
             if (LooksLikeFileName(token))
             {
                 name = token.ToString();
@@ -77,21 +67,28 @@ public static class NzbSubject
         return beforeYenc is not null;
     }
 
+    // The next trimmed token between `open` and `close` in `rest`; `rest` moves past the closing delimiter.
+    private static bool TryNextEnclosed(ref ReadOnlySpan<char> rest, char open, char close, out ReadOnlySpan<char> token)
+    {
+        token = default;
+        var start = rest.IndexOf(open);
+        if (start < 0)
+            return false;
+        var end = rest[(start + 1)..].IndexOf(close);
+        if (end < 0)
+            return false;
+        end += start + 1;
+
+        token = rest[(start + 1)..end].Trim();
+        rest = rest[(end + 1)..];
+        return true;
+    }
+
     private static bool TryBracketed(ReadOnlySpan<char> text, out string name)
     {
         var rest = text;
-        while (true)
+        while (TryNextEnclosed(ref rest, '[', ']', out var token))
         {
-            var open = rest.IndexOf('[');
-            if (open < 0)
-                break;
-            var close = rest[(open + 1)..].IndexOf(']');
-            if (close < 0)
-                break;
-            close += open + 1;
-
-            var token = rest[(open + 1)..close].Trim();
-            rest = rest[(close + 1)..];
             if (LooksLikeFileName(token))
             {
                 name = token.ToString();

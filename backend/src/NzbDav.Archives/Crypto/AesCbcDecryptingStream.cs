@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Security.Cryptography;
+using NzbDav.Archives.Entries;
 
 namespace NzbDav.Archives.Crypto;
 
@@ -8,7 +9,7 @@ namespace NzbDav.Archives.Crypto;
 /// ciphertext block before it, so a seek costs one extra 16-byte block, not a replay from the start.
 /// The ciphertext is zero-padded to 16 bytes; the plaintext is cut at <see cref="Length"/>.
 /// </summary>
-public sealed class AesCbcDecryptingStream : Stream
+public sealed class AesCbcDecryptingStream : ReadOnlySeekableStream
 {
     private const int BlockSize = 16;
     private const int MaxChunk = 64 * 1024;
@@ -19,8 +20,6 @@ public sealed class AesCbcDecryptingStream : Stream
     private readonly byte[] _chainIv = new byte[BlockSize];
     private readonly bool _leaveOpen;
     private long _chainBlock = -1;
-    private long _position;
-
     /// <summary>
     /// Wraps <paramref name="ciphertext"/> (seekable, length a multiple of 16 and at least
     /// <paramref name="plaintextLength"/>) decrypted with <paramref name="key"/> and <paramref name="iv"/>.
@@ -48,22 +47,6 @@ public sealed class AesCbcDecryptingStream : Stream
 
     /// <inheritdoc />
     public override long Length { get; }
-
-    /// <inheritdoc />
-    public override bool CanRead => true;
-
-    /// <inheritdoc />
-    public override bool CanSeek => true;
-
-    /// <inheritdoc />
-    public override bool CanWrite => false;
-
-    /// <inheritdoc />
-    public override long Position
-    {
-        get => _position;
-        set => _position = value >= 0 ? value : throw new ArgumentOutOfRangeException(nameof(value));
-    }
 
     /// <inheritdoc />
     public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
@@ -131,26 +114,6 @@ public sealed class AesCbcDecryptingStream : Stream
     }
 
     /// <inheritdoc />
-    public override long Seek(long offset, SeekOrigin origin) => Position = origin switch
-    {
-        SeekOrigin.Begin => offset,
-        SeekOrigin.Current => _position + offset,
-        SeekOrigin.End => Length + offset,
-        _ => throw new ArgumentOutOfRangeException(nameof(origin)),
-    };
-
-    /// <inheritdoc />
-    public override void Flush()
-    {
-    }
-
-    /// <inheritdoc />
-    public override void SetLength(long value) => throw new NotSupportedException("decrypted entries are read-only");
-
-    /// <inheritdoc />
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("decrypted entries are read-only");
-
-    /// <inheritdoc />
     protected override void Dispose(bool disposing)
     {
         if (disposing)
@@ -168,15 +131,15 @@ public sealed class AesCbcDecryptingStream : Stream
     private bool TryPlan(int requested, out ReadPlan plan)
     {
         plan = default;
-        if (requested == 0 || _position >= Length)
+        if (requested == 0 || Position >= Length)
         {
             return false;
         }
 
-        var wanted = (int)Math.Min(Math.Min(requested, MaxChunk), Length - _position);
-        var skip = (int)(_position % BlockSize);
+        var wanted = (int)Math.Min(Math.Min(requested, MaxChunk), Length - Position);
+        var skip = (int)(Position % BlockSize);
         var blocks = (skip + wanted + BlockSize - 1) / BlockSize;
-        plan = new ReadPlan(_position / BlockSize, skip, wanted, blocks * BlockSize);
+        plan = new ReadPlan(Position / BlockSize, skip, wanted, blocks * BlockSize);
         return true;
     }
 
@@ -189,7 +152,7 @@ public sealed class AesCbcDecryptingStream : Stream
         cipher.AsSpan(plan.CipherBytes - BlockSize, BlockSize).CopyTo(_chainIv);
         _chainBlock = plan.FirstBlock + (plan.CipherBytes / BlockSize);
         plain.AsSpan(plan.Skip, plan.Count).CopyTo(destination);
-        _position += plan.Count;
+        Position += plan.Count;
         return plan.Count;
     }
 

@@ -4,12 +4,11 @@ namespace NzbDav.Archives.Entries;
 /// Read-only seekable view of an entry's stored bytes over its volume ranges. The volumes are not
 /// owned (not disposed); only the volume under the current position is touched by a read.
 /// </summary>
-public sealed class ArchiveRangeStream : Stream
+public sealed class ArchiveRangeStream : ReadOnlySeekableStream
 {
     private readonly IReadOnlyList<Stream> _volumes;
     private readonly ArchiveByteRange[] _ranges;
     private readonly long[] _starts;
-    private long _position;
 
     /// <summary>Creates a view of <paramref name="ranges"/> (in order) over <paramref name="volumes"/>.</summary>
     public ArchiveRangeStream(IReadOnlyList<Stream> volumes, IReadOnlyList<ArchiveByteRange> ranges)
@@ -37,22 +36,6 @@ public sealed class ArchiveRangeStream : Stream
     public override long Length { get; }
 
     /// <inheritdoc />
-    public override bool CanRead => true;
-
-    /// <inheritdoc />
-    public override bool CanSeek => true;
-
-    /// <inheritdoc />
-    public override bool CanWrite => false;
-
-    /// <inheritdoc />
-    public override long Position
-    {
-        get => _position;
-        set => _position = value >= 0 ? value : throw new ArgumentOutOfRangeException(nameof(value));
-    }
-
-    /// <inheritdoc />
     public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
     /// <inheritdoc />
@@ -65,7 +48,7 @@ public sealed class ArchiveRangeStream : Stream
 
         volume.Position = volumeOffset;
         var read = volume.Read(buffer[..count]);
-        _position += read;
+        Position += read;
         return read;
     }
 
@@ -83,54 +66,34 @@ public sealed class ArchiveRangeStream : Stream
 
         volume.Position = volumeOffset;
         var read = await volume.ReadAsync(buffer[..count], cancellationToken).ConfigureAwait(false);
-        _position += read;
+        Position += read;
         return read;
     }
-
-    /// <inheritdoc />
-    public override long Seek(long offset, SeekOrigin origin) => Position = origin switch
-    {
-        SeekOrigin.Begin => offset,
-        SeekOrigin.Current => _position + offset,
-        SeekOrigin.End => Length + offset,
-        _ => throw new ArgumentOutOfRangeException(nameof(origin)),
-    };
-
-    /// <inheritdoc />
-    public override void Flush()
-    {
-    }
-
-    /// <inheritdoc />
-    public override void SetLength(long value) => throw new NotSupportedException("archive entries are read-only");
-
-    /// <inheritdoc />
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("archive entries are read-only");
 
     private bool Locate(int wanted, out Stream volume, out long volumeOffset, out int count)
     {
         volume = Null;
         volumeOffset = 0;
         count = 0;
-        if (wanted == 0 || _position >= Length)
+        if (wanted == 0 || Position >= Length)
         {
             return false;
         }
 
-        var index = Array.BinarySearch(_starts, _position);
+        var index = Array.BinarySearch(_starts, Position);
         if (index < 0)
         {
             index = ~index - 1;
         }
 
         // Zero-length ranges share a start with their successor; step past them.
-        while (_ranges[index].Length == 0 || _position >= _starts[index] + _ranges[index].Length)
+        while (_ranges[index].Length == 0 || Position >= _starts[index] + _ranges[index].Length)
         {
             index++;
         }
 
         var range = _ranges[index];
-        var within = _position - _starts[index];
+        var within = Position - _starts[index];
         volume = _volumes[range.VolumeIndex];
         volumeOffset = range.Offset + within;
         count = (int)Math.Min(wanted, range.Length - within);

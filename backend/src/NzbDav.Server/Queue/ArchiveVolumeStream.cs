@@ -1,4 +1,5 @@
 using NzbDav.Archives;
+using NzbDav.Archives.Entries;
 
 namespace NzbDav.Server.Queue;
 
@@ -8,7 +9,7 @@ namespace NzbDav.Server.Queue;
 /// operations) and keep the last few, so consecutive headers in one article cost one fetch.
 /// Only asynchronous reads are supported: archive readers read headers with <c>ReadAsync</c>.
 /// </summary>
-internal sealed class ArchiveVolumeStream : Stream
+internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
 {
     // Header reads touch a handful of articles per volume; a bound keeps a many-entry archive from
     // holding every article it visited.
@@ -19,7 +20,6 @@ internal sealed class ArchiveVolumeStream : Stream
     private readonly long _partSize;
     private readonly Lock _gate = new();
     private readonly List<(int Segment, Task<ReadOnlyMemory<byte>> Bytes)> _cache = [];
-    private long _position;
 
     public ArchiveVolumeStream(ArticleProber prober, ProbedFile file, string name)
     {
@@ -39,19 +39,7 @@ internal sealed class ArchiveVolumeStream : Stream
 
     public ProbedFile File => _file;
 
-    public override bool CanRead => true;
-
-    public override bool CanSeek => true;
-
-    public override bool CanWrite => false;
-
     public override long Length { get; }
-
-    public override long Position
-    {
-        get => _position;
-        set => _position = value >= 0 ? value : throw new ArgumentOutOfRangeException(nameof(value));
-    }
 
     /// <summary>Fetches the articles holding the last <paramref name="bytes"/> bytes (where end-of-archive and 7z headers are).</summary>
     public Task PrefetchTailAsync(long bytes, CancellationToken cancellationToken)
@@ -68,23 +56,23 @@ internal sealed class ArchiveVolumeStream : Stream
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
-        if (buffer.IsEmpty || _position >= Length)
+        if (buffer.IsEmpty || Position >= Length)
             return 0;
         var head = _file.Head;
-        if (_position < head.Length)
+        if (Position < head.Length)
         {
-            var fromHead = (int)Math.Min(buffer.Length, head.Length - _position);
-            head.Slice((int)_position, fromHead).CopyTo(buffer);
-            _position += fromHead;
+            var fromHead = (int)Math.Min(buffer.Length, head.Length - Position);
+            head.Slice((int)Position, fromHead).CopyTo(buffer);
+            Position += fromHead;
             return fromHead;
         }
 
-        var segment = (int)(_position / _partSize);
+        var segment = (int)(Position / _partSize);
         var bytes = await SegmentAsync(segment, cancellationToken);
-        var offset = (int)(_position - (segment * _partSize));
+        var offset = (int)(Position - (segment * _partSize));
         var count = Math.Min(buffer.Length, bytes.Length - offset);
         bytes.Slice(offset, count).CopyTo(buffer);
-        _position += count;
+        Position += count;
         return count;
     }
 
@@ -93,22 +81,6 @@ internal sealed class ArchiveVolumeStream : Stream
 
     public override int Read(byte[] buffer, int offset, int count) =>
         throw new NotSupportedException("Archive volumes are read asynchronously only (each read may be a network round trip).");
-
-    public override long Seek(long offset, SeekOrigin origin) => Position = origin switch
-    {
-        SeekOrigin.Begin => offset,
-        SeekOrigin.Current => _position + offset,
-        SeekOrigin.End => Length + offset,
-        _ => throw new ArgumentOutOfRangeException(nameof(origin)),
-    };
-
-    public override void Flush()
-    {
-    }
-
-    public override void SetLength(long value) => throw new NotSupportedException("Archive volumes are read-only.");
-
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("Archive volumes are read-only.");
 
     private Task<ReadOnlyMemory<byte>> SegmentAsync(int segment, CancellationToken cancellationToken)
     {

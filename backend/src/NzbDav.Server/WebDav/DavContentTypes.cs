@@ -1,3 +1,5 @@
+using System.Collections.Frozen;
+
 namespace NzbDav.Server.WebDav;
 
 /// <summary>Content types by file extension for <c>getcontenttype</c> and GET.</summary>
@@ -5,7 +7,7 @@ public static class DavContentTypes
 {
     public const string Default = "application/octet-stream";
 
-    private static readonly Dictionary<string, string> ByExtension = new(StringComparer.OrdinalIgnoreCase)
+    private static readonly FrozenDictionary<string, string> ByExtension = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase)
     {
         [".mkv"] = "video/x-matroska",
         [".mp4"] = "video/mp4",
@@ -17,7 +19,7 @@ public static class DavContentTypes
         [".txt"] = "text/plain",
         [".nzb"] = "application/x-nzb",
         [".strm"] = "text/plain",
-    };
+    }.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase);
 
     public static string For(string fileName) =>
         ByExtension.TryGetValue(Path.GetExtension(fileName), out var type) ? type : Default;

@@ -1,3 +1,4 @@
+using System.Collections.Frozen;
 using System.Text;
 using Microsoft.EntityFrameworkCore;
 using NzbDav.Data.Entities;
@@ -7,10 +8,10 @@ namespace NzbDav.Server.WebDav;
 
 public sealed partial class DavTree
 {
-    private static readonly HashSet<string> VideoExtensions = new(StringComparer.OrdinalIgnoreCase)
+    private static readonly FrozenSet<string> VideoExtensions = new[]
     {
         ".mkv", ".mp4", ".m4v", ".avi", ".ts", ".m2ts", ".mov", ".wmv", ".mpg", ".mpeg", ".webm",
-    };
+    }.ToFrozenSet(StringComparer.OrdinalIgnoreCase);
 
     private sealed record CompletedJob(Guid Id, string Folder, DateTimeOffset Modified);
 

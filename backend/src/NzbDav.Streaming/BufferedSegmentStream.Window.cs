@@ -57,6 +57,14 @@ public sealed partial class BufferedSegmentStream : ITicketHost
         return (int)Math.Clamp(segments, _options.MinReadAheadSegments, _maxWindowSegments);
     }
 
+    /// <summary>The start read-ahead in segments: at least two, at most the byte budget.</summary>
+    private int StartRampSegments()
+    {
+        var partSize = AveragePartSize(_index);
+        var segments = (_options.StartReadAheadBytes + partSize - 1) / partSize;
+        return (int)Math.Clamp(segments, 2, Math.Max(2, BudgetSegments()));
+    }
+
     private void ResetRamp()
     {
         _openedAtStart = false;
@@ -68,15 +76,20 @@ public sealed partial class BufferedSegmentStream : ITicketHost
 
     /// <summary>
     /// A first read from the start of a new stream (playback starting) or a second read without a
-    /// seek shows the reader goes on: fetch the next segment too, and start opening connections for
-    /// the read-ahead it is likely to grow into (connecting costs a round trip or two).
+    /// seek shows the reader goes on: fetch at least the next segment too, and start opening connections for
+    /// the read-ahead it is likely to grow into (connecting costs a round trip or two). Any first
+    /// read after opening or seeking warms the pool: playback usually resumes where a player seeks.
     /// </summary>
     private void OnReadStarted()
     {
         var readsSinceSeek = ++_readsSinceSeek;
-        if ((readsSinceSeek > 1 || (_openedAtStart && _position == 0)) && _ramp <= 2 && !_anticipating)
+        if (readsSinceSeek == 1)
         {
-            _ramp = 2;
+            _fetcher.Warm(BudgetSegments());
+        }
+        if ((readsSinceSeek > 1 || (_openedAtStart && _position == 0)) && !_anticipating)
+        {
+            _ramp = Math.Max(_ramp, 2);
             _anticipating = true;
             _fetcher.Anticipate(BudgetSegments());
         }

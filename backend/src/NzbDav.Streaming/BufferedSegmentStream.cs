@@ -42,9 +42,10 @@ public sealed partial class BufferedSegmentStream : Stream
         }
         _ring = new SegmentTicket?[ring];
         _mask = ring - 1;
-        // Opened to be read from the start: fetch two segments at first (after a seek, one).
+        // Opened to be read from the start: the first read asks for the start read-ahead (after a
+        // seek, for one segment, growing as the reader proves it streams).
         ResetRamp();
-        _ramp = 2;
+        _ramp = StartRampSegments();
         _openedAtStart = true;
         if (firstSegment is not null)
         {

@@ -25,6 +25,12 @@ internal interface ISegmentFetcher : IAsyncDisposable
     /// </summary>
     void Anticipate(int segments);
 
+    /// <summary>
+    /// Open, without leasing, enough sessions for about this many segments in flight: a read right
+    /// after opening or seeking usually goes on, and connecting costs round trips. Never blocks.
+    /// </summary>
+    void Warm(int segments);
+
     /// <summary>Applies what was queued since the last call.</summary>
     void Wake();
 }

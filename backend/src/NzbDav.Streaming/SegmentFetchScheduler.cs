@@ -83,6 +83,14 @@ internal sealed partial class SegmentFetchScheduler : ISegmentFetcher
 
     public void Anticipate(int segments) => Volatile.Write(ref _anticipated, segments);
 
+    public void Warm(int segments)
+    {
+        if (Volatile.Read(ref _stop) == 0 && segments > 0)
+        {
+            _client.Warm(Math.Min(_connectionCap, (segments + _pipelineDepth - 1) / _pipelineDepth));
+        }
+    }
+
     public void Wake() => _signal.Set();
 
     public async ValueTask DisposeAsync()

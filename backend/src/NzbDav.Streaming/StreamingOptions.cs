@@ -26,6 +26,15 @@ public sealed record StreamingOptions
     /// <summary>The rate the automatic read-ahead is sized to sustain. Default 500 MB/s.</summary>
     public long TargetBandwidthBytesPerSecond { get; init; } = 500_000_000;
 
+    /// <summary>
+    /// Read-ahead requested by the first read of a stream opened at the start of a file (playback or
+    /// a copy starting), capped by the byte budget. Default 32 MiB. Growing from two segments costs
+    /// two or three round trips before the stream runs at full rate; a scanner reading only a
+    /// file's header through rclone already pulls a whole first chunk (<c>--vfs-read-chunk-size</c>),
+    /// so starting at about that size wastes little. Lower it for libraries scanned without rclone.
+    /// </summary>
+    public long StartReadAheadBytes { get; init; } = 32L * 1024 * 1024;
+
     /// <summary>The read-ahead never drops below this many segments. Default 4.</summary>
     public int MinReadAheadSegments { get; init; } = 4;
 
@@ -69,6 +78,7 @@ public sealed record StreamingOptions
     {
         Require(ConnectionsPerStream >= 1, nameof(ConnectionsPerStream), "must be at least 1");
         Require(MaxReadAheadBytes is null or (> 0 and <= ReadAheadCeilingBytes), nameof(MaxReadAheadBytes), $"must be null (automatic) or between 1 and {ReadAheadCeilingBytes}");
+        Require(StartReadAheadBytes is > 0 and <= ReadAheadCeilingBytes, nameof(StartReadAheadBytes), $"must be between 1 and {ReadAheadCeilingBytes}");
         Require(TargetBandwidthBytesPerSecond > 0, nameof(TargetBandwidthBytesPerSecond), "must be positive");
         Require(MinReadAheadSegments is >= 1 and <= 1024, nameof(MinReadAheadSegments), "must be between 1 and 1024");
         Require(KeepBehindSegments is >= 0 and <= 64, nameof(KeepBehindSegments), "must be between 0 and 64");

@@ -44,6 +44,50 @@ public sealed class ReadAheadTests
     }
 
     [Fact]
+    public async Task A_first_read_from_the_start_asks_for_the_start_read_ahead_at_once()
+    {
+        await using var server = await StartServerAsync();
+        var file = server.Store.AddGeneratedFile("start.bin", 100L * SegmentSize, SegmentSize);
+        await using var harness = Create(NoRacing with { StartReadAheadBytes = 12L * SegmentSize }, Provider(server));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            // One small read: segment 0 is not consumed, so the window cannot have grown past the start size.
+            await StreamAssert.ReadsExactlyAsync(stream, file, 4096, Token);
+            for (var i = 0; i < 500 && server.Stats.GetCommandCount(MockCommandKind.Body) < 12; i++)
+            {
+                await Task.Delay(10, Token);
+            }
+            await Task.Delay(50, Token); // and nothing beyond it starts
+            Assert.Equal(12, server.Stats.GetCommandCount(MockCommandKind.Body));
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
+    public async Task A_first_read_after_a_seek_warms_connections_without_fetching_more()
+    {
+        await using var server = await StartServerAsync();
+        var file = server.Store.AddGeneratedFile("warm.bin", 100L * SegmentSize, SegmentSize);
+        await using var harness = Create(NoRacing with { ConnectionsPerStream = 6 }, Provider(server, maxConnections: 6));
+
+        await using (var stream = await harness.Factory.OpenAsync(ToNzb(file), Header(file), Token))
+        {
+            stream.Position = (40L * SegmentSize) + 5;
+            await StreamAssert.ReadsExactlyAsync(stream, file, 4096, Token);
+            for (var i = 0; i < 500 && server.Stats.TotalConnections < 6; i++)
+            {
+                await Task.Delay(10, Token);
+            }
+            Assert.Equal(6, server.Stats.TotalConnections);
+            Assert.Equal(1, server.Stats.GetCommandCount(MockCommandKind.Body));
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
     public async Task Read_ahead_never_exceeds_its_byte_budget()
     {
         await using var server = await StartServerAsync();

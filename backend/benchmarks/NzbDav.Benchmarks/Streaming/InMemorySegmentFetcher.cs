@@ -56,6 +56,10 @@ internal sealed class InMemorySegmentFetcher : ISegmentFetcher
     {
     }
 
+    public void Warm(int segments)
+    {
+    }
+
     public void Wake()
     {
         _batch.Clear();

@@ -114,6 +114,24 @@ public sealed partial class UsenetClient : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Opens sessions ahead of demand on the provider the next lease would go to (the first primary
+    /// whose breaker is closed), until it has at least <paramref name="sessions"/> open. Returns at
+    /// once; see <see cref="ProviderConnectionPool.Warm"/>.
+    /// </summary>
+    public int Warm(int sessions)
+    {
+        foreach (var endpoint in _endpoints)
+        {
+            if (endpoint.Breaker.State == CircuitState.Closed)
+            {
+                return endpoint.Pool.Warm(sessions);
+            }
+        }
+
+        return 0;
+    }
+
     /// <summary>Breaker state and pool counts of every provider, in try order.</summary>
     public IReadOnlyList<ProviderStatus> GetProviderStatus() =>
         _endpoints.Select(e => new ProviderStatus(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats())).ToArray();

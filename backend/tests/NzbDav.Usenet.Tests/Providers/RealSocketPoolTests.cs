@@ -1,5 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
 using Microsoft.Extensions.Logging.Abstractions;
 using NzbDav.MockNntp;
 using NzbDav.MockNntp.Articles;
@@ -7,14 +5,13 @@ using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
+using static NzbDav.Usenet.Tests.Providers.RealSocketKit;
 
 namespace NzbDav.Usenet.Tests.Providers;
 
 /// <summary>The pool and client against real loopback NNTP servers (the mock, on port 0).</summary>
 public sealed class RealSocketPoolTests
 {
-    private const int SegmentSize = 32 * 1024;
-
     [Fact]
     public async Task A_hundred_requesters_never_push_the_server_past_ten_connections()
     {
@@ -135,35 +132,5 @@ public sealed class RealSocketPoolTests
         Assert.Equal(CircuitState.Open, status.Single(s => s.Name == "down").Circuit);
         Assert.Equal(CircuitState.Closed, status.Single(s => s.Name == "up").Circuit);
         Assert.Equal(6, up.Stats.GetCommandCount(MockCommandKind.Body));
-    }
-
-    private static async Task<MockNntpServer> StartServerAsync(int maxConnections, TimeSpan latency = default)
-    {
-        var server = new MockNntpServer(new MockNntpOptions { Port = 0, MaxConnections = maxConnections, Seed = 7 });
-        server.Behavior.Latency = latency;
-        server.Store.AddGeneratedFile("pool-test.bin", (12L * SegmentSize) + 777, SegmentSize);
-        await server.StartAsync(Token);
-        return server;
-    }
-
-    private static UsenetProviderOptions Real(string name, MockNntpServer server, int maxConnections, int priority = 0) => new()
-    {
-        Name = name,
-        Host = "127.0.0.1",
-        Port = server.Port,
-        UseTls = false,
-        MaxConnections = maxConnections,
-        Priority = priority,
-        OperationTimeout = TimeSpan.FromSeconds(20),
-    };
-
-    // A loopback port nobody listens on: connecting is refused at once.
-    private static int ClosedPort()
-    {
-        var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
     }
 }

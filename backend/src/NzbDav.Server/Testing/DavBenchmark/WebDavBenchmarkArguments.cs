@@ -61,11 +61,12 @@ public static class WebDavBenchmarkArguments
             return new WebDavBenchmarkOptions { Mock = new FullNzbTesterOptions { Help = true }, Help = true };
         }
 
-        var mock = FullNzbTesterArguments.Parse(rest);
-        if (!mock.MockServer)
+        if (!rest.Contains("--mock-server"))
         {
             throw new FullNzbTesterUsageException("--test-webdav runs against the in-process mock server only: give --mock-server.");
         }
+
+        var mock = FullNzbTesterArguments.Parse(rest);
 
         int Get(string name, int fallback) => own.TryGetValue(name, out var value) ? value : fallback;
         var defaults = new WebDavBenchmarkOptions { Mock = mock };

@@ -14,7 +14,7 @@ namespace NzbDav.Server.Hosting;
 /// a provider's MaxConnections can be exceeded; unused, they close after the provider's IdleTimeout
 /// like any idle session.
 /// </summary>
-internal sealed class ConnectionPrewarmer(IServiceProvider services, IOptions<WebDavOptions> davOptions, ILogger<ConnectionPrewarmer> logger)
+internal sealed class ConnectionPrewarmer(IServiceProvider services, IOptions<WebDavOptions> davOptions, ILogger<ConnectionPrewarmer> logger) : IDisposable
 {
     // Never hold up real work for long: a permit or session not available by then is not needed.
     private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(30);
@@ -52,6 +52,8 @@ internal sealed class ConnectionPrewarmer(IServiceProvider services, IOptions<We
         await _stopping.CancelAsync();
         await _running.WaitAsync(cancellationToken);
     }
+
+    public void Dispose() => _stopping.Dispose();
 
     private async Task OpenAsync(UsenetClient client, int count, CancellationToken stopping)
     {

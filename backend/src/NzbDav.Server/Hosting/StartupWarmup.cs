@@ -2,9 +2,9 @@ using System.Diagnostics;
 using System.Text;
 using Microsoft.Extensions.Options;
 using NzbDav.Data.Entities;
-using NzbDav.Data.Layout;
 using NzbDav.Server.Auth;
 using NzbDav.Server.WebDav;
+using NzbDav.Streaming;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Server.Hosting;
@@ -12,9 +12,10 @@ namespace NzbDav.Server.Hosting;
 /// <summary>
 /// Pays the GET path's one-time costs at startup instead of in the first client's time to first
 /// byte. Hosted services start before Kestrel listens, so when the server accepts its first request
-/// the configured account's PBKDF2 check is remembered, EF Core has compiled the tree's queries, the
-/// streaming singletons exist and the opener has run once. Connections are opened afterwards by
-/// <see cref="ConnectionPrewarmer"/>, in the background, so a slow provider never delays startup.
+/// the configured account's PBKDF2 check is remembered and EF Core has compiled the tree's queries.
+/// Then, in the background so startup is not delayed, <see cref="StreamingPathWarmup"/> runs the
+/// streaming read path on a private loopback mock and <see cref="ConnectionPrewarmer"/> opens
+/// sessions to the configured providers.
 /// </summary>
 internal sealed class StartupWarmup(
     IServiceProvider services,
@@ -22,9 +23,12 @@ internal sealed class StartupWarmup(
     WebDavCredentials credentials,
     DavTree tree,
     ConnectionPrewarmer prewarmer,
-    ILogger<StartupWarmup> logger) : IHostedService
+    ILogger<StartupWarmup> logger) : IHostedService, IDisposable
 {
     private const string LocalBaseUrl = "http://localhost";
+
+    private readonly CancellationTokenSource _stopping = new();
+    private Task _streaming = Task.CompletedTask;
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
@@ -33,7 +37,6 @@ internal sealed class StartupWarmup(
         {
             WarmCredentials();
             await WarmTreeAsync(cancellationToken);
-            await WarmOpenerAsync(cancellationToken);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
@@ -41,11 +44,43 @@ internal sealed class StartupWarmup(
             logger.LogWarning(ex, "Startup warm-up of the WebDAV path failed; the first request pays its costs instead");
         }
 
-        logger.LogDebug("Warmed the WebDAV GET path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        logger.LogDebug("Warmed the WebDAV request path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        // Without a provider nothing can be streamed, so there is nothing more to warm.
+        if (services.GetService<UsenetClient>() is null)
+            return;
+        _streaming = Task.Run(() => WarmStreamingAsync(_stopping.Token), CancellationToken.None);
         prewarmer.Start();
     }
 
-    public Task StopAsync(CancellationToken cancellationToken) => prewarmer.StopAsync(cancellationToken);
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await _stopping.CancelAsync();
+        await _streaming.WaitAsync(cancellationToken);
+        await prewarmer.StopAsync(cancellationToken);
+    }
+
+    public void Dispose() => _stopping.Dispose();
+
+    /// <summary>The background warm-up of the streaming path (completed when there is none).</summary>
+    internal Task Streaming => _streaming;
+
+    private async Task WarmStreamingAsync(CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        try
+        {
+            await StreamingPathWarmup.RunAsync(services.GetRequiredService<StreamingOptions>(), cancellationToken);
+            logger.LogDebug("Warmed the streaming read path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Stopped before it finished: nothing to report.
+        }
+        catch (Exception ex)
+        {
+            logger.LogWarning(ex, "Warm-up of the streaming read path failed; the first playback pays its compilation instead");
+        }
+    }
 
     private void WarmCredentials()
     {
@@ -73,17 +108,5 @@ internal sealed class StartupWarmup(
             Item = new DavItem { Id = Guid.Empty, Name = "\u0001", Path = "/", IsDirectory = true },
         };
         await tree.ListAsync(job, LocalBaseUrl, cancellationToken);
-    }
-
-    private async Task WarmOpenerAsync(CancellationToken cancellationToken)
-    {
-        // Without a provider the opener refuses every file; nothing to warm.
-        if (services.GetService<UsenetClient>() is null || services.GetServices<IDavFileOpener>().LastOrDefault() is not LayoutDavFileOpener opener)
-            return;
-        var layout = DavFileLayoutCodec.Encode(new DavFileLayout([LayoutPart.WholeFile(["warmup@nzbdav.invalid"], 1, 1)]));
-        var item = new DavItem { Id = Guid.Empty, Name = "warmup", Path = "/warmup", Size = 1, Layout = layout };
-        // Opening and positioning fetch nothing: inner streams open on the first read.
-        await using var stream = await opener.OpenAsync(item, cancellationToken);
-        stream.Seek(0, SeekOrigin.Begin);
     }
 }

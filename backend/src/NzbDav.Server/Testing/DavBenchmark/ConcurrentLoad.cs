@@ -56,6 +56,7 @@ internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavB
             StreamsAtEnd = results.Count(r => r.Bytes == streamed.Size),
             Propfinds = scanResult.Propfinds,
             HeaderReads = scanResult.HeaderReads,
+            HeaderBytes = scanResult.HeaderBytes,
             ScanElapsed = scanResult.Elapsed,
         };
     }

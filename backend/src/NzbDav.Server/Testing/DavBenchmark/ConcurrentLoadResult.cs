@@ -27,6 +27,15 @@ public sealed record ConcurrentLoadResult
 
     public required LatencySummary HeaderReads { get; init; }
 
+    /// <summary>Body bytes the header reads received in total.</summary>
+    public required long HeaderBytes { get; init; }
+
+    /// <summary>Bytes the provider (the mock server) sent during the phase: every segment fetched, read ahead or not.</summary>
+    public long ProviderBytes { get; init; }
+
+    /// <summary>Provider bytes per byte served to the clients (streams and header reads).</summary>
+    public double FetchedToServedRatio => StreamBytes + HeaderBytes > 0 ? (double)ProviderBytes / (StreamBytes + HeaderBytes) : 0;
+
     /// <summary>From the scan's first request to its last answer.</summary>
     public required TimeSpan ScanElapsed { get; init; }
 }

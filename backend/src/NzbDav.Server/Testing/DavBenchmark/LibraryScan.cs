@@ -33,11 +33,12 @@ internal sealed class LibraryScan(
         var next = -1;
         var started = Stopwatch.GetTimestamp();
 
-        async Task<(List<double> Propfinds, List<double> Headers)> WorkAsync()
+        async Task<(List<double> Propfinds, List<double> Headers, long HeaderBytes)> WorkAsync()
         {
             await Task.Yield();
             var propfindTimes = new List<double>();
             var headerTimes = new List<double>();
+            long headerBytes = 0;
             int i;
             while ((i = Interlocked.Increment(ref next)) < total)
             {
@@ -49,6 +50,7 @@ internal sealed class LibraryScan(
                     var file = readable[(int)(headersBefore % readable.Length)];
                     var read = await reader.ReadAsync(file.Path, file.Expected, 0, Math.Min(HeaderBytes, file.Size), ranged: true, null, cancellationToken);
                     headerTimes.Add(read.Elapsed.TotalMilliseconds);
+                    headerBytes += read.Bytes;
                 }
                 else
                 {
@@ -57,7 +59,7 @@ internal sealed class LibraryScan(
                 }
             }
 
-            return (propfindTimes, headerTimes);
+            return (propfindTimes, headerTimes, headerBytes);
         }
 
         var workers = await Task.WhenAll(Enumerable.Range(0, options.ScanConcurrency).Select(_ => WorkAsync()));
@@ -65,6 +67,7 @@ internal sealed class LibraryScan(
         return new ScanResult(
             LatencySummary.From([.. workers.SelectMany(w => w.Propfinds)]),
             LatencySummary.From([.. workers.SelectMany(w => w.Headers)]),
+            workers.Sum(w => w.HeaderBytes),
             elapsed);
     }
 

@@ -18,7 +18,9 @@ internal sealed partial class WebDavBenchmark
         var streamedFolder = streamed.Path[..(streamed.Path.LastIndexOf('/') + 1)];
         string[] folders = ["/", "/content/", streamedFolder[..(streamedFolder.TrimEnd('/').LastIndexOf('/') + 1)], streamedFolder, libraryFolder, "/.ids/", "/completed/", "/nzbs/"];
         var scan = new LibraryScan(host.Http, reader, folders, [streamed, .. library], options);
+        var sentBefore = mock.Report().BytesSent;
         var result = await new ConcurrentLoad(reader, scan, options, _logger).RunAsync(streamed, cancellationToken);
+        result = result with { ProviderBytes = mock.Report().BytesSent - sentBefore };
         _logger.LogInformation(
             "Concurrent phase: {Streams} streams, worst read {MaxMs:F1} ms (p99 {P99Ms:F1} ms); {Propfinds} PROPFINDs p99 {PropfindP99Ms:F1} ms; {Headers} header reads p99 {HeaderP99Ms:F1} ms",
             result.Streams, result.StreamReads.MaxMs, result.StreamReads.P99Ms, result.Propfinds.Count, result.Propfinds.P99Ms, result.HeaderReads.Count, result.HeaderReads.P99Ms);

@@ -83,6 +83,9 @@ public static class WebDavBenchmarkJson
         json.WriteNumber("streamsAtEnd", c.StreamsAtEnd);
         WriteLatency(json, "propfinds", c.Propfinds);
         WriteLatency(json, "headerReads", c.HeaderReads);
+        json.WriteNumber("headerBytes", c.HeaderBytes);
+        json.WriteNumber("providerBytes", c.ProviderBytes);
+        json.WriteNumber("fetchedToServedRatio", Math.Round(c.FetchedToServedRatio, 3));
         json.WriteNumber("scanMs", Round(c.ScanElapsed.TotalMilliseconds));
         json.WriteEndObject();
     }

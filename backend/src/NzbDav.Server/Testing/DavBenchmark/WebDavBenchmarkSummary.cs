@@ -45,6 +45,7 @@ public static class WebDavBenchmarkSummary
         lines.Add($"    PROPFIND:           {Num(c.Propfinds.Count)}, p50/p99/max {Lat(c.Propfinds)}");
         lines.Add($"    Header reads:       {Num(c.HeaderReads.Count)} of 64 KiB, p50/p99/max {Lat(c.HeaderReads)}");
         lines.Add($"    Scan time:          {F(c.ScanElapsed.TotalSeconds, "0.00")} s");
+        lines.Add($"    Provider bytes:     {Num(c.ProviderBytes)} for {Num(c.StreamBytes + c.HeaderBytes)} served ({F(c.FetchedToServedRatio, "0.00")}x; includes read-ahead of the streams stopped)");
         lines.Add(Light);
         lines.Add($"  DATA VERIFICATION:     {Verification(report.Verification, report.Tester.Verification)}");
         lines.Add($"  RESULT:                {(report.Passed ? "PASSED" : "FAILED")}");

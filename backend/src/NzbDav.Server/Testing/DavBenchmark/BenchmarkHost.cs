@@ -165,6 +165,13 @@ internal sealed class BenchmarkHost : IAsyncDisposable
 
         // Pooled SQLite handles would keep the database open and the folder undeletable.
         Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
-        data.Delete(recursive: true);
+        try
+        {
+            data.Delete(recursive: true);
+        }
+        catch (IOException)
+        {
+            // A file still held for a moment only leaves a folder in the system temp directory.
+        }
     }
 }

@@ -24,6 +24,9 @@ public sealed class NzbDavHost
 
         builder.Services.AddNzbDavLibrary(builder.Configuration);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
+        // After the credential initializer: the warm-up checks the account it sets.
+        builder.Services.AddSingleton<ConnectionPrewarmer>();
+        builder.Services.AddHostedService<StartupWarmup>();
         configureServices?.Invoke(builder.Services);
 
         var app = builder.Build();

@@ -1,5 +1,6 @@
 using NzbDav.Server.Demo;
 using NzbDav.Server.Testing;
+using NzbDav.Server.Testing.DavBenchmark;
 using Serilog;
 
 namespace NzbDav.Server.Hosting;
@@ -17,6 +18,11 @@ public static class NzbDavProgram
         if (args is ["--test-full-nzb", .. var testerArgs])
         {
             return await FullNzbTesterCommand.RunConsoleAsync(testerArgs);
+        }
+
+        if (args is ["--test-webdav", .. var benchmarkArgs])
+        {
+            return await WebDavBenchmarkCommand.RunConsoleAsync(benchmarkArgs);
         }
 
         if (args.Contains("--demo"))

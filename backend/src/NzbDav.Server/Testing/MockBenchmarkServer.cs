@@ -1,5 +1,6 @@
 using NzbDav.MockNntp;
 using NzbDav.MockNntp.Articles;
+using NzbDav.MockNntp.Nzb;
 using NzbDav.Usenet.Nzb;
 using NzbDav.Usenet.Providers;
 
@@ -12,7 +13,8 @@ namespace NzbDav.Server.Testing;
 /// </summary>
 internal sealed class MockBenchmarkServer : IAsyncDisposable
 {
-    private const string FileName = "mock.bin";
+    /// <summary>The generated file's name in the NZB.</summary>
+    internal const string FileName = "mock.bin";
 
     private readonly MockNntpServer _server;
     private readonly FullNzbTesterOptions _options;
@@ -67,6 +69,33 @@ internal sealed class MockBenchmarkServer : IAsyncDisposable
         MockFile? mock = _server.Store.Files.FirstOrDefault(f => f.Name == file.FileName);
         return mock is null ? null : mock.ReadExpected;
     }
+
+    /// <summary>The true bytes of this server's file named <paramref name="fileName"/>.</summary>
+    public ExpectedBytesReader? ExpectedFor(string fileName)
+    {
+        MockFile? mock = _server.Store.Files.FirstOrDefault(f => f.Name == fileName);
+        return mock is null ? null : mock.ReadExpected;
+    }
+
+    /// <summary>
+    /// Posts <paramref name="count"/> more generated files of <paramref name="size"/> bytes, named
+    /// <c>{prefix}-001.bin</c>…, and returns an NZB of those files only (the first NZB is unchanged).
+    /// </summary>
+    public byte[] AddFiles(string prefix, int count, long size)
+    {
+        var files = new List<MockFile>(count);
+        for (var i = 1; i <= count; i++)
+        {
+            files.Add(_server.Store.AddGeneratedFile($"{prefix}-{i:D3}.bin", size, _options.SegmentSizeKiB * 1024));
+        }
+
+        using var nzb = new MemoryStream();
+        MockNzbWriter.Write(nzb, files, prefix, _server.StartedAt);
+        return nzb.ToArray();
+    }
+
+    /// <summary>Connections the mock server has open right now.</summary>
+    public int CurrentConnections => _server.Stats.CurrentConnections;
 
     public MockServerReport Report() => new(
         _options.SizeMiB, _options.LatencyMs, _options.JitterMs, _options.Connections, _options.StallFraction, _options.SegmentSizeKiB,

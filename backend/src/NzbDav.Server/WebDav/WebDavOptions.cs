@@ -16,4 +16,11 @@ public sealed class WebDavOptions
     /// request's own scheme and host are used.
     /// </summary>
     public string? PublicUrl { get; set; }
+
+    /// <summary>
+    /// Streaming connections opened in the background at startup, so the first playback does not
+    /// wait for connection set-up. Capped by <c>Streaming:ConnectionsPerStream</c> and the limiter's
+    /// streaming share; unused ones close after the provider's IdleTimeout. 0 turns it off. Default 20.
+    /// </summary>
+    public int PrewarmConnections { get; set; } = 20;
 }

@@ -1,5 +1,4 @@
 using System.Security.Cryptography;
-using System.Text;
 using System.Text.Json;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
@@ -23,7 +22,7 @@ public sealed class RcloneTests
         var extra = RandomBytes(12_345, 8);
         await using var run = await RealClientRun.StartAsync(Job, [(Video, video), (Extra, extra)], SegmentSize, ct);
         using var work = new TempDirectory();
-        var config = await WriteConfigAsync(run, work.Path, ct);
+        var config = await RcloneConfig.WriteAsync(run, work.Path, ct);
 
         var listing = await ExternalTool.RunCheckedAsync("rclone", ["--config", config, "lsjson", "-R", "nzbdav:content"], ct);
         var sizes = JsonDocument.Parse(listing).RootElement.EnumerateArray()
@@ -59,22 +58,6 @@ public sealed class RcloneTests
             var offset = random.Next(0, length - 1);
             yield return (offset, random.Next(1, Math.Min(400_000, length - offset) + 1));
         }
-    }
-
-    private static async Task<string> WriteConfigAsync(IngestionRun run, string directory, CancellationToken cancellationToken)
-    {
-        var obscured = Encoding.UTF8.GetString(await ExternalTool.RunCheckedAsync("rclone", ["obscure", IngestionHost.Password], cancellationToken)).Trim();
-        var path = Path.Combine(directory, "rclone.conf");
-        await File.WriteAllTextAsync(path, $"""
-            [nzbdav]
-            type = webdav
-            url = {RealClientRun.Root(run)}
-            vendor = other
-            user = {RealClientRun.User}
-            pass = {obscured}
-
-            """, cancellationToken);
-        return path;
     }
 
     private static byte[] RandomBytes(int length, int seed)

@@ -1,0 +1,112 @@
+using System.Diagnostics;
+using System.Text;
+using Microsoft.Extensions.Options;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Auth;
+using NzbDav.Server.WebDav;
+using NzbDav.Streaming;
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Server.Hosting;
+
+/// <summary>
+/// Pays the GET path's one-time costs at startup instead of in the first client's time to first
+/// byte. Hosted services start before Kestrel listens, so when the server accepts its first request
+/// the configured account's PBKDF2 check is remembered and EF Core has compiled the tree's queries.
+/// Then, in the background so startup is not delayed, <see cref="StreamingPathWarmup"/> runs the
+/// streaming read path on a private loopback mock and <see cref="ConnectionPrewarmer"/> opens
+/// sessions to the configured providers.
+/// </summary>
+internal sealed class StartupWarmup(
+    IServiceProvider services,
+    IOptions<WebDavOptions> davOptions,
+    WebDavCredentials credentials,
+    DavTree tree,
+    ConnectionPrewarmer prewarmer,
+    ILogger<StartupWarmup> logger) : IHostedService, IDisposable
+{
+    private const string LocalBaseUrl = "http://localhost";
+
+    private readonly CancellationTokenSource _stopping = new();
+    private Task _streaming = Task.CompletedTask;
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        try
+        {
+            WarmCredentials();
+            await WarmTreeAsync(cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            // A warm-up is an optimisation: whatever fails here fails again, visibly, on a real request.
+            logger.LogWarning(ex, "Startup warm-up of the WebDAV path failed; the first request pays its costs instead");
+        }
+
+        logger.LogDebug("Warmed the WebDAV request path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        // Without a provider nothing can be streamed, so there is nothing more to warm.
+        if (services.GetService<UsenetClient>() is null)
+            return;
+        _streaming = Task.Run(() => WarmStreamingAsync(_stopping.Token), CancellationToken.None);
+        prewarmer.Start();
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await _stopping.CancelAsync();
+        await _streaming.WaitAsync(cancellationToken);
+        await prewarmer.StopAsync(cancellationToken);
+    }
+
+    public void Dispose() => _stopping.Dispose();
+
+    /// <summary>The background warm-up of the streaming path (completed when there is none).</summary>
+    internal Task Streaming => _streaming;
+
+    private async Task WarmStreamingAsync(CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        try
+        {
+            await StreamingPathWarmup.RunAsync(services.GetRequiredService<StreamingOptions>(), cancellationToken);
+            logger.LogDebug("Warmed the streaming read path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Stopped before it finished: nothing to report.
+        }
+        catch (Exception ex)
+        {
+            logger.LogWarning(ex, "Warm-up of the streaming read path failed; the first playback pays its compilation instead");
+        }
+    }
+
+    private void WarmCredentials()
+    {
+        // Only a configured password is known in clear; a generated one exists only as its hash, and
+        // then the first client pays one PBKDF2 check (then its header is remembered too).
+        var settings = davOptions.Value;
+        if (string.IsNullOrEmpty(settings.Password))
+            return;
+        var user = string.IsNullOrWhiteSpace(settings.User) ? "admin" : settings.User.Trim();
+        credentials.Verify("Basic " + Convert.ToBase64String(Encoding.UTF8.GetBytes(user + ":" + settings.Password)));
+    }
+
+    private async Task WarmTreeAsync(CancellationToken cancellationToken)
+    {
+        // Paths that cannot exist still run (and so compile) the queries a GET and a scan use.
+        IReadOnlyList<string> category = [DavTree.Content, DavTree.DefaultCategoryFolder];
+        await tree.ResolveAsync([.. category, "\u0001", "\u0001"], LocalBaseUrl, cancellationToken);
+        await tree.ResolveAsync([DavTree.Ids, Guid.Empty.ToString("D")], LocalBaseUrl, cancellationToken);
+        if (await tree.ResolveAsync(category, LocalBaseUrl, cancellationToken) is { } folder)
+            await tree.ListAsync(folder, LocalBaseUrl, cancellationToken);
+        var job = new DavResource
+        {
+            Segments = [.. category, "\u0001"],
+            Kind = DavResourceKind.JobFolder,
+            Item = new DavItem { Id = Guid.Empty, Name = "\u0001", Path = "/", IsDirectory = true },
+        };
+        await tree.ListAsync(job, LocalBaseUrl, cancellationToken);
+    }
+}

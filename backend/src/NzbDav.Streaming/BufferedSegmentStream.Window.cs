@@ -17,6 +17,7 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     private int _readsSinceSeek;
     private bool _openedAtStart;
     private bool _anticipating;
+    private int _limitSegment = int.MaxValue;
 
     void ITicketHost.ObserveHeader(int segment, YencHeader header) => _index.Observe(segment, header);
 
@@ -57,6 +58,24 @@ public sealed partial class BufferedSegmentStream : ITicketHost
         return (int)Math.Clamp(segments, _options.MinReadAheadSegments, _maxWindowSegments);
     }
 
+    /// <summary>
+    /// The reader will not read past <paramref name="end"/> (a file offset, exclusive), so nothing
+    /// beyond it is fetched ahead. Reads past it still work, fetching on demand. A WebDAV GET for a
+    /// byte range sets this: a scanner's 64 KiB header read then costs one segment, not the start
+    /// read-ahead. Call it from the reader's side, like reads and seeks.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="end"/> is negative.</exception>
+    public void LimitReadAhead(long end)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(end);
+        // Where parts vary in size the segment of an offset is not known without fetching: no limit.
+        _limitSegment = end >= Length || !_index.IsRegular ? int.MaxValue : (int)((Math.Max(end, 1) - 1) / _index.PartSize) + 1;
+    }
+
+    /// <summary>Segments from the reader's position up to the read-ahead limit (at least one).</summary>
+    private int SegmentsToLimit() =>
+        _limitSegment == int.MaxValue ? int.MaxValue : Math.Max(1, _limitSegment - (int)(_position / _index.PartSize));
+
     /// <summary>The start read-ahead in segments: at least two, at most the byte budget.</summary>
     private int StartRampSegments()
     {
@@ -85,13 +104,13 @@ public sealed partial class BufferedSegmentStream : ITicketHost
         var readsSinceSeek = ++_readsSinceSeek;
         if (readsSinceSeek == 1)
         {
-            _fetcher.Warm(BudgetSegments());
+            _fetcher.Warm(Math.Min(BudgetSegments(), SegmentsToLimit()));
         }
         if ((readsSinceSeek > 1 || (_openedAtStart && _position == 0)) && !_anticipating)
         {
             _ramp = Math.Max(_ramp, 2);
             _anticipating = true;
-            _fetcher.Anticipate(BudgetSegments());
+            _fetcher.Anticipate(Math.Min(BudgetSegments(), SegmentsToLimit()));
         }
     }
 
@@ -104,7 +123,7 @@ public sealed partial class BufferedSegmentStream : ITicketHost
         ReleaseCursor();
         // The reader streams: while the read-ahead grows, have connections ready for all of it
         // before it gets there; once grown, demand speaks for itself.
-        _fetcher.Anticipate(_ramp < budget ? budget : 0);
+        _fetcher.Anticipate(_ramp < budget ? Math.Min(budget, SegmentsToLimit()) : 0);
     }
 
     /// <summary>Seek: keep the window when the target is inside it, otherwise start small again.</summary>
@@ -152,7 +171,8 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     private void MoveWindow(int segment, int span)
     {
         var start = Math.Max(0, segment - _options.KeepBehindSegments);
-        var end = Math.Min(_index.Count, segment + Math.Max(1, span));
+        // Never past the read-ahead limit, but always the segment being read.
+        var end = Math.Min(Math.Min(_index.Count, Math.Max(_limitSegment, segment + 1)), segment + Math.Max(1, span));
         if (start == _windowStart && end == _windowEnd)
         {
             return;

@@ -66,6 +66,27 @@ public sealed class ReadAheadTests
     }
 
     [Fact]
+    public async Task A_read_ahead_limit_stops_fetching_at_the_end_the_reader_named()
+    {
+        await using var server = await StartServerAsync();
+        var file = server.Store.AddGeneratedFile("limit.bin", 100L * SegmentSize, SegmentSize);
+        await using var harness = Create(NoRacing with { StartReadAheadBytes = 12L * SegmentSize }, Provider(server));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            stream.LimitReadAhead((3L * SegmentSize) + 10);
+            await StreamAssert.ReadsExactlyAsync(stream, file, (3 * SegmentSize) + 10, Token);
+            await Task.Delay(100, Token); // nothing beyond segment 3 may start
+            Assert.Equal(4, server.Stats.GetCommandCount(MockCommandKind.Body));
+
+            // Reading on past the limit still works: the bytes are fetched on demand.
+            await StreamAssert.ReadsExactlyAsync(stream, file, 2 * SegmentSize, Token);
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
     public async Task A_first_read_after_a_seek_warms_connections_without_fetching_more()
     {
         await using var server = await StartServerAsync();

@@ -82,7 +82,7 @@ public sealed partial class DavRequestHandler
                 return;
             }
 
-            source = await opener.OpenAsync(resource.Item!, cancellationToken);
+            source = await opener.OpenAsync(resource.Item!, range.From + range.Length, cancellationToken);
         }
 
         // Disposed as soon as the copy ends, including when the client disconnects mid-body.

@@ -7,7 +7,9 @@ public interface IDavFileOpener
 {
     /// <summary>
     /// A readable, seekable stream whose <see cref="Stream.Length"/> is exactly <see cref="DavItem.Size"/>.
-    /// The caller disposes it as soon as the response ends or the client goes away.
+    /// The caller disposes it as soon as the response ends or the client goes away. The caller will
+    /// not read past <paramref name="readEnd"/> (exclusive; the size for a whole-file GET), so
+    /// nothing beyond it need be fetched ahead; reads past it must still work.
     /// </summary>
-    Task<Stream> OpenAsync(DavItem item, CancellationToken cancellationToken);
+    Task<Stream> OpenAsync(DavItem item, long readEnd, CancellationToken cancellationToken);
 }

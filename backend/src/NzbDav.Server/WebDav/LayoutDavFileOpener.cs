@@ -15,13 +15,12 @@ namespace NzbDav.Server.WebDav;
 public sealed class LayoutDavFileOpener(IServiceProvider services) : IDavFileOpener
 {
     /// <inheritdoc />
-    public Task<Stream> OpenAsync(DavItem item, CancellationToken cancellationToken)
+    public Task<Stream> OpenAsync(DavItem item, long readEnd, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(item);
         cancellationToken.ThrowIfCancellationRequested();
         if (item.IsDirectory || item.Layout is null)
             throw new ArgumentException($"'{item.Path}' is not a library file.", nameof(item));
-
         // The factory needs the Usenet client, which exists only when providers are configured.
         if (services.GetService<UsenetClient>() is null)
             throw new IOException("No Usenet provider is configured (Usenet:Providers); library files cannot be streamed.");
@@ -30,13 +29,29 @@ public sealed class LayoutDavFileOpener(IServiceProvider services) : IDavFileOpe
         if (layout.Length != item.Size)
             throw new LayoutFormatException($"'{item.Path}' is {item.Size} bytes but its layout describes {layout.Length}.");
 
-        var parts = layout.Parts.Select(part => new CombinedStreamPart(
-            _ => ValueTask.FromResult<Stream>(factory.Open(part.MessageIds, part.FileSize, part.PartSize)),
-            part.RangeOffset,
-            part.RangeLength));
+        // CBC needs whole blocks: read ahead to the end of the block holding the last wanted byte.
+        var end = Math.Clamp(readEnd, 0, item.Size);
+        var storedEnd = layout.Encryption is null ? end : Math.Min(layout.StoredLength, (end + 15) / 16 * 16);
+        var parts = new List<CombinedStreamPart>(layout.Parts.Count);
+        long partStart = 0;
+        foreach (var part in layout.Parts)
+        {
+            var wanted = storedEnd - partStart;
+            parts.Add(new CombinedStreamPart(_ => ValueTask.FromResult<Stream>(OpenPart(factory, part, wanted)), part.RangeOffset, part.RangeLength));
+            partStart += part.RangeLength;
+        }
         Stream stream = new CombinedStream(parts);
         if (layout.Encryption is { } encryption)
             stream = new AesCbcDecryptingStream(stream, encryption.Key, encryption.Iv, encryption.PlaintextLength, leaveOpen: false);
         return Task.FromResult(stream);
+    }
+
+    // A part wholly inside the wanted range reads ahead freely; the part holding its end stops there.
+    private static BufferedSegmentStream OpenPart(NzbFileStreamFactory factory, LayoutPart part, long wanted)
+    {
+        var stream = factory.Open(part.MessageIds, part.FileSize, part.PartSize);
+        if (wanted < part.RangeLength)
+            stream.LimitReadAhead(part.RangeOffset + Math.Max(0, wanted));
+        return stream;
     }
 }

@@ -13,7 +13,7 @@ public sealed class PatternFileOpener : IDavFileOpener
 
     public int OpenStreams => Volatile.Read(ref _open);
 
-    public Task<Stream> OpenAsync(DavItem item, CancellationToken cancellationToken)
+    public Task<Stream> OpenAsync(DavItem item, long readEnd, CancellationToken cancellationToken)
     {
         Interlocked.Increment(ref _open);
         Stream stream = new PatternStream(item.Size, () =>

@@ -11,8 +11,9 @@ namespace NzbDav.Usenet.Providers;
 // failing. Either way the provider never sees more than MaxConnections sessions it agreed to.
 public sealed partial class ProviderConnectionPool
 {
-    // Cancelled by DisposeAsync: closes still waiting for the provider cut their sockets at once.
-    private readonly CancellationTokenSource _cutCloses = new();
+    // Cancelled by DisposeAsync: closes still waiting for the provider cut their sockets at once,
+    // and connects in progress stop. Never disposed (it holds no timer), so late readers are safe.
+    private readonly CancellationTokenSource _stopping = new();
     private int _closing;
     private TaskCompletionSource? _allClosed;
 
@@ -27,7 +28,7 @@ public sealed partial class ProviderConnectionPool
         lock (_gate)
         {
             _closing++;
-            cut = _disposed ? new CancellationToken(canceled: true) : _cutCloses.Token;
+            cut = _stopping.Token;
         }
 
         try
@@ -55,10 +56,9 @@ public sealed partial class ProviderConnectionPool
         }
     }
 
-    // Called by DisposeAsync after it has marked the pool disposed (new closes start cut already).
-    private async Task CutAndAwaitClosesAsync()
+    // Called by DisposeAsync once _stopping is cancelled, so every close still running ends promptly.
+    private async Task AwaitClosesAsync()
     {
-        await _cutCloses.CancelAsync().ConfigureAwait(false);
         Task pending;
         lock (_gate)
         {
@@ -66,6 +66,5 @@ public sealed partial class ProviderConnectionPool
         }
 
         await pending.ConfigureAwait(false);
-        _cutCloses.Dispose();
     }
 }

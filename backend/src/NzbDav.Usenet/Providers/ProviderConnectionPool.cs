@@ -167,15 +167,16 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
             sweep = _sweep;
         }
 
+        // From here every close is cut at once (nothing will reuse the slots) and connects stop.
+        await _stopping.CancelAsync().ConfigureAwait(false);
         await _sweepTimer.DisposeAsync().ConfigureAwait(false);
         foreach (var waiter in waiters)
         {
-            waiter.TrySetException(new ObjectDisposedException(nameof(ProviderConnectionPool), $"The connection pool of provider '{Provider.Name}' was disposed."));
+            waiter.TrySetException(PoolDisposed());
         }
 
-        // Marked disposed above, so these closes start cut: nothing will reuse their slots.
         await Task.WhenAll(idle.Select(entry => CloseTrackedAsync(entry.Connection, releaseSlot: true))).ConfigureAwait(false);
         await sweep.ConfigureAwait(false);
-        await CutAndAwaitClosesAsync().ConfigureAwait(false);
+        await AwaitClosesAsync().ConfigureAwait(false);
     }
 }

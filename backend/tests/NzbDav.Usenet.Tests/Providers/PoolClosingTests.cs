@@ -64,6 +64,30 @@ public sealed class PoolClosingTests
     }
 
     [Fact]
+    public async Task A_connect_its_caller_gave_up_on_keeps_the_slot_and_its_session_goes_to_the_next_waiter()
+    {
+        await using var pool = Pool(_factory, _time, max: 1);
+        var connectGate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        _factory["alpha"].Gate = connectGate;
+        using var giveUp = CancellationTokenSource.CreateLinkedTokenSource(Token);
+        var first = pool.RentAsync(giveUp.Token).AsTask();
+        var second = pool.RentAsync(Token).AsTask();
+
+        await giveUp.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => first);
+
+        // The provider may already count the half-open socket: its slot is not reused yet.
+        Assert.Equal(1, pool.GetStats().Open);
+        Assert.False(second.IsCompleted);
+        _factory["alpha"].Gate = null;
+        connectGate.SetResult();
+        await using var lease = await second;
+        Assert.True(lease.Connection.IsUsable);
+        Assert.Equal(1, _factory["alpha"].ConnectAttempts);
+        Assert.Equal(1, _factory["alpha"].PeakOpen);
+    }
+
+    [Fact]
     public async Task Disposing_the_pool_cuts_closes_still_waiting_for_the_provider()
     {
         var pool = Pool(_factory, _time, max: 2);

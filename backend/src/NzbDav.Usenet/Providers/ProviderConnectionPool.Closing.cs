@@ -8,7 +8,7 @@ namespace NzbDav.Usenet.Providers;
 // socket is cut and the slot freed anyway: holding it longer would starve our own callers for as
 // long as a stalled provider likes, and if the provider still counts the dead session, the
 // replacement's connect is refused with 502, which ConnectWhenAdmittedAsync waits out instead of
-// failing. Either way the provider never sees more than MaxConnections sessions it agreed to.
+// failing the fetch.
 public sealed partial class ProviderConnectionPool
 {
     // Cancelled by DisposeAsync: closes still waiting for the provider cut their sockets at once,

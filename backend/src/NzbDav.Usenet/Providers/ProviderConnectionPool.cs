@@ -7,7 +7,9 @@ namespace NzbDav.Usenet.Providers;
 /// The sessions of one provider. Never more than MaxConnections open, counting ones being opened;
 /// sessions open lazily; idle ones are lent in FIFO order and closed after IdleTimeout; waiters
 /// are served FIFO and exactly one is woken per returned session or freed slot. A caller waits at
-/// most the provider's OperationTimeout for a session. The gate is never held across an await.
+/// most the provider's OperationTimeout in the queue, and once it has a slot at most that long again
+/// while the provider refuses connections as full. A closing session holds its slot until the
+/// provider has let go of it. The gate is never held across an await.
 /// </summary>
 public sealed partial class ProviderConnectionPool : IAsyncDisposable
 {

@@ -15,7 +15,7 @@ public sealed class MockBehavior
     /// <summary>Per-connection send cap in bytes per second; 0 is unlimited.</summary>
     public long BandwidthBytesPerSecond { get; set; }
 
-    /// <summary>Fraction of article commands after which the connection hangs for <see cref="StallDuration"/>, then closes.</summary>
+    /// <summary>Fraction of article commands after which the connection hangs for <see cref="StallDuration"/> (or until the client closes its side), then closes.</summary>
     public double StallFraction { get; set; }
 
     /// <summary>How long a stalled connection hangs before it is closed.</summary>

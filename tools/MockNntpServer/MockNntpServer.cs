@@ -123,7 +123,7 @@ public sealed class MockNntpServer : IAsyncDisposable
         await Task.Yield();
         socket.NoDelay = true;
         Stream stream = new NetworkStream(socket, ownsSocket: false);
-        var opened = false;
+        var slot = new MockSessionSlot(Stats);
         try
         {
             if (_certificate is not null)
@@ -132,14 +132,13 @@ public sealed class MockNntpServer : IAsyncDisposable
                 stream = tls;
                 await tls.AuthenticateAsServerAsync(new SslServerAuthenticationOptions { ServerCertificate = _certificate }, cancellationToken);
             }
-            opened = Stats.TryOpen(Options.MaxConnections);
-            if (!opened)
+            if (!slot.TryTake(Options.MaxConnections))
             {
                 await stream.WriteAsync(Encoding.ASCII.GetBytes("502 too many connections\r\n"), cancellationToken);
                 await stream.FlushAsync(cancellationToken);
                 return;
             }
-            await using var session = new MockNntpSession(socket, stream, this, number);
+            await using var session = new MockNntpSession(socket, stream, this, number, slot);
             await session.RunAsync(cancellationToken);
         }
         catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException or System.Security.Authentication.AuthenticationException)
@@ -148,10 +147,8 @@ public sealed class MockNntpServer : IAsyncDisposable
         }
         finally
         {
-            if (opened)
-            {
-                Stats.Close();
-            }
+            // The session normally released its place already, just before closing the socket.
+            slot.Release();
             await stream.DisposeAsync();
             socket.Dispose();
         }

@@ -29,12 +29,14 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
     private readonly Channel<MockPendingCommand> _commands =
         Channel.CreateBounded<MockPendingCommand>(new BoundedChannelOptions(1024) { SingleReader = true, SingleWriter = true });
     private readonly MockResponseWriter _writer;
+    private readonly MockSessionSlot _slot;
     private string? _pendingUser;
     private bool _authenticated;
 
-    public MockNntpSession(Socket socket, Stream stream, MockNntpServer server, int connectionNumber)
+    public MockNntpSession(Socket socket, Stream stream, MockNntpServer server, int connectionNumber, MockSessionSlot slot)
     {
         _socket = socket;
+        _slot = slot;
         _stream = stream;
         _store = server.Store;
         _options = server.Options;
@@ -52,7 +54,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
         using var sessionCts = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         // The greeting is answered like a command: one latency after the connection arrived.
         _commands.Writer.TryWrite(new MockPendingCommand(null, DueAfterLatency()));
-        var reading = ReadLoopAsync(sessionCts.Token);
+        var reading = ReadLoopAsync(sessionCts);
         try
         {
             await WriteLoopAsync(sessionCts.Token);
@@ -64,6 +66,8 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
         finally
         {
             sessionCts.Cancel();
+            // Done with the session before the client can see it closed.
+            _slot.Release();
             _socket.Close();
             try
             {
@@ -83,8 +87,14 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
         return ValueTask.CompletedTask;
     }
 
-    private async Task ReadLoopAsync(CancellationToken cancellationToken)
+    /// <summary>
+    /// Reads command lines until the client closes its side. End of stream ends the whole session
+    /// at once, as when a client hangs up: unanswered commands are dropped and a stall is cut short,
+    /// so a client that half-closes and reads to end of stream learns when the server let go.
+    /// </summary>
+    private async Task ReadLoopAsync(CancellationTokenSource session)
     {
+        var cancellationToken = session.Token;
         var reader = PipeReader.Create(_stream, new StreamPipeReaderOptions(bufferSize: 16 * 1024, leaveOpen: true));
         try
         {
@@ -113,6 +123,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
         {
             _commands.Writer.TryComplete();
             await reader.CompleteAsync();
+            session.Cancel();
         }
     }
 

@@ -77,20 +77,22 @@ internal sealed class MockResponseWriter : IDisposable
     private async ValueTask SendAsync(ReadOnlyMemory<byte> data, CancellationToken cancellationToken)
     {
         var bandwidth = _behavior.BandwidthBytesPerSecond;
+        // Counted before the write: a client can read the bytes before the write call returns here,
+        // and must then see them counted.
         if (bandwidth <= 0)
         {
-            await _stream.WriteAsync(data, cancellationToken);
             _stats.AddBytesSent(data.Length);
+            await _stream.WriteAsync(data, cancellationToken);
             return;
         }
         while (!data.IsEmpty)
         {
             var chunk = data[..Math.Min(data.Length, (int)Math.Clamp(bandwidth / 20, 1, PacedChunk))];
             await PaceAsync(bandwidth, cancellationToken);
+            _stats.AddBytesSent(chunk.Length);
             await _stream.WriteAsync(chunk, cancellationToken);
             await _stream.FlushAsync(cancellationToken);
             _pacedBytes += chunk.Length;
-            _stats.AddBytesSent(chunk.Length);
             data = data[chunk.Length..];
         }
     }

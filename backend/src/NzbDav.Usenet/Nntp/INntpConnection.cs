@@ -35,4 +35,13 @@ public interface INntpConnection : IAsyncDisposable
 
     /// <summary>DATE: the server's clock (111).</summary>
     Task<DateTimeOffset> DateAsync(CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Closes the session and completes once the provider has seen it end, so a pool may reuse its
+    /// slot without the provider counting one connection too many: QUIT when idle and healthy,
+    /// otherwise half-close and read to end of stream, bounded by the provider's CloseTimeout.
+    /// Cancelling cuts the socket at once. Every call (and <see cref="IAsyncDisposable.DisposeAsync"/>)
+    /// waits for the same close.
+    /// </summary>
+    ValueTask CloseAsync(CancellationToken cancellationToken) => DisposeAsync();
 }

@@ -5,11 +5,11 @@ namespace NzbDav.Usenet.Nntp;
 
 public sealed partial class NntpConnection
 {
-    private static readonly TimeSpan QuitTimeout = TimeSpan.FromSeconds(1);
-
     /// <summary>
-    /// The only way this session becomes unusable. The first reason wins; the socket is closed
-    /// once, both loops stop, and every outstanding and future operation fails.
+    /// The only way this session becomes unusable. The first reason wins; both loops stop, every
+    /// outstanding and future operation fails, and the socket is half-closed: the provider reads
+    /// end of stream and ends its session, which <see cref="TearDownAsync"/> waits for before the
+    /// socket is let go.
     /// </summary>
     /// <returns>The reason the session is broken (the first one given).</returns>
     internal Exception Break(Exception reason, bool quiet = false)
@@ -34,19 +34,20 @@ public sealed partial class NntpConnection
             NntpLog.Broken(_logger, ProviderName, reason.Message, reason);
         }
         _watchdog?.Dispose();
+        StartCloseDeadline();
         _shutdown.Cancel();
         try
         {
-            _socket.Shutdown(SocketShutdown.Both);
+            _socket.Shutdown(SocketShutdown.Send);
         }
         catch (SocketException)
         {
-            // Already reset by the peer; closing is all that is left.
+            // Already reset by the peer: it has let go of the session.
         }
         catch (ObjectDisposedException)
         {
         }
-        _socket.Dispose();
+        _ = TearDownAsync();
         return reason;
     }
 
@@ -86,46 +87,5 @@ public sealed partial class NntpConnection
         {
             Break(new NntpTimeoutException($"'{ProviderName}' sent nothing for {silentMs} ms (operation timeout {_provider.OperationTimeout.TotalMilliseconds} ms)."));
         }
-    }
-
-    /// <summary>Sends QUIT when the session is idle and healthy (best effort, short timeout), then closes it.</summary>
-    public async ValueTask DisposeAsync()
-    {
-        if (Interlocked.Exchange(ref _disposed, 1) != 0)
-        {
-            return;
-        }
-        // QUIT only goes out when nothing else is in flight, so it never waits for a slot.
-        if (IsUsable && Volatile.Read(ref _outstanding) == 0 && _slots.Wait(0))
-        {
-            var quit = new NntpRequest<bool>(NntpCommandKind.Quit, null, null, CancellationToken.None);
-            if (!TryEnqueue(quit))
-            {
-                _slots.Release();
-            }
-            else
-            {
-                try
-                {
-                    await quit.Task.WaitAsync(QuitTimeout);
-                }
-                catch (Exception e) when (e is NntpException or TimeoutException)
-                {
-                    // Best effort: the server may already be gone.
-                }
-            }
-        }
-        Break(new NntpProtocolException($"The connection to '{ProviderName}' was closed by its owner."), quiet: true);
-        await Task.WhenAll(_sendLoop, _receiveLoop);
-        await _reader.CompleteAsync();
-        try
-        {
-            await _stream.DisposeAsync();
-        }
-        catch (Exception e) when (e is IOException or ObjectDisposedException or SocketException)
-        {
-            // The socket is closed already; a TLS close_notify cannot be sent, which is fine.
-        }
-        _shutdown.Dispose();
     }
 }

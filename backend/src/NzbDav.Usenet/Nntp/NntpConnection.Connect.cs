@@ -43,6 +43,11 @@ public sealed partial class NntpConnection
             {
                 await connection._reader.CompleteAsync();
             }
+            if (connection is not null && e is NntpException and not NntpTimeoutException)
+            {
+                // The server answered and counts this session until it sees it end.
+                await LetGoAfterHandshakeAsync(socket, provider.CloseTimeout, cancellationToken);
+            }
             if (stream is not null)
             {
                 await DisposeQuietlyAsync(stream);
@@ -71,6 +76,10 @@ public sealed partial class NntpConnection
         if (provider.OperationTimeout <= TimeSpan.Zero)
         {
             throw new ArgumentOutOfRangeException(nameof(provider), $"Provider '{provider.Name}': OperationTimeout must be positive.");
+        }
+        if (provider.CloseTimeout < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(provider), $"Provider '{provider.Name}': CloseTimeout cannot be negative.");
         }
         if ((provider.User?.AsSpan().ContainsAny('\r', '\n') ?? false) || (provider.Password?.AsSpan().ContainsAny('\r', '\n') ?? false))
         {

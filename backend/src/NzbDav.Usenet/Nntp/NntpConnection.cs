@@ -43,7 +43,6 @@ public sealed partial class NntpConnection : INntpConnection
     private long _lastProgressTicks;
     private long _lastActivityUtcTicks = DateTime.UtcNow.Ticks;
     private int _outstanding;
-    private int _disposed;
 
     private NntpConnection(UsenetProviderOptions provider, ILogger logger, Socket socket, Stream stream)
     {

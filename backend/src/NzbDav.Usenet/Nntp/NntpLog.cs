@@ -13,4 +13,7 @@ internal static partial class NntpLog
 
     [LoggerMessage(EventId = 1003, Level = LogLevel.Debug, Message = "Connection to {Provider} closed: {Reason}")]
     public static partial void Closed(ILogger logger, string provider, string reason);
+
+    [LoggerMessage(EventId = 1004, Level = LogLevel.Debug, Message = "Connection to {Provider} cut before the provider confirmed the close (close timeout {CloseTimeout})")]
+    public static partial void CloseUnconfirmed(ILogger logger, string provider, TimeSpan closeTimeout);
 }

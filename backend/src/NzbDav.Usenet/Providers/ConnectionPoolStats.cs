@@ -8,6 +8,7 @@ namespace NzbDav.Usenet.Providers;
 /// <param name="InUse">Sessions lent out.</param>
 /// <param name="Waiters">Callers waiting for a session.</param>
 /// <param name="PeakOpen">The most sessions ever open at once.</param>
+/// <param name="Closing">Sessions being closed: still counted in <paramref name="Open"/> until the provider has let go of them.</param>
 public readonly record struct ConnectionPoolStats(
     string ProviderName,
     int MaxConnections,
@@ -15,8 +16,9 @@ public readonly record struct ConnectionPoolStats(
     int Idle,
     int InUse,
     int Waiters,
-    int PeakOpen)
+    int PeakOpen,
+    int Closing = 0)
 {
     /// <summary>Slots reserved for sessions that are still connecting.</summary>
-    public int Connecting => Open - Idle - InUse;
+    public int Connecting => Open - Idle - InUse - Closing;
 }

@@ -54,10 +54,7 @@ public sealed partial class ProviderConnectionPool
 
     private async Task CloseExpiredAsync(List<INntpConnection> expired)
     {
-        foreach (var connection in expired)
-        {
-            await CloseAndReleaseSlotAsync(connection).ConfigureAwait(false);
-        }
+        await Task.WhenAll(expired.Select(connection => CloseTrackedAsync(connection, releaseSlot: true))).ConfigureAwait(false);
 
         UsenetLog.IdleClosed(_logger, expired.Count, Provider.Name, Provider.IdleTimeout);
     }

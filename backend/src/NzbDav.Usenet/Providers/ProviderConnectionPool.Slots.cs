@@ -112,51 +112,9 @@ public sealed partial class ProviderConnectionPool
             cancellationToken.ThrowIfCancellationRequested();
         }
 
-        return granted is not null ? new ConnectionLease(this, granted) : await OpenAsync(null, cancellationToken).ConfigureAwait(false);
-    }
-
-    // The caller owns one slot; on any failure the slot is released (waking one waiter).
-    private async ValueTask<ConnectionLease> OpenAsync(INntpConnection? stale, CancellationToken cancellationToken)
-    {
-        INntpConnection connection;
-        try
-        {
-            if (stale is not null)
-            {
-                await CloseQuietlyAsync(stale).ConfigureAwait(false);
-            }
-
-            connection = await _factory.ConnectAsync(Provider, cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception error)
-        {
-            if (error is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
-            {
-                UsenetLog.ConnectFailed(_logger, Provider.Name, error);
-            }
-
-            ReleaseSlot();
-            throw;
-        }
-
-        bool disposed;
-        lock (_gate)
-        {
-            disposed = _disposed;
-            if (!disposed)
-            {
-                _inUse++;
-            }
-        }
-
-        if (disposed)
-        {
-            await CloseAndReleaseSlotAsync(connection).ConfigureAwait(false);
-            throw new ObjectDisposedException(nameof(ProviderConnectionPool), $"The connection pool of provider '{Provider.Name}' was disposed.");
-        }
-
-        UsenetLog.ConnectionOpened(_logger, Provider.Name, Volatile.Read(ref _open), Provider.MaxConnections);
-        return new ConnectionLease(this, connection);
+        return granted is not null
+            ? new ConnectionLease(this, granted)
+            : await OpenAsync(null, waitWhileFull: true, cancellationToken).ConfigureAwait(false);
     }
 
     // A slot came free: it passes to the first waiter (who opens a session in it) or is given up.
@@ -172,31 +130,6 @@ public sealed partial class ProviderConnectionPool
             }
 
             Interlocked.Decrement(ref _open);
-        }
-    }
-
-    // Closed first, then freed: the provider never sees more than MaxConnections sockets.
-    private async ValueTask CloseAndReleaseSlotAsync(INntpConnection connection)
-    {
-        try
-        {
-            await CloseQuietlyAsync(connection).ConfigureAwait(false);
-        }
-        finally
-        {
-            ReleaseSlot();
-        }
-    }
-
-    private async ValueTask CloseQuietlyAsync(INntpConnection connection)
-    {
-        try
-        {
-            await connection.DisposeAsync().ConfigureAwait(false);
-        }
-        catch (Exception error)
-        {
-            UsenetLog.CloseFailed(_logger, Provider.Name, error);
         }
     }
 }

@@ -7,7 +7,9 @@ namespace NzbDav.Usenet.Providers;
 /// The sessions of one provider. Never more than MaxConnections open, counting ones being opened;
 /// sessions open lazily; idle ones are lent in FIFO order and closed after IdleTimeout; waiters
 /// are served FIFO and exactly one is woken per returned session or freed slot. A caller waits at
-/// most the provider's OperationTimeout for a session. The gate is never held across an await.
+/// most the provider's OperationTimeout in the queue, and once it has a slot at most that long again
+/// while the provider refuses connections as full. A closing session holds its slot until the
+/// provider has let go of it. The gate is never held across an await.
 /// </summary>
 public sealed partial class ProviderConnectionPool : IAsyncDisposable
 {
@@ -52,14 +54,18 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         lock (_gate)
         {
             return new ConnectionPoolStats(Provider.Name, Provider.MaxConnections, Volatile.Read(ref _open),
-                _idle.Count, _inUse, _waiters.Count, _peakOpen);
+                _idle.Count, _inUse, _waiters.Count, _peakOpen, _closing);
         }
     }
 
     /// <summary>
-    /// Lends a session: an idle one, a new one when under the cap, or the next one freed.
+    /// Lends a session: an idle one, a new one when under the cap, or the next one freed. A provider
+    /// that refuses the connection as full (400/502 greeting) is retried with backoff.
     /// </summary>
-    /// <exception cref="ConnectionPoolTimeoutException">None became free within OperationTimeout.</exception>
+    /// <exception cref="ConnectionPoolTimeoutException">
+    /// None became free within OperationTimeout, or the provider kept refusing new connections as full
+    /// for OperationTimeout.
+    /// </exception>
     public ValueTask<ConnectionLease> RentAsync(CancellationToken cancellationToken)
     {
         if (cancellationToken.IsCancellationRequested)
@@ -83,12 +89,16 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
             return WaitAsync(waiter, cancellationToken);
         }
 
-        return idle is not null ? new ValueTask<ConnectionLease>(new ConnectionLease(this, idle)) : OpenAsync(stale, cancellationToken);
+        return idle is not null
+            ? new ValueTask<ConnectionLease>(new ConnectionLease(this, idle))
+            : OpenAsync(stale, waitWhileFull: true, cancellationToken);
     }
 
     /// <summary>
     /// Lends a session only if one is idle or a slot is free and nobody is queued; never waits for
-    /// another holder. The returned task may still be connecting.
+    /// another holder. The returned task may still be connecting; if the provider refuses the
+    /// connection as full (400/502), it fails at once with <see cref="ConnectionPoolTimeoutException"/>
+    /// instead of waiting for the provider.
     /// </summary>
     public bool TryRentWithoutWaiting(CancellationToken cancellationToken, out ValueTask<ConnectionLease> lease)
     {
@@ -103,7 +113,9 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
             }
         }
 
-        lease = idle is not null ? new ValueTask<ConnectionLease>(new ConnectionLease(this, idle)) : OpenAsync(stale, cancellationToken);
+        lease = idle is not null
+            ? new ValueTask<ConnectionLease>(new ConnectionLease(this, idle))
+            : OpenAsync(stale, waitWhileFull: false, cancellationToken);
         return true;
     }
 
@@ -129,10 +141,14 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
             }
         }
 
-        return CloseAndReleaseSlotAsync(connection);
+        CloseInBackground(connection);
+        return ValueTask.CompletedTask;
     }
 
-    /// <summary>Closes idle sessions, fails waiters; lent sessions close when they come back.</summary>
+    /// <summary>
+    /// Fails waiters and closes idle sessions; closes still waiting for the provider to confirm
+    /// are cut short, so this completes promptly. Lent sessions close when they come back.
+    /// </summary>
     public async ValueTask DisposeAsync()
     {
         List<IdleConnection> idle;
@@ -153,18 +169,16 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
             sweep = _sweep;
         }
 
+        // From here every close is cut at once (nothing will reuse the slots) and connects stop.
+        await _stopping.CancelAsync().ConfigureAwait(false);
         await _sweepTimer.DisposeAsync().ConfigureAwait(false);
         foreach (var waiter in waiters)
         {
-            waiter.TrySetException(new ObjectDisposedException(nameof(ProviderConnectionPool), $"The connection pool of provider '{Provider.Name}' was disposed."));
+            waiter.TrySetException(PoolDisposed());
         }
 
-        foreach (var entry in idle)
-        {
-            await CloseQuietlyAsync(entry.Connection).ConfigureAwait(false);
-            Interlocked.Decrement(ref _open);
-        }
-
+        await Task.WhenAll(idle.Select(entry => CloseTrackedAsync(entry.Connection, releaseSlot: true))).ConfigureAwait(false);
         await sweep.ConfigureAwait(false);
+        await AwaitClosesAsync().ConfigureAwait(false);
     }
 }

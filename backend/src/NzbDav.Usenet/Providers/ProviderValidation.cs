@@ -24,5 +24,10 @@ internal static class ProviderValidation
         {
             throw new ArgumentException($"OperationTimeout and IdleTimeout of provider '{provider.Name}' must be positive.");
         }
+
+        if (provider.CloseTimeout < TimeSpan.Zero)
+        {
+            throw new ArgumentException($"CloseTimeout of provider '{provider.Name}' is {provider.CloseTimeout}; it cannot be negative.");
+        }
     }
 }

@@ -20,6 +20,12 @@ internal static partial class UsenetLog
     [LoggerMessage(EventId = 3004, Level = LogLevel.Debug, Message = "Closing a connection to {Provider} failed")]
     public static partial void CloseFailed(ILogger logger, string provider, Exception error);
 
+    [LoggerMessage(EventId = 3005, Level = LogLevel.Debug, Message = "Provider {Provider} is full ({Code} {Reason}); connecting again in {Delay}")]
+    public static partial void ProviderFull(ILogger logger, string provider, int code, string reason, TimeSpan delay);
+
+    [LoggerMessage(EventId = 3006, Level = LogLevel.Warning, Message = "Provider {Provider} refused {Refusals} connection attempt(s) as full (last: {Code}) over {Waited}; giving up")]
+    public static partial void ProviderStayedFull(ILogger logger, string provider, int refusals, TimeSpan waited, int code);
+
     [LoggerMessage(EventId = 3010, Level = LogLevel.Warning, Message = "Provider {Provider} failed {Failures} times in a row; skipping it for {Cooldown}")]
     public static partial void BreakerOpened(ILogger logger, string provider, int failures, TimeSpan cooldown);
 

@@ -24,4 +24,10 @@ public sealed record UsenetProviderOptions
     public TimeSpan OperationTimeout { get; init; } = TimeSpan.FromSeconds(30);
     /// <summary>An idle session older than this is closed.</summary>
     public TimeSpan IdleTimeout { get; init; } = TimeSpan.FromSeconds(60);
+    /// <summary>
+    /// How long closing a session may wait for the provider to confirm it ended (QUIT answered, or
+    /// end of stream after a half-close) before the socket is cut; its slot is reused only after
+    /// that. Zero cuts at once.
+    /// </summary>
+    public TimeSpan CloseTimeout { get; init; } = TimeSpan.FromSeconds(2);
 }

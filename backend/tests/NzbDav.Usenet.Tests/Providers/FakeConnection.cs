@@ -19,6 +19,9 @@ internal sealed class FakeConnection(FakeProvider provider, int id) : INntpConne
 
     public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
+    /// <summary>The owner cut the close short (its token was cancelled) while it waited at the close gate.</summary>
+    public bool CloseWasCut { get; private set; }
+
     public DateTime LastActivityUtc { get; private set; } = DateTime.UtcNow;
 
     public void Break() => _usable = false;
@@ -70,6 +73,23 @@ internal sealed class FakeConnection(FakeProvider provider, int id) : INntpConne
     }
 
     public Task<DateTimeOffset> DateAsync(CancellationToken cancellationToken) => Task.FromResult(DateTimeOffset.UtcNow);
+
+    public async ValueTask CloseAsync(CancellationToken cancellationToken)
+    {
+        if (provider.CloseGate is { } gate)
+        {
+            try
+            {
+                await gate.Task.WaitAsync(cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                CloseWasCut = true;
+            }
+        }
+
+        await DisposeAsync();
+    }
 
     public ValueTask DisposeAsync()
     {

@@ -21,6 +21,9 @@ internal sealed class FakeProvider(string name)
     /// <summary>Connect attempts fail with a refused socket.</summary>
     public volatile bool RefuseConnections;
 
+    /// <summary>When set, closes wait for it, as a provider slow to notice a close would make them.</summary>
+    public volatile TaskCompletionSource? CloseGate;
+
     /// <summary>When set, connects and bodies wait for it (lets tests hold operations in flight).</summary>
     public volatile TaskCompletionSource? Gate;
 

@@ -32,15 +32,43 @@ public sealed class PoolFailureTests
     public async Task A_connect_failure_reaches_the_caller_that_triggered_it_and_frees_the_slot()
     {
         await using var pool = Pool(_factory, _time, max: 1);
-        _factory.NextConnectError = () => new NntpServiceUnavailableException(502, "too many connections");
+        _factory.NextConnectError = () => new NntpProtocolException("unexpected greeting");
 
-        var error = await Assert.ThrowsAsync<NntpServiceUnavailableException>(() => pool.RentAsync(Token).AsTask());
-        Assert.Equal(502, error.Code);
+        await Assert.ThrowsAsync<NntpProtocolException>(() => pool.RentAsync(Token).AsTask());
         Assert.Equal(0, pool.GetStats().Open);
 
         _factory.NextConnectError = null;
         await using var lease = await pool.RentAsync(Token);
         Assert.True(lease.Connection.IsUsable);
+    }
+
+    [Fact]
+    public async Task A_full_provider_is_asked_again_with_growing_pauses_until_OperationTimeout()
+    {
+        await using var pool = Pool(_factory, _time, max: 1);
+        _factory.NextConnectError = () => new NntpServiceUnavailableException(502, "too many connections");
+        var started = _time.GetUtcNow();
+
+        var rent = pool.RentAsync(Token).AsTask();
+        while (!rent.IsCompleted)
+        {
+            // The sweep timer is always armed; a second one is the pause before the next attempt.
+            if (_time.ActiveTimers >= 2)
+            {
+                _time.Advance(TimeSpan.FromMilliseconds(250));
+            }
+
+            await Task.Yield();
+        }
+
+        var error = await Assert.ThrowsAsync<ConnectionPoolTimeoutException>(() => rent);
+        Assert.True(error.ProviderRefused);
+        Assert.Contains("Provider 'alpha' refused new connections as full for 30 s", error.Message);
+        Assert.True(_time.GetUtcNow() - started >= Provider().OperationTimeout);
+        // Pauses of 50 ms doubling to 1 s (each jittered to half..full): about 35-65 tries in 30 s;
+        // without doubling it would be hundreds, without the cap a handful.
+        Assert.InRange(_factory["alpha"].ConnectAttempts, 30, 70);
+        Assert.Equal(0, pool.GetStats().Open);
     }
 
     [Fact]

@@ -1,0 +1,153 @@
+using System.Buffers;
+using System.Net.Sockets;
+
+namespace NzbDav.Usenet.Nntp;
+
+// Closing so that the provider has let go of the session before anyone reuses its slot: a provider
+// counts a session until it notices the close, and a replacement that connects before that gets
+// "502 too many connections".
+public sealed partial class NntpConnection
+{
+    private const int DrainBufferSize = 16 * 1024;
+
+    // Cancelled when the close deadline (CloseTimeout after the close began) passes or an owner
+    // cuts the close short; the QUIT wait and the drain then stop and the socket is cut. Never
+    // disposed: a late owner may still cancel it, and it holds no timer once cancelled or unused.
+    private readonly CancellationTokenSource _closeBudget = new();
+    private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _closeRequested;
+    private int _closeDeadlineStarted;
+
+    /// <inheritdoc />
+    public async ValueTask CloseAsync(CancellationToken cancellationToken)
+    {
+        using (cancellationToken.UnsafeRegister(static state => ((NntpConnection)state!).CutClose(), this))
+        {
+            if (Interlocked.Exchange(ref _closeRequested, 1) == 0)
+            {
+                StartCloseDeadline();
+                await QuitIfIdleAsync();
+                Break(new NntpProtocolException($"The connection to '{ProviderName}' was closed by its owner."), quiet: true);
+            }
+            await _closed.Task;
+        }
+    }
+
+    /// <summary>Closes as <see cref="CloseAsync"/> does, within the provider's CloseTimeout.</summary>
+    public ValueTask DisposeAsync() => CloseAsync(CancellationToken.None);
+
+    private void StartCloseDeadline()
+    {
+        if (Interlocked.Exchange(ref _closeDeadlineStarted, 1) == 0)
+        {
+            _closeBudget.CancelAfter(_provider.CloseTimeout);
+        }
+    }
+
+    private void CutClose() => _closeBudget.Cancel();
+
+    /// <summary>QUIT only goes out when nothing else is in flight, so it never waits for a slot; best effort.</summary>
+    private async Task QuitIfIdleAsync()
+    {
+        if (!IsUsable || Volatile.Read(ref _outstanding) != 0 || !_slots.Wait(0))
+        {
+            return;
+        }
+        var quit = new NntpRequest<bool>(NntpCommandKind.Quit, null, null, CancellationToken.None);
+        if (!TryEnqueue(quit))
+        {
+            _slots.Release();
+            return;
+        }
+        try
+        {
+            // After its 205 the provider closes; the drain below then sees the end of stream at once.
+            await quit.Task.WaitAsync(_closeBudget.Token);
+        }
+        catch (Exception e) when (e is NntpException or OperationCanceledException)
+        {
+            // The server may already be gone, or too slow: the half-close and drain still follow.
+        }
+    }
+
+    /// <summary>
+    /// Runs once, from <see cref="Break"/>: waits for both loops to let go of the stream, reads and
+    /// drops whatever the provider still sends until it closes (end of stream or reset), then
+    /// releases the socket. Cut short by the close deadline or by an owner's cancellation.
+    /// </summary>
+    private async Task TearDownAsync()
+    {
+        var budget = _closeBudget.Token;
+        var confirmed = false;
+        try
+        {
+            await Task.WhenAll(_sendLoop, _receiveLoop).WaitAsync(budget);
+            await DrainAsync(_socket, budget);
+            confirmed = true;
+        }
+        catch (OperationCanceledException)
+        {
+            // Deadline passed or cut short: the socket is cut below.
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            confirmed = true; // reset: the provider has dropped the session
+        }
+        finally
+        {
+            if (!confirmed)
+            {
+                NntpLog.CloseUnconfirmed(_logger, ProviderName, _provider.CloseTimeout);
+            }
+            _socket.Dispose();
+            await Task.WhenAll(_sendLoop, _receiveLoop);
+            await _reader.CompleteAsync();
+            try
+            {
+                await _stream.DisposeAsync();
+            }
+            catch (Exception e) when (e is IOException or ObjectDisposedException or SocketException)
+            {
+                // The socket is closed already; a TLS close_notify cannot be sent, which is fine.
+            }
+            _shutdown.Dispose();
+            _closed.TrySetResult();
+        }
+    }
+
+    /// <summary>
+    /// After a failed handshake with a live server (refused greeting, refused login): half-closes and
+    /// waits, within CloseTimeout, for the server to end its session, so the caller's next connect is
+    /// not refused because of this one. Never throws.
+    /// </summary>
+    private static async Task LetGoAfterHandshakeAsync(Socket socket, TimeSpan closeTimeout, CancellationToken cancellationToken)
+    {
+        using var budget = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        budget.CancelAfter(closeTimeout);
+        try
+        {
+            socket.Shutdown(SocketShutdown.Send);
+            await DrainAsync(socket, budget.Token);
+        }
+        catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
+        {
+            // Too slow, or already reset: either way the socket is cut next.
+        }
+    }
+
+    /// <summary>Reads and drops raw bytes until the peer closes. The TLS layer, if any, is bypassed: nothing read here is used.</summary>
+    private static async Task DrainAsync(Socket socket, CancellationToken cancellationToken)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(DrainBufferSize);
+        try
+        {
+            while (await socket.ReceiveAsync(buffer.AsMemory(), SocketFlags.None, cancellationToken) > 0)
+            {
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+}

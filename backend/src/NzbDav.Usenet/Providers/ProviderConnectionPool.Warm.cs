@@ -8,12 +8,11 @@ namespace NzbDav.Usenet.Providers;
 // whoever rents next gets them, and unused ones expire like any idle session.
 public sealed partial class ProviderConnectionPool
 {
-    private int _warming;
-
     /// <summary>
     /// Starts opening sessions in the background until at least <paramref name="sessions"/> are open
     /// (lent, idle or being opened), never past MaxConnections. Returns at once with how many it
-    /// started. A failure is only logged: the demand it anticipated connects itself and sees it then.
+    /// started. A failure is only logged: the demand it anticipated connects itself and sees it then;
+    /// a provider answering 502 (full) is not waited for.
     /// </summary>
     public int Warm(int sessions)
     {
@@ -30,8 +29,6 @@ public sealed partial class ProviderConnectionPool
             {
                 started++;
             }
-
-            _warming += started;
         }
 
         for (var i = 0; i < started; i++)
@@ -44,46 +41,22 @@ public sealed partial class ProviderConnectionPool
 
     private async Task WarmOneAsync()
     {
-        INntpConnection? connection = null;
+        INntpConnection connection;
         try
         {
-            connection = await _factory.ConnectAsync(Provider, CancellationToken.None).ConfigureAwait(false);
+            // A full provider is not worth waiting for ahead of demand: its slot goes back at once.
+            connection = await ConnectWhenAdmittedAsync(waitWhileFull: false, CancellationToken.None).ConfigureAwait(false);
         }
-        catch (Exception error)
+        catch (Exception)
         {
-            UsenetLog.WarmFailed(_logger, Provider.Name, error);
+            return; // logged, and the slot released, by the connect itself
         }
 
-        bool disposed;
         lock (_gate)
         {
-            _warming--;
-            disposed = _disposed;
-            if (connection is not null && !disposed)
-            {
-                // A waiter is owed the next free session; otherwise it waits idle for the next rent.
-                if (_waiters.First is { } node)
-                {
-                    _waiters.RemoveFirst();
-                    _inUse++;
-                    node.Value.TrySetResult(connection);
-                }
-                else
-                {
-                    _idle.Enqueue(new IdleConnection(connection, _time.GetTimestamp()));
-                }
-
-                return;
-            }
+            _inUse++; // balanced by ReturnAsync, which lends it to a waiter or parks it idle
         }
 
-        if (connection is null)
-        {
-            ReleaseSlot();
-        }
-        else
-        {
-            await CloseAndReleaseSlotAsync(connection).ConfigureAwait(false);
-        }
+        await ReturnAsync(connection).ConfigureAwait(false);
     }
 }

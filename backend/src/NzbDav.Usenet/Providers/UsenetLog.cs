@@ -11,9 +11,6 @@ internal static partial class UsenetLog
     [LoggerMessage(EventId = 3002, Level = LogLevel.Warning, Message = "Connecting to {Provider} failed")]
     public static partial void ConnectFailed(ILogger logger, string provider, Exception error);
 
-    [LoggerMessage(EventId = 3013, Level = LogLevel.Debug, Message = "Opening a spare connection to {Provider} ahead of demand failed")]
-    public static partial void WarmFailed(ILogger logger, string provider, Exception error);
-
     [LoggerMessage(EventId = 3003, Level = LogLevel.Debug, Message = "Closed {Count} connection(s) to {Provider} idle longer than {IdleTimeout}")]
     public static partial void IdleClosed(ILogger logger, int count, string provider, TimeSpan idleTimeout);
 

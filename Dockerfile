@@ -4,7 +4,12 @@ WORKDIR /src
 COPY global.json Directory.Build.props Directory.Packages.props NzbDav.sln ./
 COPY backend/ backend/
 COPY tools/ tools/
-RUN dotnet publish backend/src/NzbDav.Server/NzbDav.Server.csproj -c Release -o /app --no-self-contained
+# ReadyToRun: the code is compiled ahead of time, so the first playback and the first seek after a
+# start do not wait for the JIT. TARGETARCH is set by buildx (amd64 or arm64).
+ARG TARGETARCH=amd64
+RUN rid="linux-$([ "$TARGETARCH" = "arm64" ] && echo arm64 || echo x64)" && \
+    dotnet publish backend/src/NzbDav.Server/NzbDav.Server.csproj -c Release -r "$rid" --no-self-contained \
+      -p:PublishReadyToRun=true -o /app
 
 FROM mcr.microsoft.com/dotnet/aspnet:10.0
 WORKDIR /app

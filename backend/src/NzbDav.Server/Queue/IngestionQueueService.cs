@@ -107,9 +107,11 @@ public sealed class IngestionQueueService(
                 return;
             }
 
-            logger.LogInformation("Ingesting {NzoId} {JobName}", job.NzoId, job.Name);
+            logger.LogInformation("Ingesting {NzoId} {JobName}, picked up {PickupMs:F0} ms after it was queued", job.NzoId, job.Name, (DateTime.UtcNow - job.AddedAt).TotalMilliseconds);
             var files = await ingestor.IngestAsync(job.Name, nzb, job.Password, jobCancellation.Token);
+            var saving = System.Diagnostics.Stopwatch.GetTimestamp();
             await completion.CompleteAsync(job, files, stoppingToken);
+            logger.LogInformation("Saved {NzoId} in {SaveMs:F0} ms", job.NzoId, System.Diagnostics.Stopwatch.GetElapsedTime(saving).TotalMilliseconds);
         }
         catch (IngestionFailedException ex)
         {

@@ -19,12 +19,21 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
         var volumes = new Rar5TestWriter { DataBytesPerVolume = 60_000 }.Write(file);
         Assert.Equal(50, volumes.Length);
 
-        await using var run = await PostAsync(volumes, "Big Release", TimeSpan.FromMilliseconds(50), ct);
+        await using var run = await PostAsync(volumes, "Big Release", TimeSpan.FromMilliseconds(50), ct, output);
+        await run.Host.ConnectLikeSonarrAsync(ct);
+        // The first job after start also pays for JIT compilation and first EF queries; the second is
+        // what every later grab costs. Both are reported; neither is asserted (no timed tests).
         var started = Stopwatch.GetTimestamp();
         var slot = await run.Host.AddAndWaitAsync(run.Nzb, "Big Release.nzb", ct);
-        var elapsed = Stopwatch.GetElapsedTime(started);
-        output.WriteLine($"50-volume stored RAR release, 50 ms provider latency: addfile → Completed in {elapsed.TotalMilliseconds:F0} ms");
+        var first = Stopwatch.GetElapsedTime(started);
+        started = Stopwatch.GetTimestamp();
+        var again = await run.Host.AddAndWaitAsync(run.Nzb, "Big Release.nzb", ct);
+        var second = Stopwatch.GetElapsedTime(started);
+        output.WriteLine($"50-volume obfuscated stored RAR5 release + PAR2, 50 ms provider latency, addfile → history Completed: " +
+            $"first job after start {first.TotalMilliseconds:F0} ms, next job {second.TotalMilliseconds:F0} ms");
 
+        Assert.Equal("Completed", again.GetProperty("status").GetString());
+        await AssertVideoAsync(run.Host, "Big Release (2)", file.Data, ct);
         Assert.Equal("Completed", slot.GetProperty("status").GetString());
         await AssertVideoAsync(run.Host, "Big Release", file.Data, ct);
     }
@@ -70,7 +79,7 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
         return bytes;
     }
 
-    private static async Task<GeneratedRun> PostAsync(byte[][] volumes, string baseName, TimeSpan latency, CancellationToken cancellationToken)
+    private static async Task<GeneratedRun> PostAsync(byte[][] volumes, string baseName, TimeSpan latency, CancellationToken cancellationToken, ITestOutputHelper? output = null)
     {
         var data = new TempDirectory();
         var source = new TempDirectory();
@@ -88,7 +97,7 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
         await nntp.StartAsync(cancellationToken);
         var nzb = await ObfuscatedArchivePost.PostAsync(nntp, work.Path, paths, cancellationToken);
         nntp.Behavior.Latency = latency;
-        var host = await IngestionHost.StartAsync(data.Path, nntp.Port, cancellationToken);
+        var host = await IngestionHost.StartAsync(data.Path, nntp.Port, cancellationToken, output);
         return new GeneratedRun(host, nntp, nzb, [data, source, work]);
     }
 

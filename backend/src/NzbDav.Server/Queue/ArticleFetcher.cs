@@ -1,0 +1,304 @@
+using System.Net.Sockets;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Server.Queue;
+
+/// <summary>
+/// Fetches one job's articles as queue operations, pipelined: each worker holds a lease (a limiter
+/// permit and one pooled session) and keeps up to the session's PipelineDepth BODY commands in
+/// flight, so N connections answer N × depth articles per round trip. Workers are added while
+/// requests wait and leave, returning their lease, as soon as none are left, so streaming gets its
+/// connections back between an ingestion's bursts. A 430 or a corrupt copy asks the other providers
+/// under the same lease; a broken session puts its requests back for another worker, a bounded
+/// number of times.
+/// </summary>
+internal sealed class ArticleFetcher : IAsyncDisposable
+{
+    private const int MaxFailedAttempts = 3;
+
+    // Providers default to 4; the real depth is learnt from the first lease.
+    private const int AssumedDepth = 4;
+
+    private readonly UsenetClient _client;
+    private readonly int _maxInFlight;
+    private readonly int _maxWorkers;
+    private readonly Lock _gate = new();
+    private readonly Queue<FetchRequest> _pending = new();
+    private readonly List<FetchWorker> _workers = [];
+    private readonly List<Task> _workerTasks = [];
+    private readonly CancellationTokenSource _stopping;
+    private readonly CancellationTokenRegistration _onStopping;
+    private int _depth = AssumedDepth;
+    private int _inFlight;
+    private bool _disposed;
+
+    /// <param name="client">Where leases come from.</param>
+    /// <param name="maxInFlight">Most requests out at once over all workers.</param>
+    /// <param name="maxConnections">Most leases held at once (the limiter's queue maximum).</param>
+    /// <param name="cancellationToken">The job's token: cancels every request.</param>
+    public ArticleFetcher(UsenetClient client, int maxInFlight, int maxConnections, CancellationToken cancellationToken)
+    {
+        _client = client;
+        _maxInFlight = Math.Max(1, maxInFlight);
+        _maxWorkers = Math.Max(1, maxConnections);
+        _stopping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        _onStopping = _stopping.Token.UnsafeRegister(static state => ((ArticleFetcher)state!).CancelPending(), this);
+    }
+
+    /// <summary>Queues a BODY; <paramref name="newTarget"/> gives a fresh target to every attempt.</summary>
+    public Task<YencHeader> FetchAsync(string messageId, Func<IYencBodyTarget> newTarget)
+    {
+        var request = new FetchRequest(messageId, newTarget);
+        List<FetchWorker>? started;
+        lock (_gate)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_stopping.IsCancellationRequested)
+            {
+                request.Cancel(_stopping.Token);
+                return request.Task;
+            }
+
+            _pending.Enqueue(request);
+            started = DispatchLocked();
+        }
+
+        Start(started);
+        return request.Task;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Task[] workers;
+        lock (_gate)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            workers = [.. _workerTasks];
+        }
+
+        // Cancelling runs CancelPending, so no request is left waiting.
+        await _stopping.CancelAsync();
+        await Task.WhenAll(workers);
+        await _onStopping.DisposeAsync();
+        _stopping.Dispose();
+    }
+
+    /// <summary>Wakes workers with room and adds workers while requests outnumber the free slots.</summary>
+    private List<FetchWorker>? DispatchLocked()
+    {
+        var free = 0;
+        foreach (var worker in _workers)
+        {
+            if (worker.Leased && worker.FreeSlots > 0 && _pending.Count > 0)
+                worker.Wake();
+            free += worker.FreeSlots;
+        }
+
+        List<FetchWorker>? added = null;
+        var limit = Math.Min(_maxWorkers, (_maxInFlight + _depth - 1) / _depth);
+        while (_pending.Count > free && _workers.Count < limit && !_stopping.IsCancellationRequested)
+        {
+            var worker = new FetchWorker(_depth);
+            _workers.Add(worker);
+            (added ??= []).Add(worker);
+            free += worker.FreeSlots;
+        }
+
+        return added;
+    }
+
+    private void Start(List<FetchWorker>? workers)
+    {
+        if (workers is null)
+            return;
+        foreach (var worker in workers)
+        {
+            var task = RunWorkerAsync(worker);
+            lock (_gate)
+            {
+                _workerTasks.RemoveAll(static t => t.IsCompleted);
+                _workerTasks.Add(task);
+            }
+        }
+    }
+
+    private async Task RunWorkerAsync(FetchWorker worker)
+    {
+        UsenetLease lease;
+        try
+        {
+            lease = await _client.AcquireAsync(OperationKind.Queue, _stopping.Token);
+        }
+        catch (Exception error)
+        {
+            OnAcquireFailed(worker, error);
+            return;
+        }
+
+        List<FetchWorker>? started = null;
+        await using (lease)
+        {
+            var running = new List<Task>();
+            var batch = new List<FetchRequest>();
+            while (true)
+            {
+                Task wake;
+                lock (_gate)
+                {
+                    if (!worker.Leased)
+                    {
+                        worker.Leased = true;
+                        worker.Depth = _depth = Math.Max(1, lease.Connection.PipelineDepth);
+                    }
+
+                    worker.InFlight = running.Count;
+                    while (worker.InFlight < worker.Depth && _inFlight < _maxInFlight && lease.Connection.IsUsable
+                        && !_stopping.IsCancellationRequested && _pending.TryDequeue(out var request))
+                    {
+                        batch.Add(request);
+                        worker.InFlight++;
+                        _inFlight++;
+                    }
+
+                    if (worker.InFlight == 0)
+                    {
+                        // Nothing left for this session (or it broke): give the lease back now.
+                        _workers.Remove(worker);
+                        started = DispatchLocked();
+                        break;
+                    }
+
+                    wake = worker.NextWake();
+                }
+
+                foreach (var request in batch)
+                    running.Add(RunAsync(lease, request));
+                batch.Clear();
+                await Task.WhenAny([.. running, wake]);
+                var finished = running.RemoveAll(static t => t.IsCompleted);
+                if (finished > 0)
+                {
+                    lock (_gate)
+                        _inFlight -= finished;
+                }
+            }
+        }
+
+        Start(started);
+    }
+
+    /// <summary>One BODY on the lease's session; never throws, the request carries the outcome.</summary>
+    private async Task RunAsync(UsenetLease lease, FetchRequest request)
+    {
+        var token = _stopping.Token;
+        try
+        {
+            request.Succeed(await lease.Connection.BodyAsync(request.MessageId, request.NewTarget(), token));
+        }
+        catch (OperationCanceledException) when (token.IsCancellationRequested)
+        {
+            request.Cancel(token);
+        }
+        catch (Exception error) when (error is NntpArticleNotFoundException or YencException)
+        {
+            await FromOtherProvidersAsync(lease, request, error as YencException);
+        }
+        catch (Exception error) when (error is NntpException or IOException or SocketException or TimeoutException or OperationCanceledException)
+        {
+            Retry(request, lease.ProviderName, error);
+        }
+        catch (Exception error)
+        {
+            // Not a provider's doing (a target's bug, a disposed client): the caller sees it as it is.
+            request.Fail(error);
+        }
+    }
+
+    private async Task FromOtherProvidersAsync(UsenetLease lease, FetchRequest request, YencException? corrupt)
+    {
+        var token = _stopping.Token;
+        try
+        {
+            request.Succeed(await lease.BodyFromOtherProvidersAsync(request.MessageId, request.NewTarget, token));
+        }
+        catch (OperationCanceledException) when (token.IsCancellationRequested)
+        {
+            request.Cancel(token);
+        }
+        catch (ArticleMissingException) when (corrupt is not null)
+        {
+            // Corrupt here and absent elsewhere: the corruption is the useful reason.
+            request.Fail(corrupt);
+        }
+        catch (Exception error)
+        {
+            request.Fail(error);
+        }
+    }
+
+    private void Retry(FetchRequest request, string provider, Exception error)
+    {
+        if (++request.FailedAttempts >= MaxFailedAttempts)
+        {
+            request.Fail(new ArticleFetchFailedException(request.MessageId, [], [new ProviderFailure(provider, error.Message, error)],
+                $"{request.FailedAttempts} sessions broke while fetching it"));
+            return;
+        }
+
+        List<FetchWorker>? started;
+        lock (_gate)
+        {
+            if (_stopping.IsCancellationRequested)
+            {
+                request.Cancel(_stopping.Token);
+                return;
+            }
+
+            _pending.Enqueue(request);
+            started = DispatchLocked();
+        }
+
+        Start(started);
+    }
+
+    private void OnAcquireFailed(FetchWorker worker, Exception error)
+    {
+        FetchRequest[] orphaned = [];
+        lock (_gate)
+        {
+            _workers.Remove(worker);
+            // Other workers will serve the queue; only the last one standing hands the failure on.
+            if (_workers.Count == 0)
+            {
+                orphaned = [.. _pending];
+                _pending.Clear();
+            }
+        }
+
+        foreach (var request in orphaned)
+        {
+            if (_stopping.IsCancellationRequested)
+                request.Cancel(_stopping.Token);
+            else
+                request.Fail(error);
+        }
+    }
+
+    private void CancelPending()
+    {
+        FetchRequest[] orphaned;
+        lock (_gate)
+        {
+            orphaned = [.. _pending];
+            _pending.Clear();
+        }
+
+        foreach (var request in orphaned)
+            request.Cancel(_stopping.Token);
+    }
+}

@@ -22,6 +22,9 @@ public sealed class ArchiveIngestor(ILogger<ArchiveIngestor> logger) : IArchiveI
         if (!volumes.IsComplete)
             throw new IngestionFailedException(volumes.GapReport!);
         var streams = volumes.Volumes.Select(v => new ArchiveVolumeStream(articles, v.Item, v.Name)).ToArray();
+        var mirror = new TailMirror(streams);
+        foreach (var stream in streams)
+            stream.Mirror = mirror;
         try
         {
             var listing = await ReadListingAsync(volumes.BaseName, streams, password, cancellationToken);

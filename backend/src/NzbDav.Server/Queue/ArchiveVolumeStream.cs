@@ -38,6 +38,12 @@ internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
 
     public string Name { get; }
 
+    /// <summary>Articles of the volume.</summary>
+    public int ArticleCount => _file.File.Segments.Length;
+
+    /// <summary>Told of every article this stream fetches for a read, so later volumes can fetch theirs ahead.</summary>
+    public TailMirror? Mirror { get; set; }
+
     public ProbedFile File => _file;
 
     public override long Length { get; }
@@ -70,8 +76,16 @@ internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
     public override int Read(byte[] buffer, int offset, int count) =>
         throw new NotSupportedException("Archive volumes are read asynchronously only (each read may be a network round trip).");
 
-    private Task<ReadOnlyMemory<byte>> SegmentAsync(int segment, CancellationToken cancellationToken)
+    /// <summary>Starts fetching an article a later read is expected to need; a failure surfaces at that read.</summary>
+    public void Prefetch(int segment, CancellationToken cancellationToken)
     {
+        if (segment >= 0 && segment < ArticleCount)
+            SegmentAsync(segment, cancellationToken, prefetch: true).ContinueWith(static t => _ = t.Exception, TaskScheduler.Default);
+    }
+
+    private Task<ReadOnlyMemory<byte>> SegmentAsync(int segment, CancellationToken cancellationToken, bool prefetch = false)
+    {
+        Task<ReadOnlyMemory<byte>> fetch;
         lock (_gate)
         {
             foreach (var (cached, bytes) in _cache)
@@ -80,12 +94,15 @@ internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
                     return bytes;
             }
 
-            var fetch = FetchAsync(segment, cancellationToken);
+            fetch = FetchAsync(segment, cancellationToken);
             if (_cache.Count == CachedArticles)
                 _cache.RemoveAt(0);
             _cache.Add((segment, fetch));
-            return fetch;
         }
+
+        if (!prefetch)
+            Mirror?.OnFetched(this, segment, cancellationToken);
+        return fetch;
     }
 
     private async Task<ReadOnlyMemory<byte>> FetchAsync(int segment, CancellationToken cancellationToken)

@@ -107,7 +107,7 @@ public sealed class IngestionQueueService(
                 return;
             }
 
-            logger.LogInformation("Ingesting {NzoId} {JobName}, picked up {PickupMs:F0} ms after it was queued", job.NzoId, job.Name, (DateTime.UtcNow - job.AddedAt).TotalMilliseconds);
+            logger.LogInformation("Ingesting {NzoId} {JobName}, added {AddedMs:F0} ms ago", job.NzoId, job.Name, (DateTime.UtcNow - job.AddedAt).TotalMilliseconds);
             var files = await ingestor.IngestAsync(job.Name, nzb, job.Password, jobCancellation.Token);
             var saving = System.Diagnostics.Stopwatch.GetTimestamp();
             await completion.CompleteAsync(job, files, stoppingToken);

@@ -31,6 +31,7 @@ internal sealed class ArticleFetcher : IAsyncDisposable
     private readonly List<Task> _workerTasks = [];
     private readonly CancellationTokenSource _stopping;
     private readonly CancellationTokenRegistration _onStopping;
+    private readonly JobProgress? _progress;
     private int _depth = AssumedDepth;
     private int _inFlight;
     private bool _disposed;
@@ -39,9 +40,11 @@ internal sealed class ArticleFetcher : IAsyncDisposable
     /// <param name="maxInFlight">Most requests out at once over all workers.</param>
     /// <param name="maxConnections">Most leases held at once (the limiter's queue maximum).</param>
     /// <param name="cancellationToken">The job's token: cancels every request.</param>
-    public ArticleFetcher(UsenetClient client, int maxInFlight, int maxConnections, CancellationToken cancellationToken)
+    /// <param name="progress">Counts requests and answered bytes for the SABnzbd queue.</param>
+    public ArticleFetcher(UsenetClient client, int maxInFlight, int maxConnections, CancellationToken cancellationToken, JobProgress? progress = null)
     {
         _client = client;
+        _progress = progress;
         _maxInFlight = Math.Max(1, maxInFlight);
         _maxWorkers = Math.Max(1, maxConnections);
         _stopping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
@@ -52,6 +55,13 @@ internal sealed class ArticleFetcher : IAsyncDisposable
     public Task<YencHeader> FetchAsync(string messageId, Func<IYencBodyTarget> newTarget)
     {
         var request = new FetchRequest(messageId, newTarget);
+        if (_progress is { } progress)
+        {
+            progress.Planning();
+            request.Task.ContinueWith(static (task, state) => ((JobProgress)state!).Answered(task.IsCompletedSuccessfully ? task.Result.PartSize : 0),
+                progress, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        }
+
         List<FetchWorker>? started;
         lock (_gate)
         {

@@ -25,7 +25,8 @@ public sealed class JobIngestor(
     IOptionsMonitor<NzbDavOptions> options,
     ILogger<JobIngestor> logger)
 {
-    public async Task<IReadOnlyList<IngestedFile>> IngestAsync(string jobName, byte[] gzipNzb, string? password, CancellationToken cancellationToken)
+    /// <param name="progress">Where the SABnzbd queue reads how far the job got; optional.</param>
+    public async Task<IReadOnlyList<IngestedFile>> IngestAsync(string jobName, byte[] gzipNzb, string? password, CancellationToken cancellationToken, JobProgress? progress = null)
     {
         // The client exists only when providers are configured; without one a job cannot be ingested.
         var client = services.GetService<UsenetClient>()
@@ -35,7 +36,7 @@ public sealed class JobIngestor(
         var parsed = Stopwatch.GetTimestamp();
 
         var settings = options.CurrentValue.Queue;
-        await using var fetcher = new ArticleFetcher(client, settings.ArticleConcurrency, QueueConnections(), cancellationToken);
+        await using var fetcher = new ArticleFetcher(client, settings.ArticleConcurrency, QueueConnections(), cancellationToken, progress);
         var prober = new ArticleProber(fetcher, new HeadBudget(settings.HeadBytesPerJob));
         var probed = await prober.ProbeAsync(document.Files, cancellationToken);
         var probedAt = Stopwatch.GetTimestamp();

@@ -47,6 +47,32 @@ internal sealed class Rar4TestWriter
         return [.. volumes.Select(v => v.ToArray())];
     }
 
+    /// <summary>
+    /// A single-volume archive holding one AES-encrypted stored entry whose salt, CRC and cipher text
+    /// come from a real archive (the writer cannot encrypt: it only frames what it is given).
+    /// </summary>
+    public static byte[] WriteEncryptedStored(string name, byte[] salt, uint crc, int size, byte[] cipherText)
+    {
+        var output = Start(0);
+        var nameBytes = Encoding.ASCII.GetBytes(name);
+        var fields = new byte[25 + nameBytes.Length + salt.Length];
+        BinaryPrimitives.WriteUInt32LittleEndian(fields, (uint)cipherText.Length);
+        BinaryPrimitives.WriteUInt32LittleEndian(fields.AsSpan(4), (uint)size);
+        fields[8] = 2; // Windows
+        BinaryPrimitives.WriteUInt32LittleEndian(fields.AsSpan(9), crc);
+        BinaryPrimitives.WriteUInt32LittleEndian(fields.AsSpan(13), 0x5A21_6000);
+        fields[17] = 29; // RAR 2.9: AES-128
+        fields[18] = 0x30; // stored
+        BinaryPrimitives.WriteUInt16LittleEndian(fields.AsSpan(19), (ushort)nameBytes.Length);
+        nameBytes.CopyTo(fields, 25);
+        salt.CopyTo(fields, 25 + nameBytes.Length);
+        // Long block, encrypted, salt present.
+        WriteBlock(output, 0x74, LongBlock | 0x0004 | 0x0400, fields);
+        output.Write(cipherText);
+        WriteBlock(output, 0x7B, 0x4000, []);
+        return output.ToArray();
+    }
+
     private static MemoryStream Start(int index)
     {
         var output = new MemoryStream();

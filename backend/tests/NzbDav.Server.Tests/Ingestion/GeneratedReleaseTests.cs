@@ -6,7 +6,7 @@ using NzbDav.Server.Tests.Data;
 
 namespace NzbDav.Server.Tests.Ingestion;
 
-/// <summary>Stored RAR5 releases made by the test writer: many volumes, and AES-encrypted ones.</summary>
+/// <summary>Stored RAR releases: many RAR5 volumes and AES-encrypted ones made by the test writer, and a real AES-encrypted RAR4 entry.</summary>
 public sealed class GeneratedReleaseTests(ITestOutputHelper output)
 {
     private const string Video = "Big.Release.S01E01.1080p.WEB.mkv";
@@ -53,6 +53,20 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
         using var ranged = await run.Host.GetAsync("Locked", Video, ct, "bytes=69990-140017");
         Assert.Equal(206, (int)ranged.StatusCode);
         Assert.Equal(whole.AsSpan(69_990, 70_028).ToArray(), await ranged.Content.ReadAsByteArrayAsync(ct));
+    }
+
+    [Fact]
+    public async Task Real_rar4_aes_stored_entry_streams_with_the_password_from_the_nzb_name()
+    {
+        var ct = TestContext.Current.CancellationToken;
+
+        await using var run = await PostAsync([Rar4AesVector.Archive()], "Andn", TimeSpan.Zero, ct);
+        var slot = await run.Host.AddAndWaitAsync(run.Nzb, "Andn{{" + Rar4AesVector.Password + "}}.nzb", ct);
+
+        Assert.Equal("Completed", slot.GetProperty("status").GetString());
+        using var response = await run.Host.GetAsync("Andn", Rar4AesVector.EntryName, ct);
+        Assert.Equal(200, (int)response.StatusCode);
+        Assert.Equal(Rar4AesVector.Plaintext, await response.Content.ReadAsByteArrayAsync(ct));
     }
 
     [Theory]

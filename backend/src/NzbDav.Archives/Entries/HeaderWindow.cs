@@ -82,7 +82,10 @@ internal sealed class HeaderWindow : IDisposable
         _bufferCount = 0;
         _bufferStart = position;
         _stream.Position = position;
-        while (_bufferCount < want)
+        // Ask for a whole chunk but stop once the caller's bytes are in: a volume stream over Usenet
+        // returns what it already holds (the probed first article) and a further read would be a
+        // round trip for bytes nobody asked for yet.
+        while (_bufferCount < count)
         {
             var read = await _stream.ReadAsync(_buffer.AsMemory(_bufferCount, want - _bufferCount), cancellationToken).ConfigureAwait(false);
             if (read == 0)

@@ -21,6 +21,11 @@ public sealed class Rar4Reader : IArchiveReader
     private const ushort LongBlock = 0x8000;
     private const ushort MainEncryptedHeaders = 0x0080;
     private const ushort EndMoreVolumes = 0x0001;
+    private const ushort SplitAfter = 0x0002;
+
+    // The end block is 7 bytes, up to 20 with its optional data CRC, volume number and reserved
+    // space; any file or service block is at least 32 bytes.
+    private const int MaxBareEndBlockLength = 20;
 
     /// <inheritdoc />
     public async Task<ArchiveListing> ReadAsync(IReadOnlyList<Stream> volumes, string? password, CancellationToken cancellationToken)
@@ -98,6 +103,15 @@ public sealed class Rar4Reader : IArchiveReader
                     dataSize = piece.Range.Length;
                     CheckDataFits(window, dataStart, dataSize, what, volumeName);
                     entries.Add(piece);
+                    // A file continued in the next volume is the last thing in this one; when only
+                    // room for the end block is left, reading it would cost a round trip per volume
+                    // over Usenet and tell nothing the split flag has not said.
+                    var left = window.Length - (dataStart + dataSize);
+                    if ((flags & SplitAfter) != 0 && left is > 0 and <= MaxBareEndBlockLength)
+                    {
+                        return true;
+                    }
+
                     break;
                 case EndHead:
                     return (flags & EndMoreVolumes) != 0;

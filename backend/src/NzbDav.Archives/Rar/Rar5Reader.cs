@@ -17,6 +17,10 @@ public sealed class Rar5Reader : IArchiveReader
     private const int HeaderPrefixLength = 4 + 10;
     private const int MaxHeaderSize = 2 * 1024 * 1024;
 
+    // The end-of-archive block is 8 bytes (CRC32, size, type, flags, end flags). A service block
+    // (recovery record, quick-open data) or a file header cannot fit in twice that.
+    private const int MaxBareEndBlockLength = 16;
+
     /// <inheritdoc />
     public async Task<ArchiveListing> ReadAsync(IReadOnlyList<Stream> volumes, string? password, CancellationToken cancellationToken)
     {
@@ -72,9 +76,21 @@ public sealed class Rar5Reader : IArchiveReader
 
             switch (block.Type)
             {
+                case Rar5BlockHeader.TypeMain:
+                    CheckVolumeNumber(body.Span, block, what, index);
+                    break;
                 case Rar5BlockHeader.TypeFile:
                     var range = new ArchiveByteRange(index, dataStart, block.DataSize);
                     entries.Add(Rar5FileHeaderParser.Parse(body.Span, block, what, range, keys));
+                    // A file continued in the next volume is the last thing in this one; when only
+                    // room for the end block is left, reading it would cost a round trip per volume
+                    // over Usenet and tell nothing the split flag has not said.
+                    var left = window.Length - (dataStart + block.DataSize);
+                    if (block.SplitAfter && left is > 0 and <= MaxBareEndBlockLength)
+                    {
+                        return true;
+                    }
+
                     break;
                 case Rar5BlockHeader.TypeEncryption:
                     headers.EnableDecryption(keys.ResolveHeaderKey(ParseArchiveEncryption(body.Span, block, what)));
@@ -87,6 +103,29 @@ public sealed class Rar5Reader : IArchiveReader
         }
 
         throw new ArchiveFormatException($"{volumeName} is truncated: it ends at offset {position} without an end-of-archive header");
+    }
+
+    /// <summary>
+    /// The main header's volume number (absent in the first volume, 1 in the second…) must match the
+    /// volume's place in the set; with end blocks of split volumes skipped this is what catches a
+    /// missing or misordered volume early.
+    /// </summary>
+    private static void CheckVolumeNumber(ReadOnlySpan<byte> body, Rar5BlockHeader block, string what, int index)
+    {
+        const ulong volumeNumberFlag = 0x0002;
+        var reader = new HeaderSpanReader(body[..^block.ExtraSize], what);
+        reader.Skip(block.FieldsStart);
+        var flags = reader.ReadVInt();
+        if ((flags & volumeNumberFlag) == 0)
+        {
+            return;
+        }
+
+        var number = reader.ReadVInt();
+        if (number != (ulong)index)
+        {
+            throw new ArchiveFormatException($"RAR5 volume {index + 1} of the set given is volume {number + 1} of its archive: volumes are missing or out of order");
+        }
     }
 
     private static bool ReadEndFlags(ReadOnlySpan<byte> body, Rar5BlockHeader block, string what)

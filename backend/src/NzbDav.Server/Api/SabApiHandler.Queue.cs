@@ -1,3 +1,4 @@
+using System.Globalization;
 using Microsoft.EntityFrameworkCore;
 using NzbDav.Data.Entities;
 
@@ -31,37 +32,46 @@ public sealed partial class SabApiHandler
         var category = request.Get("cat");
         if (category is not null)
             query = query.Where(j => j.Category == category);
-        var total = await query.CountAsync(cancellationToken);
-        var start = Math.Max(0, request.GetInt("start", 0));
-        var limit = request.GetInt("limit", 0);
-        // Running first, then SAB's priority order, then arrival.
-        var ordered = query
+        // Running first, then SAB's priority order, then arrival. The whole queue is read: a slot's
+        // time left depends on every job ahead of it (queues are short; paging happens below).
+        var all = await query
             .OrderByDescending(j => j.Status == JobStatus.Processing)
             .ThenByDescending(j => j.Priority)
             .ThenBy(j => j.AddedAt)
-            .Skip(start);
-        var jobs = await (limit > 0 ? ordered.Take(limit) : ordered).ToListAsync(cancellationToken);
-        var slots = jobs.Select((job, i) => new SabQueueSlot(
-            start + i,
-            job.NzoId,
-            job.Name,
-            job.Category,
-            SabFormat.Priority(job.Priority),
-            SabFormat.QueueStatus(job.Status),
-            SabFormat.Megabytes(job.TotalBytes),
-            SabFormat.Megabytes(job.TotalBytes),
-            SabFormat.Size(job.TotalBytes),
-            SabFormat.Size(job.TotalBytes),
-            "0",
-            "0:00:00",
-            job.Password ?? "",
-            [])).ToList();
-        var totalBytes = jobs.Sum(j => j.TotalBytes);
-        var busy = jobs.Any(j => j.Status == JobStatus.Processing);
+            .ToListAsync(cancellationToken);
+        var settings = options.CurrentValue;
+        var paused = pause.IsPaused || settings.Queue.Hold;
+        var estimate = SabQueueEstimate.Compute(all, progress, paused, settings.Queue.MaxConcurrentJobs);
+        var start = Math.Max(0, request.GetInt("start", 0));
+        var limit = request.GetInt("limit", 0);
+        var page = all.Skip(start).Take(limit > 0 ? limit : int.MaxValue);
+        var slots = page.Select((job, i) =>
+        {
+            var figures = estimate.For(job);
+            return new SabQueueSlot(
+                start + i,
+                job.NzoId,
+                job.Name,
+                job.Category,
+                SabFormat.Priority(job.Priority),
+                SabFormat.QueueStatus(job.Status),
+                SabFormat.Megabytes(job.TotalBytes),
+                SabFormat.Megabytes(figures.BytesLeft),
+                SabFormat.Size(job.TotalBytes),
+                SabFormat.Size(figures.BytesLeft),
+                figures.Percentage.ToString(CultureInfo.InvariantCulture),
+                SabFormat.TimeLeft(figures.TimeLeft),
+                job.Password ?? "",
+                []);
+        }).ToList();
+        var status = paused ? "Paused" : all.Any(j => j.Status == JobStatus.Processing) ? "Downloading" : "Idle";
         return SabJson.Ok(new
         {
-            queue = new SabQueue(busy ? "Downloading" : "Idle", false, slots.Count, total, "0", "0.00",
-                SabFormat.Megabytes(totalBytes), SabFormat.Megabytes(totalBytes), "0:00:00", Version, slots),
+            queue = new SabQueue(status, paused, slots.Count, all.Count,
+                SabFormat.Speed(estimate.BytesPerSecond), SabFormat.KbPerSecond(estimate.BytesPerSecond),
+                SabFormat.Megabytes(estimate.Bytes), SabFormat.Megabytes(estimate.BytesLeft),
+                SabFormat.Size(estimate.Bytes), SabFormat.Size(estimate.BytesLeft),
+                SabFormat.TimeLeft(estimate.TimeLeft), SabFormat.Eta(timeProvider.GetLocalNow(), estimate.TimeLeft), Version, slots),
         });
     }
 

@@ -18,7 +18,10 @@ public sealed partial class SabApiHandler(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     JobSubmitter submitter,
     QueueSignal signal,
+    QueuePause pause,
+    IngestionProgress progress,
     JobCancellations cancellations,
+    TimeProvider timeProvider,
     IHttpClientFactory httpClientFactory,
     ILogger<SabApiHandler> logger)
 {
@@ -41,6 +44,8 @@ public sealed partial class SabApiHandler(
                 "get_config" => GetConfig(),
                 "get_cats" => SabJson.Ok(new { categories = Categories() }),
                 "fullstatus" or "status" => FullStatus(),
+                "pause" => await SetGlobalPauseAsync(true, cancellationToken),
+                "resume" => await SetGlobalPauseAsync(false, cancellationToken),
                 "addfile" => await AddFileAsync(request, cancellationToken),
                 "addurl" => await AddUrlAsync(request, cancellationToken),
                 "queue" => await QueueAsync(request, cancellationToken),
@@ -112,6 +117,12 @@ public sealed partial class SabApiHandler(
         });
     }
 
+    private async Task<IResult> SetGlobalPauseAsync(bool paused, CancellationToken cancellationToken)
+    {
+        await pause.SetAsync(paused, cancellationToken);
+        return SabJson.True();
+    }
+
     private IResult FullStatus()
     {
         var settings = options.CurrentValue;
@@ -120,11 +131,11 @@ public sealed partial class SabApiHandler(
             status = new
             {
                 version = Version,
-                paused = false,
+                paused = pause.IsPaused || settings.Queue.Hold,
                 completedir = settings.CompleteDirectory,
                 downloaddir = settings.MountPath.TrimEnd('/') + "/incomplete",
                 speedlimit = "100",
-                kbpersec = "0.00",
+                kbpersec = SabFormat.KbPerSecond(progress.Running.Sum(p => p.BytesPerSecond)),
                 have_warnings = "0",
                 servers = Array.Empty<object>(),
             },

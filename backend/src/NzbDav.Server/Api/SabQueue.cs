@@ -12,6 +12,9 @@ public sealed record SabQueue(
     [property: JsonPropertyName("kbpersec")] string KbPerSec,
     [property: JsonPropertyName("mb")] string Mb,
     [property: JsonPropertyName("mbleft")] string MbLeft,
+    [property: JsonPropertyName("size")] string Size,
+    [property: JsonPropertyName("sizeleft")] string SizeLeft,
     [property: JsonPropertyName("timeleft")] string TimeLeft,
+    [property: JsonPropertyName("eta")] string Eta,
     [property: JsonPropertyName("version")] string Version,
     [property: JsonPropertyName("slots")] IReadOnlyList<SabQueueSlot> Slots);

@@ -32,6 +32,8 @@ public static class NzbDavServiceCollectionExtensions
         services.AddHttpClient(NzbFetchClient, client => client.Timeout = options.AddUrlTimeout);
 
         services.AddSingleton<QueueSignal>();
+        services.AddSingleton<QueuePause>();
+        services.AddSingleton<IngestionProgress>();
         services.AddSingleton<JobCancellations>();
         services.AddSingleton<IArchiveIngestor, ArchiveIngestor>();
         services.AddSingleton<JobIngestor>();

@@ -3,17 +3,19 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
+using NzbDav.Server.Queue;
 
 namespace NzbDav.Server.Configuration;
 
 /// <summary>
-/// Runs before the queue and the web server: applies migrations, then resolves the API key
+/// Runs before the queue and the web server: applies migrations, loads the queue's pause state, then resolves the API key
 /// (configured, else persisted, else generated, persisted and logged once).
 /// </summary>
 public sealed class StoreInitializer(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     IOptions<NzbDavOptions> options,
     ApiKeyProvider apiKeys,
+    QueuePause pause,
     ILogger<StoreInitializer> logger) : IHostedService
 {
     internal const string ApiKeyConfigKey = "api.key";
@@ -21,6 +23,7 @@ public sealed class StoreInitializer(
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         await NzbDavDatabase.MigrateAsync(contextFactory, cancellationToken);
+        await pause.LoadAsync(cancellationToken);
         var configured = options.Value.ApiKey;
         if (!string.IsNullOrWhiteSpace(configured))
         {

@@ -5,8 +5,9 @@ namespace NzbDav.Server.Queue;
 
 /// <summary>
 /// One archive volume (an NZB file) as a seekable stream for reading headers at ingestion: the
-/// probe's leading bytes serve the start, other reads fetch whole articles on demand (as queue
-/// operations) and keep the last few, so consecutive headers in one article cost one fetch.
+/// probe's first article (usually kept whole) serves the start, where a RAR volume's headers are;
+/// other reads fetch whole articles on demand (as queue operations) and keep the last few, so
+/// consecutive headers in one article cost one fetch.
 /// Only asynchronous reads are supported: archive readers read headers with <c>ReadAsync</c>.
 /// </summary>
 internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
@@ -15,15 +16,15 @@ internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
     // holding every article it visited.
     private const int CachedArticles = 8;
 
-    private readonly ArticleProber _prober;
+    private readonly IIngestionArticles _articles;
     private readonly ProbedFile _file;
     private readonly long _partSize;
     private readonly Lock _gate = new();
     private readonly List<(int Segment, Task<ReadOnlyMemory<byte>> Bytes)> _cache = [];
 
-    public ArchiveVolumeStream(ArticleProber prober, ProbedFile file, string name)
+    public ArchiveVolumeStream(IIngestionArticles articles, ProbedFile file, string name)
     {
-        _prober = prober;
+        _articles = articles;
         _file = file;
         Name = name;
         Length = file.Header.FileSize;
@@ -37,22 +38,15 @@ internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
 
     public string Name { get; }
 
+    /// <summary>Articles of the volume.</summary>
+    public int ArticleCount => _file.File.Segments.Length;
+
+    /// <summary>Told of every article this stream fetches for a read, so later volumes can fetch theirs ahead.</summary>
+    public TailMirror? Mirror { get; set; }
+
     public ProbedFile File => _file;
 
     public override long Length { get; }
-
-    /// <summary>Fetches the articles holding the last <paramref name="bytes"/> bytes (where end-of-archive and 7z headers are).</summary>
-    public Task PrefetchTailAsync(long bytes, CancellationToken cancellationToken)
-    {
-        if (Length == 0)
-            return Task.CompletedTask;
-        var first = (int)(Math.Max(0, Length - bytes) / _partSize);
-        var last = (int)((Length - 1) / _partSize);
-        var fetches = new List<Task>();
-        for (var segment = Math.Max(first, 0); segment <= last; segment++)
-            fetches.Add(SegmentAsync(segment, cancellationToken));
-        return Task.WhenAll(fetches);
-    }
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
@@ -82,8 +76,16 @@ internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
     public override int Read(byte[] buffer, int offset, int count) =>
         throw new NotSupportedException("Archive volumes are read asynchronously only (each read may be a network round trip).");
 
-    private Task<ReadOnlyMemory<byte>> SegmentAsync(int segment, CancellationToken cancellationToken)
+    /// <summary>Starts fetching an article a later read is expected to need; a failure surfaces at that read.</summary>
+    public void Prefetch(int segment, CancellationToken cancellationToken)
     {
+        if (segment >= 0 && segment < ArticleCount)
+            SegmentAsync(segment, cancellationToken, prefetch: true).ContinueWith(static t => _ = t.Exception, TaskScheduler.Default);
+    }
+
+    private Task<ReadOnlyMemory<byte>> SegmentAsync(int segment, CancellationToken cancellationToken, bool prefetch = false)
+    {
+        Task<ReadOnlyMemory<byte>> fetch;
         lock (_gate)
         {
             foreach (var (cached, bytes) in _cache)
@@ -92,19 +94,22 @@ internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
                     return bytes;
             }
 
-            var fetch = FetchAsync(segment, cancellationToken);
+            fetch = FetchAsync(segment, cancellationToken);
             if (_cache.Count == CachedArticles)
                 _cache.RemoveAt(0);
             _cache.Add((segment, fetch));
-            return fetch;
         }
+
+        if (!prefetch)
+            Mirror?.OnFetched(this, segment, cancellationToken);
+        return fetch;
     }
 
     private async Task<ReadOnlyMemory<byte>> FetchAsync(int segment, CancellationToken cancellationToken)
     {
         var begin = segment * _partSize;
         var size = Math.Min(_partSize, Length - begin);
-        var (header, bytes) = await _prober.FetchArticleAsync(_file.File, _file.File.Segments.Span[segment].MessageId, (int)size, cancellationToken);
+        var (header, bytes) = await _articles.FetchArticleAsync(_file.File, _file.File.Segments.Span[segment].MessageId, (int)size, cancellationToken);
         // Layouts assume equal parts; an article elsewhere than assumed would map entries to wrong bytes.
         if (header.FileSize != Length || header.PartBegin != begin || header.PartSize != size || bytes.Length != size)
             throw new ArchiveFormatException($"Volume '{Name}' article {segment + 1} holds bytes {header.PartBegin}+{header.PartSize} of {header.FileSize}; expected {begin}+{size} of {Length} (irregular article sizes are not supported).");

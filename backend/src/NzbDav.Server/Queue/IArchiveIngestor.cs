@@ -9,5 +9,5 @@ namespace NzbDav.Server.Queue;
 /// </summary>
 public interface IArchiveIngestor
 {
-    Task<IReadOnlyList<IngestedFile>> IngestAsync(VolumeSet<ProbedFile> volumes, string? password, CancellationToken cancellationToken);
+    Task<IReadOnlyList<IngestedFile>> IngestAsync(VolumeSet<ProbedFile> volumes, string? password, IIngestionArticles articles, CancellationToken cancellationToken);
 }

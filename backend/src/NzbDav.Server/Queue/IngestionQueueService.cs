@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using NzbDav.Data;
@@ -7,14 +8,18 @@ using NzbDav.Server.Configuration;
 namespace NzbDav.Server.Queue;
 
 /// <summary>
-/// Ingests queued jobs, <see cref="QueueOptions.MaxConcurrentJobs"/> at a time. Jobs left Processing
-/// by a crash or shutdown go back in line at start. Every status change is saved before moving on.
+/// Ingests queued jobs, <see cref="QueueOptions.MaxConcurrentJobs"/> at a time, woken by
+/// <see cref="QueueSignal"/> the moment addfile saved a job; none starts while the queue is paused
+/// (<see cref="QueuePause"/>). Jobs left Processing by a crash or shutdown go back in line at start.
+/// Every status change is saved before moving on.
 /// </summary>
 public sealed class IngestionQueueService(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     JobIngestor ingestor,
     JobCompletion completion,
     QueueSignal signal,
+    QueuePause pause,
+    IngestionProgress progress,
     JobCancellations cancellations,
     IOptionsMonitor<NzbDavOptions> options,
     ILogger<IngestionQueueService> logger) : BackgroundService
@@ -48,6 +53,13 @@ public sealed class IngestionQueueService(
         {
             try
             {
+                if (pause.IsPaused)
+                {
+                    // mode=resume notifies the signal.
+                    await signal.WaitAsync(RescanInterval, stoppingToken);
+                    continue;
+                }
+
                 var job = await ClaimNextAsync(stoppingToken);
                 if (job is null)
                 {
@@ -93,6 +105,8 @@ public sealed class IngestionQueueService(
     private async Task ProcessAsync(Job job, CancellationToken stoppingToken)
     {
         using var jobCancellation = cancellations.Register(job.Id, stoppingToken);
+        var jobProgress = progress.Start(job.Id);
+        var completed = false;
         try
         {
             byte[]? nzb;
@@ -107,9 +121,12 @@ public sealed class IngestionQueueService(
                 return;
             }
 
-            logger.LogInformation("Ingesting {NzoId} {JobName}", job.NzoId, job.Name);
-            var files = await ingestor.IngestAsync(job.Name, nzb, job.Password, jobCancellation.Token);
+            logger.LogInformation("Ingesting {NzoId} {JobName}, added {AddedMs:F0} ms ago", job.NzoId, job.Name, (DateTime.UtcNow - job.AddedAt).TotalMilliseconds);
+            var files = await ingestor.IngestAsync(job.Name, nzb, job.Password, jobCancellation.Token, jobProgress);
+            var saving = Stopwatch.GetTimestamp();
             await completion.CompleteAsync(job, files, stoppingToken);
+            completed = true;
+            logger.LogInformation("Saved {NzoId} in {SaveMs:F0} ms", job.NzoId, Stopwatch.GetElapsedTime(saving).TotalMilliseconds);
         }
         catch (IngestionFailedException ex)
         {
@@ -124,6 +141,7 @@ public sealed class IngestionQueueService(
         finally
         {
             cancellations.Unregister(job.Id);
+            progress.Finish(jobProgress, completed);
         }
     }
 }

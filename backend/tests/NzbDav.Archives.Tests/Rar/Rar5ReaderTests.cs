@@ -53,7 +53,7 @@ public sealed class Rar5ReaderTests
     {
         using var set = VolumeSet.OpenShared("Rar5.multi.none.part01.rar", "Rar5.multi.none.part03.rar");
         var error = await Assert.ThrowsAsync<ArchiveFormatException>(() => new Rar5Reader().ReadAsync(set.Streams, null, Token));
-        Assert.Contains("stored.bin", error.Message);
+        Assert.Contains("volume 2 of the set given is volume 3", error.Message);
     }
 
     [Fact]

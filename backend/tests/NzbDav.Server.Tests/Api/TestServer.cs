@@ -25,7 +25,11 @@ public sealed class TestServer : IAsyncDisposable
 
     public IServiceProvider Services => _app.Services;
 
-    public static async Task<TestServer> StartAsync(string dataDirectory, int? nntpPort, bool holdQueue, CancellationToken cancellationToken, params string[] extra)
+    public static Task<TestServer> StartAsync(string dataDirectory, int? nntpPort, bool holdQueue, CancellationToken cancellationToken, params string[] extra) =>
+        StartAsync(dataDirectory, nntpPort, holdQueue, null, cancellationToken, extra);
+
+    /// <summary>As above, with <paramref name="configureServices"/> run last (a test's log sink, stand-ins).</summary>
+    public static async Task<TestServer> StartAsync(string dataDirectory, int? nntpPort, bool holdQueue, Action<IServiceCollection>? configureServices, CancellationToken cancellationToken, params string[] extra)
     {
         List<string> args =
         [
@@ -45,7 +49,7 @@ public sealed class TestServer : IAsyncDisposable
         }
 
         args.AddRange(extra);
-        var app = NzbDavHost.Build([.. args]);
+        var app = NzbDavHost.Build([.. args], configureServices);
         await app.StartAsync(cancellationToken);
         var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
         return new TestServer(app, new HttpClient { BaseAddress = new Uri(address) });

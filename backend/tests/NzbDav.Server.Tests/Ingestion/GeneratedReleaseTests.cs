@@ -6,7 +6,7 @@ using NzbDav.Server.Tests.Data;
 
 namespace NzbDav.Server.Tests.Ingestion;
 
-/// <summary>Stored RAR5 releases made by the test writer: many volumes, and AES-encrypted ones.</summary>
+/// <summary>Stored RAR releases: many RAR5 volumes and AES-encrypted ones made by the test writer, and a real AES-encrypted RAR4 entry.</summary>
 public sealed class GeneratedReleaseTests(ITestOutputHelper output)
 {
     private const string Video = "Big.Release.S01E01.1080p.WEB.mkv";
@@ -19,12 +19,21 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
         var volumes = new Rar5TestWriter { DataBytesPerVolume = 60_000 }.Write(file);
         Assert.Equal(50, volumes.Length);
 
-        await using var run = await PostAsync(volumes, "Big Release", TimeSpan.FromMilliseconds(50), ct);
+        await using var run = await PostAsync(volumes, "Big Release", TimeSpan.FromMilliseconds(50), ct, output);
+        await run.Host.ConnectLikeSonarrAsync(ct);
+        // The first job after start also pays for JIT compilation and first EF queries; the second is
+        // what every later grab costs. Both are reported; neither is asserted (no timed tests).
         var started = Stopwatch.GetTimestamp();
         var slot = await run.Host.AddAndWaitAsync(run.Nzb, "Big Release.nzb", ct);
-        var elapsed = Stopwatch.GetElapsedTime(started);
-        output.WriteLine($"50-volume stored RAR release, 50 ms provider latency: addfile → Completed in {elapsed.TotalMilliseconds:F0} ms");
+        var first = Stopwatch.GetElapsedTime(started);
+        started = Stopwatch.GetTimestamp();
+        var again = await run.Host.AddAndWaitAsync(run.Nzb, "Big Release.nzb", ct);
+        var second = Stopwatch.GetElapsedTime(started);
+        output.WriteLine($"50-volume obfuscated stored RAR5 release + PAR2, 50 ms provider latency, addfile → history Completed: " +
+            $"first job after start {first.TotalMilliseconds:F0} ms, next job {second.TotalMilliseconds:F0} ms");
 
+        Assert.Equal("Completed", again.GetProperty("status").GetString());
+        await AssertVideoAsync(run.Host, "Big Release (2)", file.Data, ct);
         Assert.Equal("Completed", slot.GetProperty("status").GetString());
         await AssertVideoAsync(run.Host, "Big Release", file.Data, ct);
     }
@@ -44,6 +53,20 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
         using var ranged = await run.Host.GetAsync("Locked", Video, ct, "bytes=69990-140017");
         Assert.Equal(206, (int)ranged.StatusCode);
         Assert.Equal(whole.AsSpan(69_990, 70_028).ToArray(), await ranged.Content.ReadAsByteArrayAsync(ct));
+    }
+
+    [Fact]
+    public async Task Real_rar4_aes_stored_entry_streams_with_the_password_from_the_nzb_name()
+    {
+        var ct = TestContext.Current.CancellationToken;
+
+        await using var run = await PostAsync([Rar4AesVector.Archive()], "Andn", TimeSpan.Zero, ct);
+        var slot = await run.Host.AddAndWaitAsync(run.Nzb, "Andn{{" + Rar4AesVector.Password + "}}.nzb", ct);
+
+        Assert.Equal("Completed", slot.GetProperty("status").GetString());
+        using var response = await run.Host.GetAsync("Andn", Rar4AesVector.EntryName, ct);
+        Assert.Equal(200, (int)response.StatusCode);
+        Assert.Equal(Rar4AesVector.Plaintext, await response.Content.ReadAsByteArrayAsync(ct));
     }
 
     [Theory]
@@ -70,7 +93,7 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
         return bytes;
     }
 
-    private static async Task<GeneratedRun> PostAsync(byte[][] volumes, string baseName, TimeSpan latency, CancellationToken cancellationToken)
+    private static async Task<GeneratedRun> PostAsync(byte[][] volumes, string baseName, TimeSpan latency, CancellationToken cancellationToken, ITestOutputHelper? output = null)
     {
         var data = new TempDirectory();
         var source = new TempDirectory();
@@ -88,7 +111,7 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
         await nntp.StartAsync(cancellationToken);
         var nzb = await ObfuscatedArchivePost.PostAsync(nntp, work.Path, paths, cancellationToken);
         nntp.Behavior.Latency = latency;
-        var host = await IngestionHost.StartAsync(data.Path, nntp.Port, cancellationToken);
+        var host = await IngestionHost.StartAsync(data.Path, nntp.Port, cancellationToken, output);
         return new GeneratedRun(host, nntp, nzb, [data, source, work]);
     }
 

@@ -1,6 +1,8 @@
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using NzbDav.Server.Tests.Api;
 
 namespace NzbDav.Server.Tests.Ingestion;
@@ -21,8 +23,18 @@ internal sealed class IngestionHost : IAsyncDisposable
 
     public HttpClient Dav { get; }
 
-    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, CancellationToken cancellationToken) =>
-        new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false, cancellationToken, "--NzbDav:WebDav:Password=" + Password));
+    /// <param name="output">When given, the host's own log lines go to the test output (ingestion step times).</param>
+    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, CancellationToken cancellationToken, ITestOutputHelper? output = null) =>
+        new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false,
+            output is null ? null : services => services.AddSingleton<ILoggerProvider>(new TestOutputLogger(output, "NzbDav.Server")),
+            cancellationToken, "--NzbDav:WebDav:Password=" + Password));
+
+    /// <summary>What Sonarr sends when the download client is added or tested, before it sends any NZB.</summary>
+    public async Task ConnectLikeSonarrAsync(CancellationToken cancellationToken)
+    {
+        foreach (var mode in new[] { "version", "get_config", "get_cats", "fullstatus", "queue", "history" })
+            await Server.GetAsync($"mode={mode}&apikey={TestServer.ApiKey}", cancellationToken);
+    }
 
     /// <summary>addfile, then polls history like Sonarr until the job leaves the queue.</summary>
     public async Task<JsonElement> AddAndWaitAsync(byte[] nzb, string fileName, CancellationToken cancellationToken)

@@ -28,12 +28,14 @@ public sealed record StreamingOptions
 
     /// <summary>
     /// Read-ahead requested by the first read of a stream opened at the start of a file (playback or
-    /// a copy starting), capped by the byte budget. Default 32 MiB. Growing from two segments costs
-    /// two or three round trips before the stream runs at full rate; a scanner reading only a
-    /// file's header through rclone already pulls a whole first chunk (<c>--vfs-read-chunk-size</c>),
-    /// so starting at about that size wastes little. Lower it for libraries scanned without rclone.
+    /// a copy starting), capped by the byte budget. Default 64 MiB, i.e. the whole budget: growing
+    /// from two segments costs two or three round trips before the stream runs at full rate. A
+    /// scanner's header read does not pay for it: a WebDAV GET for a bounded range limits the
+    /// read-ahead to its end (<see cref="BufferedSegmentStream.LimitReadAhead"/>), and rclone reads
+    /// in bounded chunks (<c>--vfs-read-chunk-size</c>). Lower it for clients that read whole files
+    /// from byte 0 only to look at their headers.
     /// </summary>
-    public long StartReadAheadBytes { get; init; } = 32L * 1024 * 1024;
+    public long StartReadAheadBytes { get; init; } = 64L * 1024 * 1024;
 
     /// <summary>The read-ahead never drops below this many segments. Default 4.</summary>
     public int MinReadAheadSegments { get; init; } = 4;

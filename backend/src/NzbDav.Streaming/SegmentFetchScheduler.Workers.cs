@@ -6,15 +6,21 @@ namespace NzbDav.Streaming;
 // Leases: taken as demand grows (one step ahead of it), returned when idle, broken when in doubt.
 internal sealed partial class SegmentFetchScheduler
 {
+    private static readonly long ContentionCheckTicks = Ticks(TimeSpan.FromMilliseconds(50));
+
     private void ManageWorkers(long now)
     {
         // Lease for twice the current demand, or for what the reader is expected to want soon: the
         // read-ahead doubles as the reader consumes, and a new connection costs a round trip or two
         // to open, so open them while the read-ahead is still growing. Idle leases are kept only
         // for actual demand (anticipation opens leases, it never holds idle ones); no demand, no leases.
+        // While another stream waits for a permit, leases idling here go back at once instead of
+        // after the idle timeout, and none are taken ahead of demand: a new playback must not wait
+        // behind read-ahead that is already full.
+        var contended = _client.HasWaiters(OperationKind.Streaming);
         var work = _pending.Count + _running.Count;
         var needed = Math.Min(_connectionCap, ((work * 2) + _pipelineDepth - 1) / _pipelineDepth);
-        var anticipated = work == 0 ? 0 : Volatile.Read(ref _anticipated);
+        var anticipated = work == 0 || contended ? 0 : Volatile.Read(ref _anticipated);
         var desired = Math.Max(needed, Math.Min(_connectionCap, (anticipated + _pipelineDepth - 1) / _pipelineDepth));
         if (_wantExtraLease)
         {
@@ -43,14 +49,15 @@ internal sealed partial class SegmentFetchScheduler
                     Close(worker);
                     break;
                 case FetchWorkerState.Ready when worker.InFlight == 0 && active > needed:
-                    if (now - worker.IdleSince >= idleTicks)
+                    if (contended || now - worker.IdleSince >= idleTicks)
                     {
                         active--;
                         Close(worker);
                     }
                     else
                     {
-                        WakeAt(worker.IdleSince + idleTicks);
+                        // Look again soon: others may start waiting while this one idles.
+                        WakeAt(Math.Min(worker.IdleSince + idleTicks, now + ContentionCheckTicks));
                     }
                     break;
             }

@@ -132,6 +132,9 @@ public sealed partial class UsenetClient : IAsyncDisposable
         return 0;
     }
 
+    /// <summary>Whether callers of <paramref name="kind"/> wait for a permit (a hint; see <see cref="GlobalOperationLimiter.HasWaiters"/>).</summary>
+    public bool HasWaiters(OperationKind kind) => _limiter.HasWaiters(kind);
+
     /// <summary>Breaker state and pool counts of every provider, in try order.</summary>
     public IReadOnlyList<ProviderStatus> GetProviderStatus() =>
         _endpoints.Select(e => new ProviderStatus(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats())).ToArray();

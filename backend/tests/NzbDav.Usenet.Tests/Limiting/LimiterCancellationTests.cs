@@ -66,4 +66,26 @@ public sealed class LimiterCancellationTests
 
         Assert.Equal(2000, outcomes[0] + outcomes[1]);
     }
+
+    [Fact]
+    public async Task HasWaiters_follows_the_queue_of_its_kind()
+    {
+        var limiter = LimiterTestHelpers.Create(total: 1);
+        var held = limiter.TakeNow(OperationKind.Streaming);
+        Assert.False(limiter.HasWaiters(OperationKind.Streaming));
+
+        using var cts = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        var cancelled = limiter.Wait(OperationKind.Streaming, cts.Token);
+        Assert.True(limiter.HasWaiters(OperationKind.Streaming));
+        Assert.False(limiter.HasWaiters(OperationKind.Queue));
+        await cts.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelled);
+        Assert.False(limiter.HasWaiters(OperationKind.Streaming));
+
+        var granted = limiter.Wait(OperationKind.Streaming);
+        Assert.True(limiter.HasWaiters(OperationKind.Streaming));
+        held.Dispose();
+        (await granted).Dispose();
+        Assert.False(limiter.HasWaiters(OperationKind.Streaming));
+    }
 }

@@ -1,0 +1,49 @@
+using NzbDav.Streaming.Tests.Support;
+using NzbDav.Usenet.Limiting;
+using static NzbDav.Streaming.Tests.Support.StreamHarness;
+
+namespace NzbDav.Streaming.Tests;
+
+/// <summary>Streams share the streaming permits: idle leases are not sat on while another stream waits.</summary>
+public sealed class StreamFairnessTests
+{
+    private const int SegmentSize = 32 * 1024;
+
+    [Fact]
+    public async Task A_stream_idling_on_its_leases_gives_them_up_when_another_stream_waits()
+    {
+        await using var server = await StartServerAsync();
+        var first = server.Store.AddGeneratedFile("first.bin", 64L * SegmentSize, SegmentSize);
+        var second = server.Store.AddGeneratedFile("second.bin", 64L * SegmentSize, SegmentSize);
+        // Without the hand-back the idle leases would be held for five minutes.
+        var options = new StreamingOptions
+        {
+            ConnectionsPerStream = 4,
+            StartReadAheadBytes = 8L * SegmentSize,
+            WorkerIdleTimeout = TimeSpan.FromMinutes(5),
+            MinimumStragglerDelay = TimeSpan.FromMinutes(5),
+        };
+        await using var harness = Create(options, Provider(server, maxConnections: 4));
+
+        var playing = await harness.OpenAsync(first);
+        await StreamAssert.ReadsExactlyAsync(playing, first, 8 * SegmentSize, Token);
+        for (var i = 0; i < 500 && harness.Limiter.GetStats().InUseOf(OperationKind.Streaming) < 4; i++)
+        {
+            await Task.Delay(10, Token);
+        }
+        Assert.Equal(4, harness.Limiter.GetStats().InUseOf(OperationKind.Streaming));
+
+        // Opening the second stream and its first read need permits the first stream holds idle.
+        var start = Task.Run(async () =>
+        {
+            await using var starting = await harness.OpenAsync(second);
+            await StreamAssert.ReadsExactlyAsync(starting, second, 2 * SegmentSize, Token);
+        }, Token);
+        await start.WaitAsync(TimeSpan.FromSeconds(30), Token);
+
+        // And the first stream still reads on.
+        await StreamAssert.ReadsExactlyAsync(playing, first, 4 * SegmentSize, Token);
+        await playing.DisposeAsync();
+        await harness.AssertAllReturnedAsync();
+    }
+}

@@ -18,7 +18,6 @@ public sealed class GlobalOperationLimiter
     private readonly int[] _guarantee = new int[KindCount];
     private readonly int[] _maximum = new int[KindCount];
     private readonly int[] _passedOver = new int[KindCount];
-    private readonly int[] _waiterCounts = new int[KindCount];
     private readonly Stack<PermitCell> _freeCells = new();
     private LimiterOptions _options;
     private int _total;
@@ -66,7 +65,6 @@ public sealed class GlobalOperationLimiter
 
             waiter = new LimiterWaiter(this, kind);
             waiter.Node = _waiters[index].AddLast(waiter);
-            Volatile.Write(ref _waiterCounts[index], _waiters[index].Count);
 
             // Registered under the gate so a grant can always see the registration to undo it. If
             // the token was cancelled meanwhile, the callback runs here re-entrantly and removes us.
@@ -99,7 +97,7 @@ public sealed class GlobalOperationLimiter
     /// gate (it may be stale by the time it is acted on): holders of idle permits use it to give them
     /// back at once instead of after their idle timeout.
     /// </summary>
-    public bool HasWaiters(OperationKind kind) => Volatile.Read(ref _waiterCounts[IndexOf(kind)]) > 0;
+    public bool HasWaiters(OperationKind kind) => _waiters[IndexOf(kind)].Count > 0;
 
     /// <summary>A consistent snapshot of counts.</summary>
     public LimiterStats GetStats()
@@ -138,7 +136,6 @@ public sealed class GlobalOperationLimiter
 
             var queue = limiter._waiters[(int)waiter.Kind];
             queue.Remove(node);
-            Volatile.Write(ref limiter._waiterCounts[(int)waiter.Kind], queue.Count);
             if (queue.Count == 0)
             {
                 limiter._passedOver[(int)waiter.Kind] = 0;
@@ -163,7 +160,6 @@ public sealed class GlobalOperationLimiter
             var queue = _waiters[index];
             var waiter = queue.First!.Value;
             queue.RemoveFirst();
-            Volatile.Write(ref _waiterCounts[index], queue.Count);
 
             // Unregister never blocks; a callback already running will find the waiter unlinked.
             waiter.Registration.Unregister();

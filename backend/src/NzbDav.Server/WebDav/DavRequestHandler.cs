@@ -16,7 +16,7 @@ public sealed partial class DavRequestHandler(
     IEnumerable<IDavFileOpener> openers,
     ILogger<DavRequestHandler> logger)
 {
-    /// <summary>GET copies through one pooled buffer of this size.</summary>
+    /// <summary>The most a GET reads from the file per response flush.</summary>
     public const int CopyBufferSize = 256 * 1024;
 
     public async Task HandleAsync(HttpContext context)

@@ -116,7 +116,7 @@ public sealed partial class DavRequestHandler
         var remaining = length;
         while (remaining > 0)
         {
-            var memory = writer.GetMemory(CopyBufferSize);
+            var memory = writer.GetMemory((int)Math.Min(CopyBufferSize, remaining));
             var read = await source.ReadAsync(memory[..(int)Math.Min(memory.Length, remaining)], cancellationToken);
             if (read == 0)
                 throw new EndOfStreamException($"{href} ended {remaining} bytes early");

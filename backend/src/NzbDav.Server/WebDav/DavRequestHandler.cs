@@ -16,8 +16,12 @@ public sealed partial class DavRequestHandler(
     IEnumerable<IDavFileOpener> openers,
     ILogger<DavRequestHandler> logger)
 {
-    /// <summary>The most a GET reads from the file per response flush.</summary>
-    public const int CopyBufferSize = 256 * 1024;
+    /// <summary>
+    /// The most a GET reads from the file per response flush. 1 MiB took 10 % less CPU per
+    /// whole-file GET than 256 KiB at the same throughput (A/B GET by GET in one process); a read
+    /// still returns what is buffered, so the first byte does not wait for a whole MiB.
+    /// </summary>
+    public const int CopyBufferSize = 1024 * 1024;
 
     public async Task HandleAsync(HttpContext context)
     {

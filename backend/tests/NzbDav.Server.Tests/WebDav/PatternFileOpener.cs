@@ -13,14 +13,18 @@ public sealed class PatternFileOpener : IDavFileOpener
 
     public int OpenStreams => Volatile.Read(ref _open);
 
+    /// <summary>The stream opened last (its position shows how far the server has read).</summary>
+    public PatternStream? LastOpened { get; private set; }
+
     public Task<Stream> OpenAsync(DavItem item, long readEnd, CancellationToken cancellationToken)
     {
         Interlocked.Increment(ref _open);
-        Stream stream = new PatternStream(item.Size, () =>
+        var stream = new PatternStream(item.Size, () =>
         {
             Interlocked.Decrement(ref _open);
             FirstDisposed.TrySetResult();
         });
-        return Task.FromResult(stream);
+        LastOpened = stream;
+        return Task.FromResult<Stream>(stream);
     }
 }

@@ -161,6 +161,42 @@ public sealed class RangeHttpTests
         Assert.Equal(0, server.Opener.OpenStreams);
     }
 
+    [Fact]
+    public async Task A_client_that_stops_reading_stops_the_server_reading()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var (server, temp, _) = await StartAsync(ct);
+        await using var _s = server;
+        using var _t = temp;
+
+        using var http = new HttpClient { BaseAddress = server.Address };
+        http.DefaultRequestHeaders.Authorization = DavTestServer.BasicHeader(DavTestServer.User, DavTestServer.Password);
+        using var response = await http.GetAsync("/content/tv/Show/big.mkv", HttpCompletionOption.ResponseHeadersRead, ct);
+        await using var body = await response.Content.ReadAsStreamAsync(ct);
+        var buffer = new byte[64 * 1024];
+        await body.ReadExactlyAsync(buffer, ct);
+
+        // The source produces gigabytes a second; without back-pressure it would race far past this
+        // bound while we wait for the server's reading to come to rest.
+        var source = server.Opener.LastOpened!;
+        long last = -1;
+        var unchanged = 0;
+        for (var polls = 0; polls < 200 && unchanged < 5; polls++)
+        {
+            await Task.Delay(100, ct);
+            var position = source.Position;
+            unchanged = position == last ? unchanged + 1 : 0;
+            last = position;
+        }
+
+        Assert.Equal(5, unchanged);
+        // Socket buffers (a few MiB each way on loopback), Kestrel's response buffer and one read:
+        // 5 MiB when this was written.
+        Assert.InRange(last, buffer.Length, 32L << 20);
+        await body.ReadExactlyAsync(buffer, ct);
+        Assert.Equal(PatternStream.Expected(buffer.Length, buffer.Length), buffer);
+    }
+
     private static async Task<Guid> FileIdAsync(DavTestServer server, CancellationToken ct)
     {
         var listing = await DavHttp.MultistatusAsync(server.Http, "/.ids/", "1", null, ct);

@@ -24,10 +24,11 @@ internal sealed class IngestionHost : IAsyncDisposable
     public HttpClient Dav { get; }
 
     /// <param name="output">When given, the host's own log lines go to the test output (ingestion step times).</param>
-    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, CancellationToken cancellationToken, ITestOutputHelper? output = null) =>
+    /// <param name="configuration">More <c>--Section:Key=value</c> arguments for the host.</param>
+    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, CancellationToken cancellationToken, ITestOutputHelper? output = null, params string[] configuration) =>
         new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false,
             output is null ? null : services => services.AddSingleton<ILoggerProvider>(new TestOutputLogger(output, "NzbDav.Server")),
-            cancellationToken, "--NzbDav:WebDav:Password=" + Password));
+            cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
 
     /// <summary>What Sonarr sends when the download client is added or tested, before it sends any NZB.</summary>
     public async Task ConnectLikeSonarrAsync(CancellationToken cancellationToken)

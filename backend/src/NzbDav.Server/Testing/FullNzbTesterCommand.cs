@@ -13,29 +13,8 @@ namespace NzbDav.Server.Testing;
 public static class FullNzbTesterCommand
 {
     /// <summary>Runs with the process console; Ctrl+C cancels the run.</summary>
-    public static async Task<int> RunConsoleAsync(IReadOnlyList<string> args)
-    {
-        using var cancellation = new CancellationTokenSource();
-        void OnCancel(object? sender, ConsoleCancelEventArgs e)
-        {
-            // The first Ctrl+C stops the run cleanly (connections closed, temp files removed); a second one kills it.
-            if (!cancellation.IsCancellationRequested)
-            {
-                e.Cancel = true;
-                cancellation.Cancel();
-            }
-        }
-
-        Console.CancelKeyPress += OnCancel;
-        try
-        {
-            return await RunAsync(args, Console.Out, Console.Error, cancellation.Token);
-        }
-        finally
-        {
-            Console.CancelKeyPress -= OnCancel;
-        }
-    }
+    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
+        ConsoleCancellation.RunAsync(cancellationToken => RunAsync(args, Console.Out, Console.Error, cancellationToken));
 
     /// <summary>Runs the tester; the report goes to <paramref name="output"/>, errors to <paramref name="error"/>.</summary>
     public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken)
@@ -130,18 +109,7 @@ public static class FullNzbTesterCommand
         {
             // The full exception goes to the log; the console gets the reason in one line.
             logger.LogError(ex, "The full NZB test failed");
-            throw new TesterRunFailedException(Describe(ex), ex);
+            throw TesterRunFailedException.From(ex);
         }
-    }
-
-    private static string Describe(Exception ex)
-    {
-        var reasons = new List<string>();
-        for (var current = ex; current is not null; current = current.InnerException)
-        {
-            reasons.Add($"{current.GetType().Name}: {current.Message}");
-        }
-
-        return string.Join(" <- ", reasons);
     }
 }

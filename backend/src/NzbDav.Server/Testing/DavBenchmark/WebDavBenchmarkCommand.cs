@@ -15,28 +15,8 @@ public static class WebDavBenchmarkCommand
     private const string Name = "--test-webdav";
 
     /// <summary>Runs with the process console; Ctrl+C cancels the run.</summary>
-    public static async Task<int> RunConsoleAsync(IReadOnlyList<string> args)
-    {
-        using var cancellation = new CancellationTokenSource();
-        void OnCancel(object? sender, ConsoleCancelEventArgs e)
-        {
-            if (!cancellation.IsCancellationRequested)
-            {
-                e.Cancel = true;
-                cancellation.Cancel();
-            }
-        }
-
-        Console.CancelKeyPress += OnCancel;
-        try
-        {
-            return await RunAsync(args, Console.Out, Console.Error, cancellation.Token);
-        }
-        finally
-        {
-            Console.CancelKeyPress -= OnCancel;
-        }
-    }
+    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
+        ConsoleCancellation.RunAsync(cancellationToken => RunAsync(args, Console.Out, Console.Error, cancellationToken));
 
     /// <summary>Runs the benchmark; the report goes to <paramref name="output"/>, errors to <paramref name="error"/>.</summary>
     public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken)
@@ -105,10 +85,7 @@ public static class WebDavBenchmarkCommand
         {
             // The full exception goes to the log; the console gets the reason in one line.
             logger.LogError(ex, "The WebDAV benchmark failed");
-            var reasons = new List<string>();
-            for (var current = ex; current is not null; current = current.InnerException)
-                reasons.Add($"{current.GetType().Name}: {current.Message}");
-            throw new TesterRunFailedException(string.Join(" <- ", reasons), ex);
+            throw TesterRunFailedException.From(ex);
         }
     }
 }

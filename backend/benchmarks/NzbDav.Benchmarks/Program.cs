@@ -1,10 +1,4 @@
-using BenchmarkDotNet.Configs;
-using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Running;
-using BenchmarkDotNet.Toolchains.InProcess.Emit;
 
-// In-process: BenchmarkDotNet 0.14 predates net10 and cannot generate a child project for it.
-var config = DefaultConfig.Instance
-    .AddJob(Job.Default.WithToolchain(InProcessEmitToolchain.Instance))
-    .WithOptions(ConfigOptions.DisableOptimizationsValidator);
-BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, config);
+// The default toolchain: BenchmarkDotNet 0.15 builds and runs each benchmark in its own net10 process.
+BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

@@ -15,14 +15,15 @@ public sealed class MockSessionEndTests
     [Fact(Timeout = 60_000)]
     public async Task A_stalled_session_ends_when_the_client_closes_its_side()
     {
+        var ct = TestContext.Current.CancellationToken;
         var behavior = new MockBehavior { StallFraction = 1, StallDuration = TimeSpan.FromHours(1) };
         await using var server = await MockNntpBehaviorTests.StartAsync(new MockNntpOptions { MaxConnections = 1, Behavior = behavior });
         using var socket = await ConnectAsync(server.Port);
         Assert.StartsWith("200 ", await ReadToEndOrLineAsync(socket));
-        await socket.SendAsync(Encoding.ASCII.GetBytes($"STAT <{server.Store.Files[0].Articles[0].MessageId}>\r\n"), SocketFlags.None, Ct);
+        await socket.SendAsync(Encoding.ASCII.GetBytes($"STAT <{server.Store.Files[0].Articles[0].MessageId}>\r\n"), SocketFlags.None, ct);
         while (server.Stats.GetCommandCount(MockCommandKind.Stat) == 0)
         {
-            await Task.Delay(5, Ct); // the stall has begun once the command is counted
+            await Task.Delay(5, ct); // the stall has begun once the command is counted
         }
 
         socket.Shutdown(SocketShutdown.Send);

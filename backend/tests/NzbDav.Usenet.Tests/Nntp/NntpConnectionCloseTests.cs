@@ -67,8 +67,9 @@ public sealed class NntpConnectionCloseTests
     [Fact(Timeout = 60_000)]
     public async Task A_close_waiting_on_a_silent_server_ends_after_CloseTimeout()
     {
+        var ct = TestContext.Current.CancellationToken;
         await using var silent = new SilentServer();
-        var connection = await NntpTestProviders.Factory.ConnectAsync(NntpTestProviders.For(silent.Port) with { CloseTimeout = TimeSpan.FromMilliseconds(200) }, Ct);
+        var connection = await NntpTestProviders.Factory.ConnectAsync(NntpTestProviders.For(silent.Port) with { CloseTimeout = TimeSpan.FromMilliseconds(200) }, ct);
 
         await connection.DisposeAsync();
 

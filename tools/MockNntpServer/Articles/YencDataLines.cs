@@ -21,7 +21,7 @@ internal static class YencDataLines
         // The trailer is the last line; no data line can start with "=y" (escapes never produce 'y').
         var trailerStart = all[..^2].LastIndexOf("\r\n"u8) + 2;
         var lines = trailerStart > start ? all[start..trailerStart].ToArray() : [];
-        return new MockEncodedData(lines, Crc32.Compute(data));
+        return new MockEncodedData(lines, System.IO.Hashing.Crc32.HashToUInt32(data));
     }
 
     private static int SkipLines(ReadOnlySpan<byte> text, int count)

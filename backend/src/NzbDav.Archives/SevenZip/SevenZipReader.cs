@@ -122,7 +122,7 @@ public sealed class SevenZipReader : IArchiveReader
 
     private static void VerifyCrc(ReadOnlySpan<byte> data, uint expected, string what)
     {
-        var actual = Crc32.Compute(data);
+        var actual = System.IO.Hashing.Crc32.HashToUInt32(data);
         if (actual != expected)
         {
             throw new ArchiveFormatException($"7z {what} CRC32 mismatch (stored {expected:X8}, computed {actual:X8}); the archive is corrupt");

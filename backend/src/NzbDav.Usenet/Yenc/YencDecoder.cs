@@ -1,4 +1,5 @@
 using System.Runtime.Intrinsics.X86;
+using Crc32Hash = System.IO.Hashing.Crc32;
 
 namespace NzbDav.Usenet.Yenc;
 
@@ -23,7 +24,9 @@ public sealed partial class YencDecoder
     private bool _escape;
     private bool _sawMultipartBegin;
     private long _decoded;
-    private uint _crc;
+    // System.IO.Hashing's CRC-32 is vectorized (carry-less multiply) and appends in place, so the
+    // decoder keeps one running hash per article instead of a seed it passes around.
+    private readonly Crc32Hash _crc = new();
 
     /// <summary>Creates a decoder that uses the fastest kernel this CPU supports.</summary>
     public YencDecoder()
@@ -50,7 +53,7 @@ public sealed partial class YencDecoder
     public long DecodedLength => _decoded;
 
     /// <summary>CRC-32 of the decoded bytes written so far in this article.</summary>
-    public uint Crc32 => _crc;
+    public uint Crc32 => _crc.GetCurrentHashAsUInt32();
 
     internal YencKernel Kernel => _kernel;
 
@@ -89,7 +92,7 @@ public sealed partial class YencDecoder
         }
         if (o > 0)
         {
-            _crc = Yenc.Crc32.Append(_crc, destination[..o]);
+            _crc.Append(destination[..o]);
             _decoded += o;
         }
         consumed = i;
@@ -126,9 +129,9 @@ public sealed partial class YencDecoder
         {
             throw new YencException($"The =yend line says part={trailerPart} but the =ybegin line says part={headerPart}.");
         }
-        if (trailer.PartCrc32 is { } expected && expected != _crc)
+        if (trailer.PartCrc32 is { } expected && expected != Crc32)
         {
-            throw new YencCrcMismatchException(expected, _crc);
+            throw new YencCrcMismatchException(expected, Crc32);
         }
         return trailer;
     }
@@ -143,7 +146,7 @@ public sealed partial class YencDecoder
         _escape = false;
         _sawMultipartBegin = false;
         _decoded = 0;
-        _crc = 0;
+        _crc.Reset();
         Header = null;
         Trailer = null;
     }

@@ -53,7 +53,7 @@ public static class YencEncoder
 
     private static void WriteTrailer(ReadOnlySpan<byte> data, YencPartSpec spec, IBufferWriter<byte> output)
     {
-        var crc = Crc32.Compute(data);
+        var crc = System.IO.Hashing.Crc32.HashToUInt32(data);
         var trailer = new StringBuilder();
         trailer.Append(CultureInfo.InvariantCulture, $"=yend size={data.Length}");
         if (spec.Part is { } part)

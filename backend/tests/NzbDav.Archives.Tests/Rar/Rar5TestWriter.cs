@@ -149,7 +149,7 @@ internal sealed class Rar5TestWriter
         var sized = new List<byte>();
         Vint(sized, (ulong)body.Count);
         sized.AddRange(body);
-        var header = new List<byte>(BitConverter.GetBytes(Crc32.Compute([.. sized])));
+        var header = new List<byte>(BitConverter.GetBytes(System.IO.Hashing.Crc32.HashToUInt32([.. sized])));
         header.AddRange(sized);
         return header;
     }

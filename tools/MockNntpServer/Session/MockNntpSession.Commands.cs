@@ -162,6 +162,7 @@ internal sealed partial class MockNntpSession
             await _writer.FlushAsync(cancellationToken);
             // An abortive close (RST), as a provider dropping the session would look.
             _socket.LingerState = new LingerOption(true, 0);
+            _abortiveClose = true;
             return false;
         }
         await _writer.WriteAsync(data.Lines, cancellationToken);

@@ -32,6 +32,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
     private readonly MockSessionSlot _slot;
     private string? _pendingUser;
     private bool _authenticated;
+    private bool _abortiveClose;
 
     public MockNntpSession(Socket socket, Stream stream, MockNntpServer server, int connectionNumber, MockSessionSlot slot)
     {
@@ -68,15 +69,38 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
             sessionCts.Cancel();
             // Done with the session before the client can see it closed.
             _slot.Release();
-            _socket.Close();
+            if (_abortiveClose)
+            {
+                _socket.Close();
+            }
+            else
+            {
+                // FIN first, and close only once the reader has stopped: .NET on Linux closes a socket
+                // that still has a receive pending abortively, so a client reading to end of stream
+                // after QUIT would now and then see a reset instead of the end.
+                ShutdownSend();
+            }
             try
             {
                 await reading;
             }
             catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
             {
-                // Expected once the socket is closed under the reader.
+                // Expected once the session is cancelled or the socket is closed under the reader.
             }
+            _socket.Close();
+        }
+    }
+
+    private void ShutdownSend()
+    {
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Send);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // The client is already gone.
         }
     }
 

@@ -3,6 +3,7 @@ using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.WebDav;
 using Serilog;
+using Serilog.Extensions.Hosting;
 
 namespace NzbDav.Server.Hosting;
 
@@ -19,8 +20,15 @@ public sealed class NzbDavHost
     public static WebApplication Build(string[] args, Action<IServiceCollection>? configureServices)
     {
         var builder = WebApplication.CreateBuilder(args);
+        var settings = builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions();
+        var logger = SerilogSetup.CreateLogger(builder.Configuration, (settings.Logs.ResolveDirectory(settings.DataDirectory), settings.Logs), out var logFileProblem);
         builder.Logging.ClearProviders();
-        builder.Logging.AddSerilog(SerilogSetup.CreateLogger(builder.Configuration), dispose: true);
+        // Serilog as one logger provider among others (tests add their own), disposed with the host
+        // so the log file is closed; the diagnostic context is what request logging fills in.
+        builder.Logging.AddSerilog(logger, dispose: true);
+        var diagnostics = new DiagnosticContext(logger);
+        builder.Services.AddSingleton(diagnostics);
+        builder.Services.AddSingleton<IDiagnosticContext>(diagnostics);
 
         builder.Services.AddNzbDavLibrary(builder.Configuration);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
@@ -30,6 +38,11 @@ public sealed class NzbDavHost
         configureServices?.Invoke(builder.Services);
 
         var app = builder.Build();
+        if (logFileProblem is not null)
+        {
+            app.Services.GetRequiredService<ILogger<NzbDavHost>>().LogWarning("No log file is written: {Problem}", logFileProblem);
+        }
+        app.UseRequestLogging(logger);
         app.UseRouting();
         app.UseWebDavBasicAuth();
         app.MapGet("/health", () => Results.Ok(new HealthResponse("ok")))

@@ -21,6 +21,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
     echo "warning: could not install ${missing[*]}; tests that need them will fail" >&2
 fi
 
+# The repository's local .NET tools (dotnet-ef, pinned in .config/dotnet-tools.json).
+dotnet tool restore >/dev/null || echo "warning: dotnet tool restore failed" >&2
+
 log=$(mktemp)
 # --blame-hang-timeout turns a hung test into a failure with a dump instead of a stuck CI run.
 dotnet test NzbDav.sln --blame-hang-timeout 5m 2>&1 | tee "$log"

@@ -5,7 +5,8 @@ namespace NzbDav.Data;
 
 /// <summary>
 /// The library store. Create short-lived instances through <see cref="IDbContextFactory{TContext}"/>.
-/// Any change to the model needs a hand-written migration and snapshot update (a test enforces it).
+/// Any change to the model needs a migration made with <c>dotnet ef migrations add</c> (a test enforces it;
+/// see docs/architecture.md).
 /// </summary>
 public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) : DbContext(options)
 {

@@ -1,4 +1,5 @@
 using System.Data.Common;
+using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore.Diagnostics;
 
 namespace NzbDav.Data;
@@ -11,10 +12,15 @@ public sealed class SqlitePragmaInterceptor : DbConnectionInterceptor
 {
     private const string Pragmas = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;";
 
+    // EF opens a read-only connection to ask whether the database exists. Switching a library that is
+    // in rollback-journal mode (a backup restored with the sqlite3 tool, say) to WAL is a write, which
+    // a read-only connection refuses, so that connection only gets the settings that do not write.
+    private const string ReadOnlyPragmas = "PRAGMA busy_timeout=5000;";
+
     public override void ConnectionOpened(DbConnection connection, ConnectionEndEventData eventData)
     {
         using var command = connection.CreateCommand();
-        command.CommandText = Pragmas;
+        command.CommandText = PragmasFor(connection);
         command.ExecuteNonQuery();
     }
 
@@ -23,8 +29,11 @@ public sealed class SqlitePragmaInterceptor : DbConnectionInterceptor
         var command = connection.CreateCommand();
         await using (command.ConfigureAwait(false))
         {
-            command.CommandText = Pragmas;
+            command.CommandText = PragmasFor(connection);
             await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
         }
     }
+
+    private static string PragmasFor(DbConnection connection) =>
+        new SqliteConnectionStringBuilder(connection.ConnectionString).Mode == SqliteOpenMode.ReadOnly ? ReadOnlyPragmas : Pragmas;
 }

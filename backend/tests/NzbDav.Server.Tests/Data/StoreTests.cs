@@ -17,7 +17,7 @@ public sealed class StoreTests
         var factory = provider.GetRequiredService<IDbContextFactory<NzbDavDbContext>>();
         await using var context = await factory.CreateDbContextAsync(ct);
 
-        Assert.False(context.Database.HasPendingModelChanges(), "The model changed: add a migration and update the snapshot by hand.");
+        Assert.False(context.Database.HasPendingModelChanges(), "The model changed: add a migration with dotnet ef migrations add (docs/architecture.md).");
     }
 
     [Fact]

@@ -30,8 +30,8 @@ internal sealed class ArchiveVolumeStream : ReadOnlySeekableStream
         Length = file.Header.FileSize;
         _partSize = Math.Max(1, file.PartSize);
         var expected = Length == 0 ? 1 : (Length + _partSize - 1) / _partSize;
-        if (file.File.MissingSegmentNumbers.Count > 0)
-            throw new IngestionFailedException($"Volume '{name}' is incomplete: the NZB lacks segment(s) {string.Join(", ", file.File.MissingSegmentNumbers.Take(10))}.");
+        if (file.File.IncompleteReason is { } incomplete)
+            throw new IngestionFailedException($"Volume '{name}' is incomplete: {incomplete}.");
         if (expected != file.File.Segments.Length)
             throw new IngestionFailedException($"Volume '{name}' has {file.File.Segments.Length} articles but its yEnc size {Length} with {_partSize}-byte parts needs {expected}.");
     }

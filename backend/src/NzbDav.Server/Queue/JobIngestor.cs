@@ -34,6 +34,12 @@ public sealed class JobIngestor(
         var started = Stopwatch.GetTimestamp();
         var document = await ParseAsync(gzipNzb, cancellationToken);
         var parsed = Stopwatch.GetTimestamp();
+        foreach (var dropped in document.DroppedFiles)
+        {
+            logger.LogWarning(
+                "Job {JobName}: file {Subject} left out because {Reason} (NZB line {Line}, position {Position})",
+                jobName, dropped.Subject, dropped.Reason, dropped.LineNumber, dropped.LinePosition);
+        }
 
         var settings = options.CurrentValue.Queue;
         await using var fetcher = new ArticleFetcher(client, settings.ArticleConcurrency, QueueConnections(), cancellationToken, progress);
@@ -151,8 +157,8 @@ public sealed class JobIngestor(
     private static DavFileLayout PlainLayout(ProbedFile file, string name)
     {
         var segments = file.File.Segments.Span;
-        if (file.File.MissingSegmentNumbers.Count > 0)
-            throw new IngestionFailedException($"'{name}' is incomplete: the NZB lacks segment(s) {string.Join(", ", file.File.MissingSegmentNumbers.Take(10))}.");
+        if (file.File.IncompleteReason is { } incomplete)
+            throw new IngestionFailedException($"'{name}' is incomplete: {incomplete}.");
         var partSize = file.PartSize;
         var expected = partSize <= 0 ? 1 : (file.Header.FileSize + partSize - 1) / partSize;
         if (file.Header.FileSize > 0 && expected != segments.Length)

@@ -50,8 +50,9 @@ public sealed class NzbFile
 
     // Parser path: the segments are already validated, sorted and de-duplicated.
     internal NzbFile(string subject, string poster, DateTimeOffset? postedAt, IReadOnlyList<string> groups,
-        NzbSegment[] sortedSegments, long encodedBytes)
+        NzbSegment[] sortedSegments, long encodedBytes, NzbMalformedSegments? malformed = null)
     {
+        MalformedSegments = malformed;
         Subject = subject;
         Poster = poster;
         PostedAt = postedAt;
@@ -79,6 +80,22 @@ public sealed class NzbFile
 
     /// <summary>Numbers in 1..(highest number) that have no segment, ascending.</summary>
     public IReadOnlyList<int> MissingSegmentNumbers { get; }
+
+    /// <summary>
+    /// The <c>&lt;segment&gt;</c> elements of this file the parser skipped as malformed, or null when
+    /// there were none. Such a file is incomplete even when <see cref="MissingSegmentNumbers"/> is
+    /// empty (a malformed last segment leaves no gap to see).
+    /// </summary>
+    public NzbMalformedSegments? MalformedSegments { get; }
+
+    /// <summary>Why this file cannot be served whole from the NZB, or null when it can.</summary>
+    public string? IncompleteReason => this switch
+    {
+        { MalformedSegments: { } m } => $"{m.Count} of its <segment> elements are malformed; the first: {m.First}",
+        { MissingSegmentNumbers.Count: > 0 } => $"the NZB lacks segment(s) {string.Join(", ", MissingSegmentNumbers.Take(10))}"
+            + (MissingSegmentNumbers.Count > 10 ? $" and {MissingSegmentNumbers.Count - 10} more" : ""),
+        _ => null,
+    };
 
     /// <summary>The file name taken from the subject (see <see cref="NzbSubject.ExtractFileName"/>).</summary>
     public string FileName { get; }

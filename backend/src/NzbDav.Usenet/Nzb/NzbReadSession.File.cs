@@ -9,6 +9,9 @@ internal sealed partial class NzbReadSession
     private const long MaxSegmentBytes = int.MaxValue;
 
     private readonly List<string> _groupScratch = [];
+    private readonly List<NzbDroppedFile> _dropped = [];
+    private int _malformedCount;
+    private string? _firstMalformed;
     private IReadOnlyList<string> _previousGroups = ReadOnlyCollection<string>.Empty;
 
     private async ValueTask ReadFileAsync()
@@ -37,6 +40,8 @@ internal sealed partial class NzbReadSession
         _reader.MoveToElement();
         _segments.Reset();
         _groupScratch.Clear();
+        _malformedCount = 0;
+        _firstMalformed = null;
         if (!_reader.IsEmptyElement)
         {
             var depth = _reader.Depth;
@@ -52,10 +57,19 @@ internal sealed partial class NzbReadSession
         }
 
         if (_segments.Count == 0)
-            throw Error($"NZB file \"{NzbPreview.Of(subject)}\" has no segments", at);
+        {
+            // An empty .nfo or a broken post: the release goes on without this file (a caller that
+            // needs every file sees it in DroppedFiles); only an NZB left with no file is refused.
+            var reason = _malformedCount == 0
+                ? "it has no segments"
+                : $"every one of its {_malformedCount} segment(s) is malformed; the first: {_firstMalformed}";
+            _dropped.Add(new NzbDroppedFile(subject, reason, at.Line, at.Column));
+            return;
+        }
 
         var segments = _segments.ToSortedArray(out var encodedBytes);
-        _files.Add(new NzbFile(subject, poster, postedAt, ShareGroups(), segments, encodedBytes));
+        var malformed = _malformedCount == 0 ? null : new NzbMalformedSegments(_malformedCount, _firstMalformed!);
+        _files.Add(new NzbFile(subject, poster, postedAt, ShareGroups(), segments, encodedBytes, malformed));
     }
 
     private async ValueTask ReadGroupsAsync()
@@ -92,42 +106,57 @@ internal sealed partial class NzbReadSession
         }
     }
 
+    // A malformed segment is noted and skipped rather than failing the whole NZB: the file it belongs
+    // to is then incomplete (or dropped, when nothing of it is left), which the caller reports by name.
     private async ValueTask ReadSegmentAsync()
     {
         var at = Position();
         var number = 0;
         long bytes = 0;
+        string? problem = null;
         while (_reader.MoveToNextAttribute())
         {
             if (NzbNames.Is(_reader.LocalName, _names.Number))
             {
                 ReadAttributeText();
                 if (!int.TryParse(TextSpan.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out number) || number < 1)
-                    throw Error($"<segment> number \"{NzbPreview.Of(TextSpan)}\" is not a whole number from 1 to {int.MaxValue}", at);
+                {
+                    problem ??= $"<segment> number \"{NzbPreview.Of(TextSpan)}\" is not a whole number from 1 to {int.MaxValue}";
+                    number = -1;
+                }
             }
             else if (NzbNames.Is(_reader.LocalName, _names.Bytes))
             {
                 ReadAttributeText();
                 if (!long.TryParse(TextSpan.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out bytes) || bytes > MaxSegmentBytes)
-                    throw Error($"<segment> bytes \"{NzbPreview.Of(TextSpan)}\" is not a whole number from 0 to {MaxSegmentBytes}", at);
+                    problem ??= $"<segment> bytes \"{NzbPreview.Of(TextSpan)}\" is not a whole number from 0 to {MaxSegmentBytes}";
             }
         }
 
         _reader.MoveToElement();
         if (number == 0)
-            throw Error("<segment> has no number attribute", at);
+            problem ??= "<segment> has no number attribute";
 
         await ReadTextAsync().ConfigureAwait(false);
-        var id = NzbMessageId.Normalize(TextSpan);
-        if (id.IsEmpty)
-            throw Error($"<segment> number {number} has no message-id", at);
-        if (!NzbMessageId.IsValid(id))
+        if (problem is null)
         {
-            throw Error($"<segment> number {number} has an invalid message-id \"{NzbPreview.Of(id)}\": "
-                + $"message-ids are 1 to {NzbMessageId.MaxLength} printable ASCII characters without spaces or angle brackets", at);
+            var id = NzbMessageId.Normalize(TextSpan);
+            if (id.IsEmpty)
+                problem = $"<segment> number {number} has no message-id";
+            else if (!NzbMessageId.IsValid(id))
+            {
+                problem = $"<segment> number {number} has an invalid message-id \"{NzbPreview.Of(id)}\": "
+                    + $"message-ids are 1 to {NzbMessageId.MaxLength} printable ASCII characters without spaces or angle brackets";
+            }
+            else
+            {
+                _segments.Add(new NzbSegment(number, bytes, id.ToString()));
+                return;
+            }
         }
 
-        _segments.Add(new NzbSegment(number, bytes, id.ToString()));
+        _malformedCount++;
+        _firstMalformed ??= $"{problem} (line {at.Line}, position {at.Column})";
     }
 
     // Consecutive files of a post nearly always list the same groups; share one list between them.

@@ -54,9 +54,16 @@ internal sealed partial class NzbReadSession : IDisposable
         {
         }
 
+        if (_files.Count == 0 && _dropped.Count > 0)
+        {
+            var first = _dropped[0];
+            throw new NzbFormatException(
+                $"NZB has no usable file: all {_dropped.Count} <file> element(s) were dropped; the first, \"{NzbPreview.Of(first.Subject)}\", because {first.Reason}",
+                first.LineNumber, first.LinePosition);
+        }
         if (_files.Count == 0)
             throw Error("NZB contains no <file> elements", root);
-        return new NzbDocument(_files, _meta.Count == 0 ? NzbMetadata.Empty : new NzbMetadata(_meta));
+        return new NzbDocument(_files, _meta.Count == 0 ? NzbMetadata.Empty : new NzbMetadata(_meta), _dropped);
     }
 
     public void Dispose()

@@ -30,6 +30,11 @@ internal sealed class IngestionHost : IAsyncDisposable
             output is null ? null : services => services.AddSingleton<ILoggerProvider>(new TestOutputLogger(output, "NzbDav.Server")),
             cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
 
+    /// <summary>As above, with the host's log entries going to <paramref name="logs"/>.</summary>
+    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, ILoggerProvider logs, CancellationToken cancellationToken) =>
+        new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false, services => services.AddSingleton(logs),
+            cancellationToken, ["--NzbDav:WebDav:Password=" + Password]));
+
     /// <summary>What Sonarr sends when the download client is added or tested, before it sends any NZB.</summary>
     public async Task ConnectLikeSonarrAsync(CancellationToken cancellationToken)
     {

@@ -132,7 +132,7 @@ public sealed class SevenZipReader : IArchiveReader
         }
         catch (ArchiveFormatException e) when (aes is not null && e is not ArchivePasswordException and not UnsupportedArchiveException)
         {
-            throw new ArchivePasswordException($"wrong password for the 7z archive: its encrypted header does not decrypt to a valid header ({e.Message})");
+            throw new ArchivePasswordException($"wrong password for the 7z archive: its encrypted header does not decrypt to a valid header (or is damaged: {e.Message})");
         }
 
         if (aes is not null && folder.Crc is not null)

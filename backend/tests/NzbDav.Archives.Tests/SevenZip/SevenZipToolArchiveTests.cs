@@ -106,6 +106,38 @@ public sealed class SevenZipToolArchiveTests
         Assert.Contains(reason, error.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("-mhe=off")]
+    [InlineData("-mhe=on")]
+    public async Task Damaged_encrypted_archive_gives_a_format_error_or_a_listing(string headerSwitch)
+    {
+        using var directory = new TempDirectory();
+        var volumes = await SevenZipTool.CreateAsync(directory.Path, "damaged.7z", SevenZipTool.SampleFiles(), ["-mx0", "-p" + Password, headerSwitch], Token);
+        var original = await File.ReadAllBytesAsync(volumes[0], Token);
+        var random = new Random(headerSwitch.Length);
+        var cases = new List<(string What, byte[] Bytes)>();
+        foreach (var length in new[] { 0, 6, 31, 32, 33, 100, original.Length / 2, original.Length - 300, original.Length - 100, original.Length - 20, original.Length - 1 })
+        {
+            cases.Add(($"cut at {length}", original[..length]));
+        }
+
+        for (var i = 0; i < 60; i++)
+        {
+            var bytes = (byte[])original.Clone();
+            // Mostly the tail, where the (encrypted) header and the folders' last blocks are.
+            var position = i % 4 == 0 ? random.Next(32) : bytes.Length - 1 - random.Next(400);
+            bytes[position] ^= (byte)random.Next(1, 256);
+            cases.Add(($"byte {position} changed", bytes));
+        }
+
+        foreach (var (what, bytes) in cases)
+        {
+            using var set = VolumeSet.FromBytes(bytes);
+            var error = await Record.ExceptionAsync(() => new ArchiveReader().ReadAsync(set.Streams, Password, Token));
+            Assert.True(error is null or ArchiveFormatException, $"{what}: {error?.GetType().Name}: {error?.Message}");
+        }
+    }
+
     [Fact]
     public async Task Zero_padding_of_the_last_block_proves_the_password()
     {

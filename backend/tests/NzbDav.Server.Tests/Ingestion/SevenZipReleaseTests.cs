@@ -10,7 +10,7 @@ namespace NzbDav.Server.Tests.Ingestion;
 /// added over the SABnzbd API and read back over WebDAV: split volumes, AES-encrypted entries with
 /// the password in the NZB, encrypted headers, and the refusals without the right password.
 /// </summary>
-public sealed class SevenZipReleaseTests
+public sealed class SevenZipReleaseTests(ITestOutputHelper output)
 {
     private const string Password = "7z-Ingest-pässword";
     private const string Video = "Show.S01E01.mkv";
@@ -54,6 +54,7 @@ public sealed class SevenZipReleaseTests
 
         Assert.Equal("Failed", run.Slot.GetProperty("status").GetString());
         var message = run.Slot.GetProperty("fail_message").GetString();
+        output.WriteLine(message ?? "(no fail_message)");
         Assert.Contains(reason, message, StringComparison.Ordinal);
         Assert.Contains("7z", message, StringComparison.Ordinal);
         using var response = await run.Host.GetAsync("Locked", Video, ct);

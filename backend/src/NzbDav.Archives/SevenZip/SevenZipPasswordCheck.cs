@@ -44,7 +44,10 @@ internal static class SevenZipPasswordCheck
             }
 
             var key = keys.Resolve(aes, "7z folder");
-            var padded = group.Where(f => f.PackSize > f.UnpackSize).MaxBy(f => f.PackSize - f.UnpackSize);
+            // Of the folders whose padding proves a key, the last one ends where the header begins,
+            // most often in an article fetched already to read the header.
+            var padded = group.Where(f => f.PackSize - f.UnpackSize >= ProvingPadding).MaxBy(f => f.PackStart)
+                ?? group.Where(f => f.PackSize > f.UnpackSize).MaxBy(f => f.PackSize - f.UnpackSize);
             if (padded is not null)
             {
                 await CheckPaddingAsync(padded, key, FirstPath(placed, padded), set, cancellationToken).ConfigureAwait(false);

@@ -11,8 +11,6 @@ internal sealed class SevenZipKeyCache(string? password)
 {
     private readonly Dictionary<string, (byte[] Key, bool Verified)> _derived = new(StringComparer.Ordinal);
 
-    public bool HasPassword => password is not null;
-
     /// <summary>The key for <paramref name="properties"/>; throws when no password was given.</summary>
     public byte[] Resolve(SevenZipAesProperties properties, string what)
     {

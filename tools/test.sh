@@ -8,7 +8,8 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
 # Real peers the tests drive (command:package). Installed only when missing. fuse3 lets the
 # rclone mount test run; where the machine has no usable FUSE device that test skips, saying why.
-required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3)
+# 7zz (Debian's 7-Zip, package 7zip) makes the stored, split and encrypted 7z archives the tests read.
+required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip)
 missing=()
 for pair in "${required[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")

@@ -1,23 +1,18 @@
 namespace NzbDav.Archives.Tests;
 
-/// <summary>Locates ../shared/testdata beside the checkout (CI clones main with shared/ beside it).</summary>
+/// <summary>
+/// The real archives of backend/tests/TestData/archives, copied beside the test assembly by the
+/// build. Nothing outside the repository is looked at, so a fresh clone runs the same tests.
+/// </summary>
 internal static class TestData
 {
-    public static string ArchivesDirectory { get; } = Find();
+    public static string ArchivesDirectory { get; } = Path.Combine(AppContext.BaseDirectory, "TestData", "archives");
 
-    public static string Archive(string name) => Path.Combine(ArchivesDirectory, name);
-
-    private static string Find()
+    public static string Archive(string name)
     {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            var candidate = Path.Combine(dir.FullName, "shared", "testdata", "archives");
-            if (Directory.Exists(candidate))
-            {
-                return candidate;
-            }
-        }
-
-        throw new DirectoryNotFoundException("shared/testdata/archives was not found above " + AppContext.BaseDirectory);
+        var path = Path.Combine(ArchivesDirectory, name);
+        return File.Exists(path)
+            ? path
+            : throw new FileNotFoundException($"Test archive '{name}' is not in {ArchivesDirectory}; the build copies backend/tests/TestData/archives there", path);
     }
 }

@@ -7,7 +7,8 @@ namespace NzbDav.Archives.Crypto;
 /// <summary>
 /// Seekable plaintext view of AES-CBC ciphertext. CBC lets any block be decrypted from the
 /// ciphertext block before it, so a seek costs one extra 16-byte block, not a replay from the start.
-/// The ciphertext is zero-padded to 16 bytes; the plaintext is cut at <see cref="Length"/>.
+/// The ciphertext is zero-padded to 16 bytes; the plaintext is cut at <see cref="Length"/>, and may
+/// start some bytes into the decrypted data (an entry in the middle of a 7z encrypted folder).
 /// </summary>
 public sealed class AesCbcDecryptingStream : ReadOnlySeekableStream
 {
@@ -19,17 +20,29 @@ public sealed class AesCbcDecryptingStream : ReadOnlySeekableStream
     private readonly byte[] _initialIv;
     private readonly byte[] _chainIv = new byte[BlockSize];
     private readonly bool _leaveOpen;
+    private readonly long _plaintextOffset;
     private long _chainBlock = -1;
+
     /// <summary>
     /// Wraps <paramref name="ciphertext"/> (seekable, length a multiple of 16 and at least
     /// <paramref name="plaintextLength"/>) decrypted with <paramref name="key"/> and <paramref name="iv"/>.
     /// </summary>
     public AesCbcDecryptingStream(Stream ciphertext, byte[] key, byte[] iv, long plaintextLength, bool leaveOpen)
+        : this(ciphertext, key, iv, 0, plaintextLength, leaveOpen)
+    {
+    }
+
+    /// <summary>
+    /// Wraps <paramref name="ciphertext"/> decrypted with <paramref name="key"/> and <paramref name="iv"/>;
+    /// the stream's bytes are the <paramref name="plaintextLength"/> decrypted bytes from
+    /// <paramref name="plaintextOffset"/> on, which the ciphertext (seekable, whole blocks) must cover.
+    /// </summary>
+    public AesCbcDecryptingStream(Stream ciphertext, byte[] key, byte[] iv, long plaintextOffset, long plaintextLength, bool leaveOpen)
     {
         ArgumentNullException.ThrowIfNull(ciphertext);
-        if (!ciphertext.CanSeek || ciphertext.Length % BlockSize != 0 || ciphertext.Length < plaintextLength || plaintextLength < 0)
+        if (plaintextLength < 0 || plaintextOffset < 0 || !ciphertext.CanSeek || ciphertext.Length % BlockSize != 0 || ciphertext.Length - plaintextOffset < plaintextLength)
         {
-            throw new ArgumentException($"ciphertext must be seekable, a multiple of {BlockSize} bytes and at least {plaintextLength} bytes long", nameof(ciphertext));
+            throw new ArgumentException($"ciphertext must be seekable, a multiple of {BlockSize} bytes and at least {plaintextOffset} + {plaintextLength} bytes long", nameof(ciphertext));
         }
 
         if (iv.Length != BlockSize)
@@ -42,6 +55,7 @@ public sealed class AesCbcDecryptingStream : ReadOnlySeekableStream
         _aes.Key = key;
         _initialIv = iv;
         _leaveOpen = leaveOpen;
+        _plaintextOffset = plaintextOffset;
         Length = plaintextLength;
     }
 
@@ -137,9 +151,10 @@ public sealed class AesCbcDecryptingStream : ReadOnlySeekableStream
         }
 
         var wanted = (int)Math.Min(Math.Min(requested, MaxChunk), Length - Position);
-        var skip = (int)(Position % BlockSize);
+        var decrypted = _plaintextOffset + Position;
+        var skip = (int)(decrypted % BlockSize);
         var blocks = (skip + wanted + BlockSize - 1) / BlockSize;
-        plan = new ReadPlan(Position / BlockSize, skip, wanted, blocks * BlockSize);
+        plan = new ReadPlan(decrypted / BlockSize, skip, wanted, blocks * BlockSize);
         return true;
     }
 

@@ -20,7 +20,7 @@ public static class ArchiveEntryStream
 
         var stored = new ArchiveRangeStream(volumes, entry.Ranges);
         return entry.Encryption is { } encryption
-            ? new AesCbcDecryptingStream(stored, encryption.Key.ToArray(), encryption.Iv.ToArray(), entry.Size, leaveOpen: false)
+            ? new AesCbcDecryptingStream(stored, encryption.Key.ToArray(), encryption.Iv.ToArray(), encryption.PlaintextOffset, entry.Size, leaveOpen: false)
             : stored;
     }
 }

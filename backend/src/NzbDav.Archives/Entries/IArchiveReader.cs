@@ -5,7 +5,8 @@ public interface IArchiveReader
 {
     /// <summary>
     /// Lists the entries of the archive made of <paramref name="volumes"/> (seekable, in volume
-    /// order; not disposed). Reads headers only, never entry data.
+    /// order; not disposed). Reads headers, and entry data only where a 7z password has no other
+    /// proof: the last AES block of a folder, or one small encrypted file.
     /// </summary>
     /// <exception cref="ArchiveFormatException">Malformed or truncated headers.</exception>
     /// <exception cref="UnsupportedArchiveException">An entry is compressed, solid, or otherwise not streamable.</exception>

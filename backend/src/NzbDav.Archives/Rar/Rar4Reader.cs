@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
+using System.IO.Hashing;
 using NzbDav.Archives.Crypto;
 using NzbDav.Archives.Entries;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Archives.Rar;
 
@@ -167,7 +167,7 @@ public sealed class Rar4Reader : IArchiveReader
         }
 
         var stored = BinaryPrimitives.ReadUInt16LittleEndian(header);
-        var actual = (ushort)System.IO.Hashing.Crc32.HashToUInt32(header[2..]);
+        var actual = (ushort)Crc32.HashToUInt32(header[2..]);
         if (stored != actual)
         {
             throw new ArchiveFormatException($"{what}: header CRC mismatch (stored {stored:X4}, computed {actual:X4}); the archive is corrupt");

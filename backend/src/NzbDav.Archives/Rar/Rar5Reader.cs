@@ -1,6 +1,6 @@
+using System.IO.Hashing;
 using NzbDav.Archives.Crypto;
 using NzbDav.Archives.Entries;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Archives.Rar;
 
@@ -188,7 +188,7 @@ public sealed class Rar5Reader : IArchiveReader
     internal static void VerifyCrc(ReadOnlySpan<byte> header, string what)
     {
         var stored = BitConverter.ToUInt32(header[..4]);
-        var actual = System.IO.Hashing.Crc32.HashToUInt32(header[4..]);
+        var actual = Crc32.HashToUInt32(header[4..]);
         if (stored != actual)
         {
             throw new ArchiveFormatException($"{what}: header CRC32 mismatch (stored {stored:X8}, computed {actual:X8}); the archive is corrupt");

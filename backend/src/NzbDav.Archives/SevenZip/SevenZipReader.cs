@@ -1,13 +1,16 @@
 using System.Buffers.Binary;
+using System.IO.Hashing;
+using System.Security.Cryptography;
+using NzbDav.Archives.Crypto;
 using NzbDav.Archives.Entries;
-using NzbDav.Usenet.Yenc;
 using static NzbDav.Archives.SevenZip.SevenZipPropertyId;
 
 namespace NzbDav.Archives.SevenZip;
 
 /// <summary>
-/// Reads 7z headers (plain or LZMA-encoded) of a single archive or a <c>.7z.001</c> split set and
-/// maps every file of a Copy folder onto volume byte ranges. Files in any other folder are refused.
+/// Reads 7z headers (plain, LZMA-encoded, or AES-encrypted with <c>-mhe=on</c>) of a single
+/// archive or a <c>.7z.001</c> split set and maps every file of a Copy folder, or of a Copy folder
+/// encrypted with AES-256, onto volume byte ranges. Files in any other folder are refused.
 /// </summary>
 public sealed class SevenZipReader : IArchiveReader
 {
@@ -25,6 +28,7 @@ public sealed class SevenZipReader : IArchiveReader
         }
 
         var set = new SevenZipVolumeSet(volumes);
+        var keys = new SevenZipKeyCache(password);
         var start = await set.ReadAsync(0, SignatureHeaderLength, "signature header", cancellationToken).ConfigureAwait(false);
         if (ArchiveDetector.Detect(start) != ArchiveFormat.SevenZip)
         {
@@ -59,13 +63,20 @@ public sealed class SevenZipReader : IArchiveReader
                 throw new ArchiveFormatException("7z header is encoded more than " + MaxEncodedHeaderRounds + " times");
             }
 
-            header = await DecodeHeaderAsync(set, header, cancellationToken).ConfigureAwait(false);
+            header = await DecodeHeaderAsync(set, header, keys, cancellationToken).ConfigureAwait(false);
         }
 
-        return new ArchiveListing { Format = ArchiveFormat.SevenZip, VolumeCount = volumes.Count, Entries = SevenZipEntryMapper.Map(header, set) };
+        var entries = await SevenZipEntryMapper.MapAsync(header, set, keys, cancellationToken).ConfigureAwait(false);
+        return new ArchiveListing { Format = ArchiveFormat.SevenZip, VolumeCount = volumes.Count, Entries = entries };
     }
 
-    private static async Task<byte[]> DecodeHeaderAsync(SevenZipVolumeSet set, byte[] encoded, CancellationToken cancellationToken)
+    /// <summary>
+    /// Unpacks a kEncodedHeader: one folder whose coders form a chain of Copy, LZMA and AES (7-Zip
+    /// writes LZMA, and AES then LZMA with <c>-mhe=on</c>). With AES in the chain, a wrong
+    /// password shows as an LZMA stream or CRC that does not hold, so those failures are reported
+    /// as a wrong password.
+    /// </summary>
+    private static async Task<byte[]> DecodeHeaderAsync(SevenZipVolumeSet set, byte[] encoded, SevenZipKeyCache keys, CancellationToken cancellationToken)
     {
         var info = ParseEncodedHeader(encoded);
         if (info.Folders.Length != 1)
@@ -74,14 +85,10 @@ public sealed class SevenZipReader : IArchiveReader
         }
 
         var folder = info.Folders[0];
-        if (folder.Coders is not [var coder] || folder.PackedStreams.Length != 1 || info.PackSizes.Length < 1)
+        var chain = folder.Chain();
+        if (chain is null || info.PackSizes.Length < 1 || chain.Any(i => folder.Coders[i] is not ({ IsCopy: true } or { IsLzma: true } or { IsAes: true })))
         {
-            throw new UnsupportedArchiveException($"7z header is packed with {folder.Describe()}; only LZMA or Copy headers are supported");
-        }
-
-        if (coder.IsAes)
-        {
-            throw new ArchivePasswordException("7z archive headers are encrypted (AES); encrypted 7z archives are not supported");
+            throw new UnsupportedArchiveException($"7z header is packed with {folder.Describe()}; only LZMA, AES and Copy headers are supported");
         }
 
         var packSize = info.PackSizes[0];
@@ -90,27 +97,63 @@ public sealed class SevenZipReader : IArchiveReader
             throw new ArchiveFormatException($"7z encoded header of {packSize} bytes exceeds {MaxHeaderLength}");
         }
 
-        var packed = await set.ReadAsync(SignatureHeaderLength + info.PackPosition, (int)packSize, "encoded header", cancellationToken).ConfigureAwait(false);
-        byte[] decoded;
-        if (coder.IsLzma)
+        var data = await set.ReadAsync(SignatureHeaderLength + info.PackPosition, (int)packSize, "encoded header", cancellationToken).ConfigureAwait(false);
+        SevenZipAesProperties? aes = null;
+        try
         {
-            decoded = LzmaDecoder.Decode(coder.Properties, packed, folder.UnpackSize);
+            foreach (var index in chain)
+            {
+                var coder = folder.Coders[index];
+                var size = folder.UnpackSizes[index];
+                if (size > MaxHeaderLength)
+                {
+                    throw new ArchiveFormatException($"7z encoded header unpacks to {size} bytes, more than {MaxHeaderLength}");
+                }
+
+                if (coder.IsAes)
+                {
+                    aes = SevenZipAesProperties.Parse(coder.Properties, "7z encoded header");
+                    data = DecryptHeader(keys.Resolve(aes, "the 7z archive's header"), aes.Iv, data, (int)size);
+                }
+                else if (coder.IsLzma)
+                {
+                    data = SevenZipLzma.Decode(coder.Properties, data, (int)size, "7z encoded header");
+                }
+                else if (data.Length != size)
+                {
+                    throw new ArchiveFormatException($"7z encoded header: a Copy coder turns {data.Length} bytes into {size}");
+                }
+            }
+
+            if (folder.Crc is { } crc)
+            {
+                VerifyCrc(data, crc, "decoded header");
+            }
         }
-        else if (coder.IsCopy)
+        catch (ArchiveFormatException e) when (aes is not null && e is not ArchivePasswordException and not UnsupportedArchiveException)
         {
-            decoded = packed;
-        }
-        else
-        {
-            throw new UnsupportedArchiveException($"7z header is packed with {coder.Name}; only LZMA or Copy headers are supported");
+            throw new ArchivePasswordException($"wrong password for the 7z archive: its encrypted header does not decrypt to a valid header (or is damaged: {e.Message})");
         }
 
-        if (folder.Crc is { } crc)
+        if (aes is not null && folder.Crc is not null)
         {
-            VerifyCrc(decoded, crc, "decoded header");
+            keys.MarkVerified(aes);
         }
 
-        return decoded;
+        return data;
+    }
+
+    private static byte[] DecryptHeader(byte[] key, byte[] iv, byte[] cipher, int size)
+    {
+        if (cipher.Length % 16 != 0 || size > cipher.Length)
+        {
+            throw new ArchiveFormatException($"7z encoded header: {cipher.Length} encrypted bytes are not whole AES blocks covering {size}");
+        }
+
+        using var aes = Aes.Create();
+        aes.Key = key;
+        var plain = aes.DecryptCbc(cipher, iv, PaddingMode.None);
+        return plain.Length == size ? plain : plain[..size];
     }
 
     private static SevenZipStreamsInfo ParseEncodedHeader(byte[] encoded)
@@ -122,7 +165,7 @@ public sealed class SevenZipReader : IArchiveReader
 
     private static void VerifyCrc(ReadOnlySpan<byte> data, uint expected, string what)
     {
-        var actual = System.IO.Hashing.Crc32.HashToUInt32(data);
+        var actual = Crc32.HashToUInt32(data);
         if (actual != expected)
         {
             throw new ArchiveFormatException($"7z {what} CRC32 mismatch (stored {expected:X8}, computed {actual:X8}); the archive is corrupt");

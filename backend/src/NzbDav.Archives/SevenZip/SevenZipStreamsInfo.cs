@@ -15,15 +15,17 @@ internal sealed class SevenZipStreamsInfo
     /// <summary>Sizes of all sub-streams, folder by folder.</summary>
     public long[] SubStreamSizes { get; set; } = [];
 
-    /// <summary>Archive offset (after the 32-byte signature header) of each folder's first packed stream.</summary>
-    public long[] FolderPackOffsets()
+    /// <summary>CRC-32 of each sub-stream's unpacked bytes, when the header records one.</summary>
+    public uint?[] SubStreamCrcs { get; set; } = [];
+
+    /// <summary>Offset (after the 32-byte signature header) and size of each folder's first packed stream.</summary>
+    public (long Offset, long Size)[] FolderPackStreams()
     {
-        var offsets = new long[Folders.Length];
+        var streams = new (long, long)[Folders.Length];
         var packIndex = 0;
         var offset = PackPosition;
         for (var f = 0; f < Folders.Length; f++)
         {
-            offsets[f] = offset;
             for (var p = 0; p < Folders[f].PackedStreams.Length; p++, packIndex++)
             {
                 if (packIndex >= PackSizes.Length)
@@ -31,10 +33,15 @@ internal sealed class SevenZipStreamsInfo
                     throw new ArchiveFormatException("7z folders use more packed streams than PackInfo lists");
                 }
 
+                if (p == 0)
+                {
+                    streams[f] = (offset, PackSizes[packIndex]);
+                }
+
                 offset += PackSizes[packIndex];
             }
         }
 
-        return offsets;
+        return streams;
     }
 }

@@ -27,6 +27,7 @@ internal static class SevenZipStreamsParser
 
         info.SubStreamCounts = [.. Enumerable.Repeat(1, info.Folders.Length)];
         info.SubStreamSizes = [.. info.Folders.Select(f => f.UnpackSize)];
+        info.SubStreamCrcs = [.. info.Folders.Select(f => f.Crc)];
         if (id == SubStreamsInfo)
         {
             ReadSubStreams(ref reader, info);
@@ -179,7 +180,7 @@ internal static class SevenZipStreamsParser
         var bindPairs = new (int, int)[totalOut - 1];
         for (var i = 0; i < bindPairs.Length; i++)
         {
-            bindPairs[i] = (reader.ReadCount("bind pair input", totalIn), reader.ReadCount("bind pair output", totalOut));
+            bindPairs[i] = (reader.ReadCount("bind pair input", totalIn - 1), reader.ReadCount("bind pair output", totalOut - 1));
         }
 
         var packedCount = totalIn - bindPairs.Length;
@@ -204,7 +205,7 @@ internal static class SevenZipStreamsParser
         {
             for (var i = 0; i < packedCount; i++)
             {
-                packed[i] = reader.ReadCount("packed stream index", totalIn);
+                packed[i] = reader.ReadCount("packed stream index", totalIn - 1);
             }
         }
 
@@ -257,6 +258,23 @@ internal static class SevenZipStreamsParser
             id = reader.ReadNumber();
         }
 
+        // A folder cut into one sub-stream whose folder CRC is known needs no digest of its own here.
+        var crcs = new uint?[sizes.Count];
+        var knownFromFolder = new bool[sizes.Count];
+        var digestCount = 0;
+        for (int f = 0, s = 0; f < info.Folders.Length; s += info.SubStreamCounts[f], f++)
+        {
+            if (info.SubStreamCounts[f] == 1 && info.Folders[f].Crc is { } folderCrc)
+            {
+                crcs[s] = folderCrc;
+                knownFromFolder[s] = true;
+            }
+            else
+            {
+                digestCount += info.SubStreamCounts[f];
+            }
+        }
+
         while (id != End)
         {
             if (id != Crc)
@@ -264,15 +282,18 @@ internal static class SevenZipStreamsParser
                 throw reader.Error($"unexpected property {id} in SubStreamsInfo");
             }
 
-            var digestCount = 0;
-            for (var f = 0; f < info.Folders.Length; f++)
+            var digests = ReadDigests(ref reader, digestCount);
+            for (int s = 0, d = 0; s < crcs.Length; s++)
             {
-                var count = info.SubStreamCounts[f];
-                digestCount += count == 1 && info.Folders[f].Crc is not null ? 0 : count;
+                if (!knownFromFolder[s])
+                {
+                    crcs[s] = digests[d++];
+                }
             }
 
-            ReadDigests(ref reader, digestCount);
             id = reader.ReadNumber();
         }
+
+        info.SubStreamCrcs = crcs;
     }
 }

@@ -10,20 +10,28 @@ namespace NzbDav.Data.Layout;
 /// UTF-8). Posters number their ids sequentially under one random token and domain, so a
 /// 100k-segment file costs a few bytes per segment instead of 100k rows. Version 2 (written only for
 /// encrypted files, so plain layouts keep the version-1 bytes) appends the AES key (varint length,
-/// bytes), the 16-byte IV and the varint plaintext length.
+/// bytes), the 16-byte IV and the varint plaintext length. Version 3 (only for encrypted files whose
+/// plaintext starts inside the decrypted data, so version-2 blobs stay as they were) appends the
+/// varint plaintext offset after that.
 /// </summary>
 public static class DavFileLayoutCodec
 {
     private const byte Magic = (byte)'L';
     private const byte Version = 1;
     private const byte EncryptedVersion = 2;
+    private const byte OffsetEncryptedVersion = 3;
     private const int IvLength = 16;
 
     public static byte[] Encode(DavFileLayout layout)
     {
         ArgumentNullException.ThrowIfNull(layout);
         var buffer = new ArrayBufferWriter<byte>(256);
-        buffer.Write([Magic, layout.Encryption is null ? Version : EncryptedVersion]);
+        buffer.Write([Magic, layout.Encryption switch
+        {
+            null => Version,
+            { PlaintextOffset: 0 } => EncryptedVersion,
+            _ => OffsetEncryptedVersion,
+        }]);
         WriteVarint(buffer, (ulong)layout.Parts.Count);
         var previous = Array.Empty<byte>();
         foreach (var part in layout.Parts)
@@ -50,13 +58,15 @@ public static class DavFileLayoutCodec
 
         if (layout.Encryption is { } encryption)
         {
-            if (encryption.Key.Length is not (16 or 32) || encryption.Iv.Length != IvLength || encryption.PlaintextLength < 0
-                || encryption.PlaintextLength > layout.StoredLength || layout.StoredLength % IvLength != 0)
+            if (encryption.Key.Length is not (16 or 32) || encryption.Iv.Length != IvLength || encryption.PlaintextLength < 0 || encryption.PlaintextOffset < 0
+                || encryption.PlaintextLength > layout.StoredLength - encryption.PlaintextOffset || layout.StoredLength % IvLength != 0)
                 throw new ArgumentException("An encrypted layout needs a 16/32-byte key, a 16-byte IV and whole AES blocks covering the plaintext.", nameof(layout));
             WriteVarint(buffer, (ulong)encryption.Key.Length);
             buffer.Write(encryption.Key);
             buffer.Write(encryption.Iv);
             WriteVarint(buffer, (ulong)encryption.PlaintextLength);
+            if (encryption.PlaintextOffset != 0)
+                WriteVarint(buffer, (ulong)encryption.PlaintextOffset);
         }
 
         return buffer.WrittenSpan.ToArray();
@@ -67,7 +77,7 @@ public static class DavFileLayoutCodec
     {
         if (data.Length < 2 || data[0] != Magic)
             throw new LayoutFormatException("Not a file layout blob.");
-        if (data[1] is not (Version or EncryptedVersion))
+        if (data[1] is not (Version or EncryptedVersion or OffsetEncryptedVersion))
             throw new LayoutFormatException($"Unknown file layout version {data[1]}.");
         var position = 2;
         var partCount = ReadCount(data, ref position);
@@ -111,13 +121,13 @@ public static class DavFileLayoutCodec
             parts.Add(new LayoutPart(ids, fileSize, partSize, offset, length));
         }
 
-        var encryption = data[1] == EncryptedVersion ? ReadEncryption(data, ref position, parts) : null;
+        var encryption = data[1] == Version ? null : ReadEncryption(data, ref position, parts, hasOffset: data[1] == OffsetEncryptedVersion);
         if (position != data.Length)
             throw new LayoutFormatException("The layout blob has trailing bytes.");
         return new DavFileLayout(parts, encryption);
     }
 
-    private static LayoutEncryption ReadEncryption(ReadOnlySpan<byte> data, ref int position, List<LayoutPart> parts)
+    private static LayoutEncryption ReadEncryption(ReadOnlySpan<byte> data, ref int position, List<LayoutPart> parts, bool hasOffset)
     {
         var keyLength = ReadCount(data, ref position);
         if (keyLength is not (16 or 32) || keyLength + IvLength > data.Length - position)
@@ -127,10 +137,11 @@ public static class DavFileLayoutCodec
         var iv = data.Slice(position, IvLength).ToArray();
         position += IvLength;
         var plaintext = (long)ReadVarint(data, ref position);
+        var offset = hasOffset ? (long)ReadVarint(data, ref position) : 0;
         var stored = parts.Sum(p => p.RangeLength);
-        if (plaintext > stored || stored % IvLength != 0)
+        if (plaintext > stored - offset || stored % IvLength != 0)
             throw new LayoutFormatException("The layout's ciphertext does not cover its plaintext in whole AES blocks.");
-        return new LayoutEncryption(key, iv, plaintext);
+        return new LayoutEncryption(key, iv, plaintext, offset);
     }
 
     private static int CommonSuffixLength(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)

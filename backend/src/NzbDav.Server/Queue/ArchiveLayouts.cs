@@ -32,11 +32,11 @@ internal static class ArchiveLayouts
             {
                 if (!aes.PasswordVerified)
                     logger.LogWarning("Archive entry {Entry} is encrypted without a password check value; a wrong password would only show as wrong bytes", entry.Path);
-                encryption = new LayoutEncryption(aes.Key.ToArray(), aes.Iv.ToArray(), entry.Size);
+                encryption = new LayoutEncryption(aes.Key.ToArray(), aes.Iv.ToArray(), entry.Size, aes.PlaintextOffset);
             }
 
             var layout = new DavFileLayout(parts, encryption);
-            if (encryption is not null && (layout.StoredLength % 16 != 0 || layout.StoredLength < entry.Size))
+            if (encryption is not null && (layout.StoredLength % 16 != 0 || layout.StoredLength - encryption.PlaintextOffset < entry.Size))
                 throw new IngestionFailedException($"Encrypted archive entry '{entry.Path}' has {layout.StoredLength} stored bytes, not whole AES blocks covering its {entry.Size} bytes.");
             if (layout.Length != entry.Size)
                 throw new IngestionFailedException($"Archive entry '{entry.Path}' is {entry.Size} bytes but its stored ranges hold {layout.StoredLength}.");

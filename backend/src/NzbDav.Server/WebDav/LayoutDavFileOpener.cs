@@ -31,7 +31,7 @@ public sealed class LayoutDavFileOpener(IServiceProvider services) : IDavFileOpe
 
         // CBC needs whole blocks: read ahead to the end of the block holding the last wanted byte.
         var end = Math.Clamp(readEnd, 0, item.Size);
-        var storedEnd = layout.Encryption is null ? end : Math.Min(layout.StoredLength, (end + 15) / 16 * 16);
+        var storedEnd = layout.Encryption is { } aes ? Math.Min(layout.StoredLength, (aes.PlaintextOffset + end + 15) / 16 * 16) : end;
         var parts = new List<CombinedStreamPart>(layout.Parts.Count);
         long partStart = 0;
         foreach (var part in layout.Parts)
@@ -42,7 +42,7 @@ public sealed class LayoutDavFileOpener(IServiceProvider services) : IDavFileOpe
         }
         Stream stream = new CombinedStream(parts);
         if (layout.Encryption is { } encryption)
-            stream = new AesCbcDecryptingStream(stream, encryption.Key, encryption.Iv, encryption.PlaintextLength, leaveOpen: false);
+            stream = new AesCbcDecryptingStream(stream, encryption.Key, encryption.Iv, encryption.PlaintextOffset, encryption.PlaintextLength, leaveOpen: false);
         return Task.FromResult(stream);
     }
 

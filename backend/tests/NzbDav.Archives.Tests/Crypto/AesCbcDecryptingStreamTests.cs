@@ -46,11 +46,56 @@ public sealed class AesCbcDecryptingStreamTests
         }
     }
 
+    [Theory]
+    [InlineData(0, 1000)]
+    [InlineData(5, 1000)]
+    [InlineData(16, 33)]
+    [InlineData(27, 70_001)]
+    [InlineData(31, 0)]
+    public async Task A_plaintext_that_starts_inside_the_decrypted_data_seeks_anywhere(int plaintextOffset, int length)
+    {
+        var (decrypted, cipher, key, iv) = EncryptedBytes(plaintextOffset + length, seed: length + plaintextOffset);
+        using var stream = new AesCbcDecryptingStream(new MemoryStream(cipher), key, iv, plaintextOffset, length, leaveOpen: false);
+        var plain = decrypted.AsSpan(plaintextOffset, length).ToArray();
+
+        Assert.Equal(length, stream.Length);
+        var random = new Random(3);
+        for (var i = 0; i < 100; i++)
+        {
+            var offset = random.Next(0, length + 1);
+            var buffer = new byte[random.Next(0, 2000)];
+            stream.Position = offset;
+            var read = await stream.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, Token);
+            Assert.Equal(Math.Min(buffer.Length, length - offset), read);
+            Assert.Equal(plain.AsSpan(offset, read).ToArray(), buffer.AsSpan(0, read).ToArray());
+        }
+    }
+
+    [Fact]
+    public void Ciphertext_shorter_than_offset_and_plaintext_is_rejected() =>
+        Assert.Throws<ArgumentException>(() => new AesCbcDecryptingStream(new MemoryStream(new byte[32]), new byte[32], new byte[16], 17, 16, leaveOpen: false));
+
     [Fact]
     public void Ciphertext_that_is_not_block_aligned_is_rejected()
     {
         Assert.Throws<ArgumentException>(() => new AesCbcDecryptingStream(new MemoryStream(new byte[17]), new byte[32], new byte[16], 17, leaveOpen: false));
         Assert.Throws<ArgumentException>(() => new AesCbcDecryptingStream(new MemoryStream(new byte[16]), new byte[32], new byte[16], 17, leaveOpen: false));
+    }
+
+    private static (byte[] Plain, byte[] Cipher, byte[] Key, byte[] Iv) EncryptedBytes(int length, int seed)
+    {
+        var random = new Random(seed);
+        var plain = new byte[length];
+        random.NextBytes(plain);
+        var key = new byte[32];
+        var iv = new byte[16];
+        random.NextBytes(key);
+        random.NextBytes(iv);
+        var padded = new byte[(length + 15) & ~15];
+        plain.CopyTo(padded, 0);
+        using var aes = Aes.Create();
+        aes.Key = key;
+        return (plain, aes.EncryptCbc(padded, iv, PaddingMode.None), key, iv);
     }
 
     private static (byte[] Plain, AesCbcDecryptingStream Stream) Encrypted(int length, int seed)

@@ -1,6 +1,6 @@
 namespace NzbDav.Archives.Tests.Entries;
 
-/// <summary>The size and SHA-256 table of shared/testdata/archives/README.md.</summary>
+/// <summary>The size and SHA-256 table of backend/tests/TestData/archives/README.md.</summary>
 internal static class ExpectedContents
 {
     public static readonly IReadOnlyDictionary<string, (long Size, string Sha256)> Files = new Dictionary<string, (long, string)>

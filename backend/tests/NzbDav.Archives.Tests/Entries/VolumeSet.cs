@@ -13,6 +13,9 @@ internal sealed class VolumeSet : IDisposable
     public static VolumeSet OpenShared(params string[] names) =>
         new([.. names.Select(name => (Stream)File.OpenRead(TestData.Archive(name)))]);
 
+    public static VolumeSet OpenFiles(IEnumerable<string> paths) =>
+        new([.. paths.Select(path => (Stream)File.OpenRead(path))]);
+
     public static VolumeSet FromBytes(params byte[][] volumes) =>
         new([.. volumes.Select(bytes => (Stream)new MemoryStream(bytes, writable: false))]);
 

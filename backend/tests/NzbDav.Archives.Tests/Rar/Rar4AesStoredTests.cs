@@ -1,7 +1,7 @@
+using System.IO.Hashing;
 using NzbDav.Archives.Entries;
 using NzbDav.Archives.Rar;
 using NzbDav.Archives.Tests.Entries;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Archives.Tests.Rar;
 
@@ -22,7 +22,7 @@ public sealed class Rar4AesStoredTests
         Assert.Equal(ArchiveCipher.Aes128Cbc, entry.Encryption!.Cipher);
         var plaintext = await set.ReadAllAsync(entry, Token);
         Assert.Equal(Rar4AesVector.Plaintext, plaintext);
-        Assert.Equal(Rar4AesVector.Crc, System.IO.Hashing.Crc32.HashToUInt32(plaintext));
+        Assert.Equal(Rar4AesVector.Crc, Crc32.HashToUInt32(plaintext));
     }
 
     [Fact]
@@ -32,6 +32,6 @@ public sealed class Rar4AesStoredTests
         var listing = await new Rar4Reader().ReadAsync(set.Streams, "nope", Token);
 
         var plaintext = await set.ReadAllAsync(Assert.Single(listing.Entries), Token);
-        Assert.NotEqual(Rar4AesVector.Crc, System.IO.Hashing.Crc32.HashToUInt32(plaintext));
+        Assert.NotEqual(Rar4AesVector.Crc, Crc32.HashToUInt32(plaintext));
     }
 }

@@ -1,8 +1,8 @@
 using System.Buffers.Binary;
+using System.IO.Hashing;
 using NzbDav.Archives.Entries;
 using NzbDav.Archives.Rar;
 using NzbDav.Archives.Tests.Entries;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Archives.Tests.Rar;
 
@@ -49,7 +49,7 @@ public sealed class Rar4EncryptedFlagTests
         var header = bytes.AsSpan(FirstFileHeader, BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(FirstFileHeader + 5)));
         header[3] |= 0x04;
         header[24] = version;
-        BinaryPrimitives.WriteUInt16LittleEndian(header, (ushort)System.IO.Hashing.Crc32.HashToUInt32(header[2..]));
+        BinaryPrimitives.WriteUInt16LittleEndian(header, (ushort)Crc32.HashToUInt32(header[2..]));
         return bytes;
     }
 }

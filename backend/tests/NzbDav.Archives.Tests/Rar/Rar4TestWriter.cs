@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
+using System.IO.Hashing;
 using System.Text;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Archives.Tests.Rar;
 
@@ -116,7 +116,7 @@ internal sealed class Rar4TestWriter
         BinaryPrimitives.WriteUInt16LittleEndian(header.AsSpan(3), flags);
         BinaryPrimitives.WriteUInt16LittleEndian(header.AsSpan(5), (ushort)header.Length);
         fields.CopyTo(header, 7);
-        BinaryPrimitives.WriteUInt16LittleEndian(header, (ushort)System.IO.Hashing.Crc32.HashToUInt32(header.AsSpan(2)));
+        BinaryPrimitives.WriteUInt16LittleEndian(header, (ushort)Crc32.HashToUInt32(header.AsSpan(2)));
         output.Write(header);
     }
 }

@@ -1,7 +1,7 @@
+using System.IO.Hashing;
 using System.Security.Cryptography;
 using System.Text;
 using NzbDav.Archives.Crypto;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Archives.Tests.Rar;
 
@@ -149,7 +149,7 @@ internal sealed class Rar5TestWriter
         var sized = new List<byte>();
         Vint(sized, (ulong)body.Count);
         sized.AddRange(body);
-        var header = new List<byte>(BitConverter.GetBytes(System.IO.Hashing.Crc32.HashToUInt32([.. sized])));
+        var header = new List<byte>(BitConverter.GetBytes(Crc32.HashToUInt32([.. sized])));
         header.AddRange(sized);
         return header;
     }

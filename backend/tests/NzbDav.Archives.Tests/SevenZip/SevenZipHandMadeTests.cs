@@ -1,9 +1,9 @@
 using System.Buffers.Binary;
+using System.IO.Hashing;
 using System.Text;
 using NzbDav.Archives.Entries;
 using NzbDav.Archives.SevenZip;
 using NzbDav.Archives.Tests.Entries;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Archives.Tests.SevenZip;
 
@@ -47,8 +47,8 @@ public sealed class SevenZipHandMadeTests
         var headerSize = (int)BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(20));
         var header = bytes.AsSpan(bytes.Length - headerSize);
         header[4] = 0x7F; // pack stream count far beyond the bytes that follow
-        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(28), System.IO.Hashing.Crc32.HashToUInt32(header));
-        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(8), System.IO.Hashing.Crc32.HashToUInt32(bytes.AsSpan(12, 20)));
+        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(28), Crc32.HashToUInt32(header));
+        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(8), Crc32.HashToUInt32(bytes.AsSpan(12, 20)));
         using var set = VolumeSet.FromBytes(bytes);
         var error = await Record.ExceptionAsync(() => new SevenZipReader().ReadAsync(set.Streams, null, Token));
         Assert.IsType<ArchiveFormatException>(error);
@@ -70,8 +70,8 @@ public sealed class SevenZipHandMadeTests
         archive[7] = 4;
         BinaryPrimitives.WriteInt64LittleEndian(archive.AsSpan(12), data.Length);
         BinaryPrimitives.WriteInt64LittleEndian(archive.AsSpan(20), header.Count);
-        BinaryPrimitives.WriteUInt32LittleEndian(archive.AsSpan(28), System.IO.Hashing.Crc32.HashToUInt32([.. header]));
-        BinaryPrimitives.WriteUInt32LittleEndian(archive.AsSpan(8), System.IO.Hashing.Crc32.HashToUInt32(archive.AsSpan(12, 20)));
+        BinaryPrimitives.WriteUInt32LittleEndian(archive.AsSpan(28), Crc32.HashToUInt32([.. header]));
+        BinaryPrimitives.WriteUInt32LittleEndian(archive.AsSpan(8), Crc32.HashToUInt32(archive.AsSpan(12, 20)));
         data.CopyTo(archive, 32);
         header.CopyTo(archive, 32 + data.Length);
         return archive;

@@ -53,12 +53,33 @@ public sealed class SevenZipReaderTests
     }
 
     [Fact]
-    public async Task Corrupt_encoded_header_fails_a_crc_check()
+    public async Task Corrupt_lzma_header_stream_is_refused_as_corrupt()
     {
         var bytes = File.ReadAllBytes(TestData.Archive("7Zip.Copy.7z"));
         bytes[^40] ^= 0x10;
         using var set = VolumeSet.FromBytes(bytes);
         var error = await Assert.ThrowsAsync<ArchiveFormatException>(() => new SevenZipReader().ReadAsync(set.Streams, null, Token));
-        Assert.Contains("CRC32", error.Message);
+        Assert.StartsWith("7z encoded header: the LZMA stream is corrupt", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Every_single_bit_flip_in_the_lzma_header_stream_is_caught_or_harmless()
+    {
+        // The archive ends with its 126 LZMA-packed header bytes, then the 35-byte kEncodedHeader.
+        const int packedLength = 126;
+        var original = File.ReadAllBytes(TestData.Archive("7Zip.Copy.7z"));
+        var encodedHeaderLength = (int)System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(original.AsSpan(20));
+        var packedEnd = original.Length - encodedHeaderLength;
+        for (var position = packedEnd - packedLength; position < packedEnd; position++)
+        {
+            for (var bit = 0; bit < 8; bit++)
+            {
+                var bytes = (byte[])original.Clone();
+                bytes[position] ^= (byte)(1 << bit);
+                using var set = VolumeSet.FromBytes(bytes);
+                var error = await Record.ExceptionAsync(() => new SevenZipReader().ReadAsync(set.Streams, null, Token));
+                Assert.True(error is null or ArchiveFormatException, $"bit {bit} of byte {position}: {error?.GetType().Name}: {error?.Message}");
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ namespace NzbDav.Server.Tests.Demo;
 
 public sealed partial class DemoModeTests
 {
-    // Rar5.none.rar's jpg/test.jpg (see shared/testdata/archives/README.md).
+    // Rar5.none.rar's jpg/test.jpg (see backend/tests/TestData/archives/README.md).
     private const string JpgSha256 = "b251c7501fb0f55dd4a92feabe0a6f5733bc40a02679498155fae9b30138fc53";
 
     [Fact]

@@ -1,6 +1,6 @@
 namespace NzbDav.Server.Tests.Ingestion;
 
-/// <summary>The shared real archives (shared/testdata/archives above the checkout) and their expected contents.</summary>
+/// <summary>The repository's real archives (backend/tests/TestData/archives) and their expected contents.</summary>
 internal static class ArchiveTestData
 {
     public static readonly IReadOnlyDictionary<string, string> ThreeFiles = new Dictionary<string, string>
@@ -15,19 +15,14 @@ internal static class ArchiveTestData
         ["stored.bin"] = "2f0dfd9db28e6c51bf969d5aaf89936b2229001807cd91eb9de8276d9bdaf329",
     };
 
-    public static string Directory { get; } = Find();
+    /// <summary>backend/tests/TestData/archives, copied beside the test assembly by the build; nothing outside the repository is read.</summary>
+    public static string Directory { get; } = Path.Combine(AppContext.BaseDirectory, "TestData", "archives");
 
-    public static string Archive(string name) => Path.Combine(Directory, name);
-
-    private static string Find()
+    public static string Archive(string name)
     {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            var candidate = Path.Combine(dir.FullName, "shared", "testdata", "archives");
-            if (System.IO.Directory.Exists(candidate))
-                return candidate;
-        }
-
-        throw new DirectoryNotFoundException("shared/testdata/archives was not found above " + AppContext.BaseDirectory);
+        var path = Path.Combine(Directory, name);
+        return File.Exists(path)
+            ? path
+            : throw new FileNotFoundException($"Test archive '{name}' is not in {Directory}; the build copies backend/tests/TestData/archives there", path);
     }
 }

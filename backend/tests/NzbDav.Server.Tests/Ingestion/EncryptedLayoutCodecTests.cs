@@ -23,6 +23,25 @@ public sealed class EncryptedLayoutCodecTests
     }
 
     [Fact]
+    public void A_plaintext_offset_round_trips_in_version_three_and_offset_zero_keeps_version_two()
+    {
+        var key = Enumerable.Range(1, 32).Select(i => (byte)i).ToArray();
+        var part = new LayoutPart(["a@x", "b@x"], 1000, 600, 32, 960);
+
+        var withOffset = DavFileLayoutCodec.Encode(new DavFileLayout([part], new LayoutEncryption(key, new byte[16], 900, 27)));
+        var withoutOffset = DavFileLayoutCodec.Encode(new DavFileLayout([part], new LayoutEncryption(key, new byte[16], 900)));
+
+        Assert.Equal(3, withOffset[1]);
+        Assert.Equal(2, withoutOffset[1]);
+        Assert.Equal(27, DavFileLayoutCodec.Decode(withOffset).Encryption!.PlaintextOffset);
+        Assert.Equal(900, DavFileLayoutCodec.Decode(withOffset).Length);
+        Assert.Equal(0, DavFileLayoutCodec.Decode(withoutOffset).Encryption!.PlaintextOffset);
+        for (var length = 0; length < withOffset.Length; length++)
+            Assert.Throws<LayoutFormatException>(() => DavFileLayoutCodec.Decode(withOffset.AsSpan(0, length)));
+        Assert.Throws<ArgumentException>(() => DavFileLayoutCodec.Encode(new DavFileLayout([part], new LayoutEncryption(key, new byte[16], 900, 61))));
+    }
+
+    [Fact]
     public void Plain_layouts_keep_the_version_one_bytes()
     {
         var blob = DavFileLayoutCodec.Encode(new DavFileLayout([LayoutPart.WholeFile(["a@x"], 10, 10)]));

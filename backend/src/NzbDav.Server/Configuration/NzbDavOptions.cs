@@ -28,6 +28,8 @@ public sealed class NzbDavOptions
 
     public QueueOptions Queue { get; set; } = new();
 
+    public MetricsOptions Metrics { get; set; } = new();
+
     /// <summary>Categories in effect (the defaults when none are configured).</summary>
     public IReadOnlyList<string> EffectiveCategories =>
         Categories.Count > 0 ? Categories : ["tv", "movies", "audio", "software"];

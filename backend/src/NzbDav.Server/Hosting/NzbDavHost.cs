@@ -1,6 +1,7 @@
 using NzbDav.Server.Api;
 using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
+using NzbDav.Server.Monitoring;
 using NzbDav.Server.WebDav;
 using Serilog;
 
@@ -24,6 +25,9 @@ public sealed class NzbDavHost
 
         builder.Services.AddNzbDavLibrary(builder.Configuration);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
+        var metrics = builder.Configuration.GetSection(NzbDavOptions.SectionName + ":Metrics").Get<MetricsOptions>() ?? new MetricsOptions();
+        if (metrics.Enabled)
+            builder.Services.AddNzbDavMetrics();
         // After the credential initializer: the warm-up checks the account it sets.
         builder.Services.AddSingleton<ConnectionPrewarmer>();
         builder.Services.AddHostedService<StartupWarmup>();
@@ -36,6 +40,8 @@ public sealed class NzbDavHost
             .WithMetadata(new BasicAuthExemption("container health checks carry no credentials"));
         // SABnzbd clients send no Basic auth; /api checks its API key itself.
         app.MapGroup("").WithMetadata(new BasicAuthExemption("SABnzbd API key")).MapSabApi();
+        if (metrics.Enabled)
+            app.MapNzbDavMetrics();
         app.MapWebDav();
         return app;
     }

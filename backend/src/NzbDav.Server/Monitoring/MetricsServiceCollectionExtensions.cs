@@ -37,12 +37,17 @@ public static class MetricsServiceCollectionExtensions
 
     /// <summary>
     /// Maps <c>GET /metrics</c>: the WebDAV Basic credentials, or what <see cref="MetricsAccess"/>
-    /// admits. Starts the bridge now, before the host starts anything that records.
+    /// admits. Starts the bridge and creates the meters now, before the host starts anything that records.
     /// </summary>
     public static IEndpointConventionBuilder MapNzbDavMetrics(this WebApplication app)
     {
         ArgumentNullException.ThrowIfNull(app);
         app.Services.GetRequiredService<PrometheusMeterBridge>();
+        // Their instruments exist from now on, so every family is in the first scrape even before
+        // a client or stream factory is first used (or when no provider is configured yet).
+        app.Services.GetRequiredService<UsenetMetrics>();
+        app.Services.GetRequiredService<StreamingMetrics>();
+        app.Services.GetRequiredService<IngestionMetrics>();
         var access = app.Services.GetRequiredService<MetricsAccess>();
         return app.MapMetrics(Path, app.Services.GetRequiredService<CollectorRegistry>())
             .WithMetadata(new HttpMethodMetadata(["GET"]))

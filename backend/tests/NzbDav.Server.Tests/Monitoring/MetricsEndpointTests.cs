@@ -74,6 +74,25 @@ public sealed class MetricsEndpointTests
         Assert.True(after.Value("nzbdav_stream_reads_total") > before.Value("nzbdav_stream_reads_total"));
         Assert.Equal(0, after.Value("nzbdav_streams_open"));
 
+        // The first read had to wait for the provider: counted once per read, with its wait time.
+        var waits = after.Value("nzbdav_stream_read_waits_total") - before.Value("nzbdav_stream_read_waits_total");
+        Assert.True(waits >= 1, after.Text);
+        Assert.Equal(waits, after.Value("nzbdav_stream_read_wait_seconds_count") - (before.Find("nzbdav_stream_read_wait_seconds_count") ?? 0));
+
+        // A ranged GET seeks its new stream once; the time to its first byte is observed once.
+        using (var ranged = new HttpRequestMessage(HttpMethod.Get, "/content/tv/Show.S01E01/Show.S01E01.mkv"))
+        {
+            ranged.Headers.Range = new RangeHeaderValue(100L * SegmentSize, (100L * SegmentSize) + 1023);
+            using var response = await host.Dav.SendAsync(ranged, ct);
+            Assert.Equal(206, (int)response.StatusCode);
+            Assert.Equal(file.ReadExpected(100L * SegmentSize, 1024), await response.Content.ReadAsByteArrayAsync(ct));
+        }
+
+        var seeked = await SettledAsync(metrics, ct);
+        Assert.Equal(1, seeked.Value("nzbdav_stream_seeks_total") - after.Value("nzbdav_stream_seeks_total"));
+        Assert.Equal(1, seeked.Value("nzbdav_stream_seek_first_byte_seconds_count") - (after.Find("nzbdav_stream_seek_first_byte_seconds_count") ?? 0));
+        Assert.Equal(1024, seeked.Value("nzbdav_stream_served_bytes_total") - after.Value("nzbdav_stream_served_bytes_total"));
+
         // Types and names as Prometheus expects them.
         Assert.Equal("counter", after.TypeOf("nzbdav_provider_fetched_bytes_total"));
         Assert.Equal("counter", after.TypeOf("nzbdav_stream_served_bytes_total"));

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.ExceptionServices;
 
 namespace NzbDav.Streaming;
@@ -13,6 +14,7 @@ public sealed partial class BufferedSegmentStream
     private readonly UnverifiedWatch _leftUnverified = new();
     private ExceptionDispatchInfo? _deferredError;
     private int _copiedBeforeError;
+    private long _waitedTicks;
 
     private async ValueTask<int> ReadCoreAsync(Memory<byte> destination, CancellationToken cancellationToken)
     {
@@ -31,6 +33,7 @@ public sealed partial class BufferedSegmentStream
             }
             _leftUnverified.ThrowIfAnyProvedCorrupt();
             OnReadStarted();
+            _waitedTicks = 0;
             var copied = 0;
             try
             {
@@ -44,6 +47,10 @@ public sealed partial class BufferedSegmentStream
                 copied = _copiedBeforeError;
             }
             Statistics.AddRead(copied);
+            if (_metrics is not null)
+            {
+                CountRead(_metrics, copied);
+            }
             return copied;
         }
         finally
@@ -118,6 +125,21 @@ public sealed partial class BufferedSegmentStream
             await WaitForAsync(ticket, progress, cancellationToken).ConfigureAwait(false);
         }
         return copied;
+    }
+
+    /// <summary>Once per read: bytes served, whether and how long it waited, and the first bytes after a seek.</summary>
+    private void CountRead(StreamingMetrics metrics, int copied)
+    {
+        metrics.Read(copied);
+        if (_waitedTicks > 0)
+        {
+            metrics.ReadWaited(_waitedTicks);
+        }
+        if (copied > 0 && _seekedAt != 0)
+        {
+            metrics.FirstByteAfterSeek(_seekedAt);
+            _seekedAt = 0;
+        }
     }
 
     /// <summary>
@@ -208,6 +230,7 @@ public sealed partial class BufferedSegmentStream
         _fetcher.SetHead(ticket);
         _fetcher.Wake();
         Interlocked.Exchange(ref _waitingFor, ticket.Index);
+        var started = _metrics is null ? 0 : Stopwatch.GetTimestamp();
         try
         {
             if (ticket.Progress != progress || Volatile.Read(ref _disposed) != 0)
@@ -219,6 +242,10 @@ public sealed partial class BufferedSegmentStream
         finally
         {
             Volatile.Write(ref _waitingFor, -1);
+            if (started != 0)
+            {
+                _waitedTicks += Stopwatch.GetTimestamp() - started;
+            }
         }
     }
 

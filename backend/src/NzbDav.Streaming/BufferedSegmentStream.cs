@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 
 namespace NzbDav.Streaming;
 
@@ -18,7 +19,9 @@ public sealed partial class BufferedSegmentStream : Stream
     private readonly ISegmentFetcher _fetcher;
     private readonly StreamingOptions _options;
     private readonly AsyncSignal _readerSignal = new();
+    private readonly StreamingMetrics? _metrics;
     private long _position;
+    private long _seekedAt;
     private int _busy;
     private int _disposed;
     private int _cleanedUp;
@@ -28,7 +31,8 @@ public sealed partial class BufferedSegmentStream : Stream
         ISegmentFetcher fetcher,
         StreamingOptions options,
         StreamStatistics statistics,
-        SegmentBuffer? firstSegment)
+        SegmentBuffer? firstSegment,
+        StreamingMetrics? metrics = null)
     {
         _index = index;
         _fetcher = fetcher;
@@ -53,6 +57,8 @@ public sealed partial class BufferedSegmentStream : Stream
             ticket.Adopt(firstSegment);
             _windowEnd = 1;
         }
+        _metrics = metrics;
+        metrics?.Opened();
     }
 
     /// <summary>Counters of this stream (fetched vs read bytes, retries, races, lease waits).</summary>
@@ -102,6 +108,11 @@ public sealed partial class BufferedSegmentStream : Stream
         if (target != _position)
         {
             MoveTo(target);
+            if (_metrics is not null)
+            {
+                _metrics.Seeked();
+                _seekedAt = Stopwatch.GetTimestamp();
+            }
         }
         return _position;
     }
@@ -161,6 +172,7 @@ public sealed partial class BufferedSegmentStream : Stream
         {
             return;
         }
+        _metrics?.Closed();
         _readerSignal.Set();
         try
         {

@@ -21,14 +21,15 @@ public sealed class NzbFileStreamFactory
     private readonly StreamingOptions _options;
     private readonly ILogger<BufferedSegmentStream> _logger;
     private readonly ArrayPool<byte> _pool;
+    private readonly StreamingMetrics? _metrics;
 
-    /// <summary>Creates a factory over <paramref name="client"/>'s streaming pool.</summary>
-    public NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory)
-        : this(client, options, loggerFactory, null)
+    /// <summary>Creates a factory over <paramref name="client"/>'s streaming pool; its streams count themselves in <paramref name="metrics"/> when given.</summary>
+    public NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, StreamingMetrics? metrics = null)
+        : this(client, options, loggerFactory, null, metrics)
     {
     }
 
-    internal NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool)
+    internal NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool, StreamingMetrics? metrics = null)
     {
         ArgumentNullException.ThrowIfNull(client);
         ArgumentNullException.ThrowIfNull(options);
@@ -38,6 +39,7 @@ public sealed class NzbFileStreamFactory
         _options = options;
         _logger = loggerFactory.CreateLogger<BufferedSegmentStream>();
         _pool = bufferPool ?? ArrayPool<byte>.Create(SegmentBuffer.ChunkSize, PooledChunks);
+        _metrics = metrics;
     }
 
     /// <summary>
@@ -114,6 +116,6 @@ public sealed class NzbFileStreamFactory
     private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch)
     {
         var scheduler = new SegmentFetchScheduler(_client, _options, _pool, statistics, _logger, firstFetch);
-        return new BufferedSegmentStream(index, scheduler, _options, statistics, firstSegment);
+        return new BufferedSegmentStream(index, scheduler, _options, statistics, firstSegment, _metrics);
     }
 }

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.Server.Configuration;
+using NzbDav.Server.Monitoring;
 using NzbDav.Server.Queue;
 using NzbDav.Usenet.Nzb;
 
@@ -21,7 +22,8 @@ public sealed class JobSubmitter(
     IOptionsMonitor<NzbDavOptions> options,
     QueueSignal signal,
     TimeProvider timeProvider,
-    ILogger<JobSubmitter> logger)
+    ILogger<JobSubmitter> logger,
+    IngestionMetrics? metrics = null)
 {
     public async Task<SubmitOutcome> SubmitAsync(byte[] nzb, string fileName, string? nzbName, string? category, int priority, CancellationToken cancellationToken)
     {
@@ -68,6 +70,7 @@ public sealed class JobSubmitter(
         context.Jobs.Add(job);
         context.JobNzbs.Add(new JobNzb { JobId = job.Id, GzipData = NzbCompression.Compress(nzb), Length = nzb.Length });
         await context.SaveChangesAsync(cancellationToken);
+        metrics?.NzbAdded();
 
         if (failure is null)
         {

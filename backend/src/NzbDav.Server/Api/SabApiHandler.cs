@@ -1,5 +1,3 @@
-using System.Security.Cryptography;
-using System.Text;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using NzbDav.Data;
@@ -68,12 +66,9 @@ public sealed partial class SabApiHandler(
 
     private string? CheckApiKey(string? given)
     {
-        var expected = apiKeys.ApiKey;
         if (string.IsNullOrEmpty(given))
             return "API Key Required";
-        if (expected is null || !CryptographicOperations.FixedTimeEquals(Encoding.UTF8.GetBytes(given), Encoding.UTF8.GetBytes(expected)))
-            return "API Key Incorrect";
-        return null;
+        return apiKeys.Matches(given) ? null : "API Key Incorrect";
     }
 
     private string[] Categories() => [SabCategories.Default, .. options.CurrentValue.EffectiveCategories];

@@ -2,7 +2,8 @@ namespace NzbDav.Server.Auth;
 
 /// <summary>
 /// Basic auth for every request whose endpoint does not carry <see cref="BasicAuthExemption"/>,
-/// including requests no endpoint matched. Runs after routing so the decision rests on the endpoint
+/// including requests no endpoint matched; an endpoint with <see cref="AlternativeAuthentication"/>
+/// also lets in the requests it admits. Runs after routing so the decision rests on the endpoint
 /// that will actually execute, not on a path comparison that routing might interpret differently.
 /// </summary>
 public sealed class BasicAuthMiddleware(RequestDelegate next, WebDavCredentials credentials)
@@ -11,7 +12,10 @@ public sealed class BasicAuthMiddleware(RequestDelegate next, WebDavCredentials 
 
     public Task InvokeAsync(HttpContext context)
     {
-        if (context.GetEndpoint()?.Metadata.GetMetadata<BasicAuthExemption>() is not null)
+        var metadata = context.GetEndpoint()?.Metadata;
+        if (metadata?.GetMetadata<BasicAuthExemption>() is not null)
+            return next(context);
+        if (metadata?.GetMetadata<AlternativeAuthentication>() is { } alternative && alternative.Admits(context))
             return next(context);
         if (credentials.Verify(context.Request.Headers.Authorization))
             return next(context);

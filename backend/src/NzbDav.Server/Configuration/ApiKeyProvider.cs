@@ -1,3 +1,6 @@
+using System.Security.Cryptography;
+using System.Text;
+
 namespace NzbDav.Server.Configuration;
 
 /// <summary>The API key in effect, set once at startup by <see cref="StoreInitializer"/>.</summary>
@@ -7,6 +10,14 @@ public sealed class ApiKeyProvider
 
     /// <summary>Null until the store is initialised; requests before that are refused.</summary>
     public string? ApiKey => Volatile.Read(ref _apiKey);
+
+    /// <summary>Constant-time check of <paramref name="given"/> against the key; false before the store is initialised.</summary>
+    public bool Matches(string? given)
+    {
+        var expected = ApiKey;
+        return !string.IsNullOrEmpty(given) && expected is not null
+            && CryptographicOperations.FixedTimeEquals(Encoding.UTF8.GetBytes(given), Encoding.UTF8.GetBytes(expected));
+    }
 
     internal void Set(string apiKey) => Volatile.Write(ref _apiKey, apiKey);
 }

@@ -31,6 +31,9 @@ public sealed class NzbDavOptions
     /// <summary>The rolling log file under the data directory.</summary>
     public LogFileOptions Logs { get; set; } = new();
 
+    /// <summary><c>/metrics</c> (Prometheus).</summary>
+    public MetricsOptions Metrics { get; set; } = new();
+
     /// <summary>Categories in effect (the defaults when none are configured).</summary>
     public IReadOnlyList<string> EffectiveCategories =>
         Categories.Count > 0 ? Categories : ["tv", "movies", "audio", "software"];

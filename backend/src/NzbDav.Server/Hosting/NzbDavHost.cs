@@ -1,6 +1,7 @@
 using NzbDav.Server.Api;
 using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
+using NzbDav.Server.Monitoring;
 using NzbDav.Server.WebDav;
 using Serilog;
 using Serilog.Extensions.Hosting;
@@ -32,6 +33,9 @@ public sealed class NzbDavHost
 
         builder.Services.AddNzbDavLibrary(builder.Configuration);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
+        var metrics = settings.Metrics;
+        if (metrics.Enabled)
+            builder.Services.AddNzbDavMetrics();
         // After the credential initializer: the warm-up checks the account it sets.
         builder.Services.AddSingleton<ConnectionPrewarmer>();
         builder.Services.AddHostedService<StartupWarmup>();
@@ -49,6 +53,8 @@ public sealed class NzbDavHost
             .WithMetadata(new BasicAuthExemption("container health checks carry no credentials"));
         // SABnzbd clients send no Basic auth; /api checks its API key itself.
         app.MapGroup("").WithMetadata(new BasicAuthExemption("SABnzbd API key")).MapSabApi();
+        if (metrics.Enabled)
+            app.MapNzbDavMetrics();
         app.MapWebDav();
         return app;
     }

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.Server.Configuration;
+using NzbDav.Server.Monitoring;
 
 namespace NzbDav.Server.Queue;
 
@@ -22,7 +23,8 @@ public sealed class IngestionQueueService(
     IngestionProgress progress,
     JobCancellations cancellations,
     IOptionsMonitor<NzbDavOptions> options,
-    ILogger<IngestionQueueService> logger) : BackgroundService
+    ILogger<IngestionQueueService> logger,
+    IngestionMetrics? metrics = null) : BackgroundService
 {
     private static readonly TimeSpan RescanInterval = TimeSpan.FromSeconds(5);
 
@@ -106,6 +108,7 @@ public sealed class IngestionQueueService(
     {
         using var jobCancellation = cancellations.Register(job.Id, stoppingToken);
         var jobProgress = progress.Start(job.Id);
+        var started = Stopwatch.GetTimestamp();
         var completed = false;
         try
         {
@@ -118,6 +121,7 @@ public sealed class IngestionQueueService(
             if (nzb is null)
             {
                 await completion.FailAsync(job.Id, "The stored NZB is missing.", stoppingToken);
+                metrics?.JobEnded(completed: false, Stopwatch.GetElapsedTime(started));
                 return;
             }
 
@@ -126,12 +130,14 @@ public sealed class IngestionQueueService(
             var saving = Stopwatch.GetTimestamp();
             await completion.CompleteAsync(job, files, stoppingToken);
             completed = true;
+            metrics?.JobEnded(completed: true, Stopwatch.GetElapsedTime(started));
             logger.LogInformation("Saved {NzoId} in {SaveMs:F0} ms", job.NzoId, Stopwatch.GetElapsedTime(saving).TotalMilliseconds);
         }
         catch (IngestionFailedException ex)
         {
             logger.LogWarning("Job {NzoId} {JobName} failed: {Reason}", job.NzoId, job.Name, ex.Message);
             await completion.FailAsync(job.Id, ex.Message, stoppingToken);
+            metrics?.JobEnded(completed: false, Stopwatch.GetElapsedTime(started));
         }
         catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)
         {

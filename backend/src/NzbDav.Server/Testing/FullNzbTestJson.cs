@@ -76,6 +76,7 @@ public static class FullNzbTestJson
 
             json.WriteEndObject();
             WriteMock(json, report.Mock);
+            WriteScrapes(json, report.Scrapes);
             json.WriteBoolean("passed", report.Passed);
             json.WriteEndObject();
         }
@@ -100,6 +101,25 @@ public static class FullNzbTestJson
         json.WriteNumber("peakConnections", mock.PeakConnections);
         json.WriteNumber("rejectedConnections", mock.RejectedConnections);
         json.WriteNumber("bytesSent", mock.BytesSent);
+        json.WriteEndObject();
+    }
+
+    /// <summary>The <c>metricsScrapes</c> object, when the run scraped its metrics.</summary>
+    public static void WriteScrapes(Utf8JsonWriter json, MetricsScrapes? scrapes)
+    {
+        ArgumentNullException.ThrowIfNull(json);
+        if (scrapes is null)
+        {
+            return;
+        }
+
+        json.WriteStartObject("metricsScrapes");
+        json.WriteNumber("intervalMs", scrapes.IntervalMs);
+        json.WriteNumber("count", scrapes.Count);
+        json.WriteNumber("failures", scrapes.Failures);
+        json.WriteNumber("medianMs", Round(scrapes.MedianMs));
+        json.WriteNumber("maxMs", Round(scrapes.MaxMs));
+        json.WriteNumber("lastBytes", scrapes.LastBytes);
         json.WriteEndObject();
     }
 

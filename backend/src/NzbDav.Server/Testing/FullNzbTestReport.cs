@@ -48,6 +48,9 @@ public sealed record FullNzbTestReport
     /// <summary>The in-process mock server's settings and counters; null against real providers.</summary>
     public MockServerReport? Mock { get; init; }
 
+    /// <summary>The metrics scrapes during the run, when <c>--scrape-metrics-ms</c> asked for them.</summary>
+    public MetricsScrapes? Scrapes { get; init; }
+
     /// <summary>Bytes fetched from Usenet per byte returned to the reader.</summary>
     public double FetchedToReadRatio => Streams.BytesRead > 0 ? (double)Streams.BytesFetched / Streams.BytesRead : 0;
 

@@ -30,6 +30,11 @@ public static class FullNzbTestSummary
             lines.Add($"  Mock Connections:     peak {mock.PeakConnections} of {mock.Connections}, rejected {mock.RejectedConnections}");
         }
 
+        if (report.Scrapes is { } scrapes)
+        {
+            lines.Add($"  Metrics Scrapes:      {ScrapeLine(scrapes)}");
+        }
+
         lines.Add(Light);
         lines.Add("  INGESTION STEPS:");
         lines.AddRange(report.Steps.Select(s => $"    {s.Name + ":",-22} {Ms(s.Elapsed),10}   {s.Detail}"));
@@ -80,4 +85,12 @@ public static class FullNzbTestSummary
     private static string Num(long value) => value.ToString("N0", CultureInfo.InvariantCulture);
 
     private static string F(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+
+    /// <summary>One line for <c>--scrape-metrics-ms</c>: count, failures, median and slowest scrape, size.</summary>
+    public static string ScrapeLine(MetricsScrapes scrapes)
+    {
+        ArgumentNullException.ThrowIfNull(scrapes);
+        return string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"{scrapes.Count} every {scrapes.IntervalMs} ms ({scrapes.Failures} failed), median {scrapes.MedianMs:F2} ms, max {scrapes.MaxMs:F2} ms, {scrapes.LastBytes:N0} bytes");
+    }
 }

@@ -14,7 +14,7 @@ namespace NzbDav.Server.Testing;
 /// sequential read on a fresh stream. It configures its own limiter and streaming options for
 /// benchmarking from the providers it is given; nothing is read from the environment.
 /// </summary>
-internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory loggerFactory)
+internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory loggerFactory, int scrapeMetricsMs = 0)
 {
     private readonly ILogger<FullNzbTester> _logger = loggerFactory.CreateLogger<FullNzbTester>();
 
@@ -22,6 +22,24 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
     public async Task<FullNzbTestReport> RunAsync(string nzbPath, Func<NzbFile, ExpectedBytesReader?> expectedFor, CancellationToken cancellationToken)
     {
         var allocatedAtStart = GC.GetTotalAllocatedBytes(precise: true);
+        // With metrics on, the run records into the server's instruments and collects them as a scrape would.
+        await using var metrics = scrapeMetricsMs > 0 ? TesterMetrics.Create() : null;
+        if (metrics is not null)
+        {
+            // A running server has been scraped before: the first collection's JIT is not part of the cost measured.
+            await metrics.ScrapeAsync(cancellationToken);
+        }
+
+        using var stopScraping = new CancellationTokenSource();
+        var scraping = metrics is null ? null : MetricsScrapes.RunAsync(scrapeMetricsMs, metrics.ScrapeAsync, stopScraping.Token);
+        var report = await RunStepsAsync(nzbPath, expectedFor, metrics, allocatedAtStart, cancellationToken);
+        await stopScraping.CancelAsync();
+        return scraping is null ? report : report with { Scrapes = await scraping };
+    }
+
+    private async Task<FullNzbTestReport> RunStepsAsync(
+        string nzbPath, Func<NzbFile, ExpectedBytesReader?> expectedFor, TesterMetrics? metrics, long allocatedAtStart, CancellationToken cancellationToken)
+    {
         var steps = new TimedStepRecorder(_logger);
         var document = await steps.RunAsync("Parse NZB", () => ParseAsync(nzbPath, cancellationToken), Describe);
 
@@ -31,7 +49,7 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         var budget = LimiterOptions.BudgetOf(usenet.Providers);
         var limiter = new GlobalOperationLimiter(new LimiterOptions { TotalConnections = budget });
         await using var client = new UsenetClient(
-            usenet, new NntpConnectionFactory(loggerFactory), limiter, TimeProvider.System, loggerFactory.CreateLogger<UsenetClient>());
+            usenet, new NntpConnectionFactory(loggerFactory, metrics?.Usenet), limiter, TimeProvider.System, loggerFactory.CreateLogger<UsenetClient>(), metrics?.Usenet);
 
         var headers = await steps.RunAsync(
             "Fetch first segments", () => FetchFirstSegmentsAsync(client, document.Files, cancellationToken), h => $"{h.Length} files, sizes and part sizes known");
@@ -39,7 +57,7 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         var file = document.Files[largest];
         var header = headers[largest];
 
-        var factory = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory);
+        var factory = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, metrics?.Streaming);
         var verifier = new ReadVerifier(expectedFor(file));
         var counters = StreamCounters.Zero;
 

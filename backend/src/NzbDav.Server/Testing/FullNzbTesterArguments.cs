@@ -20,6 +20,7 @@ public static class FullNzbTesterArguments
               --connections=N     provider MaxConnections, enforced by the mock (default 20)
               --stall=FRAC        fraction of article commands that hang 10 s, then drop (default 0)
               --segment-size=KiB  decoded bytes per article in KiB (default 700)
+          --scrape-metrics-ms=N  record metrics and collect them every N ms during the run (default 0: off)
           --json   also print the report as one JSON object on the last line
         Exit codes: 0 passed, 1 the run failed (including wrong bytes), 2 bad arguments or configuration.
         """;
@@ -64,6 +65,7 @@ public static class FullNzbTesterArguments
                 case "--connections": options = options with { Connections = Integer(name, Value(), 1, 10_000) }; break;
                 case "--stall": options = options with { StallFraction = Fraction(name, Value()) }; break;
                 case "--segment-size": options = options with { SegmentSizeKiB = Integer(name, Value(), 1, 64 * 1024) }; break;
+                case "--scrape-metrics-ms": options = options with { ScrapeMetricsMs = Integer(name, Value(), 0, 3_600_000) }; break;
                 default: throw new FullNzbTesterUsageException($"Unknown argument '{arg}'.");
             }
 

@@ -27,6 +27,13 @@ public sealed record FullNzbTesterOptions
     /// <summary>Mock: decoded bytes per article in KiB (2^10 bytes).</summary>
     public int SegmentSizeKiB { get; init; } = 700;
 
+    /// <summary>
+    /// Scrape the metrics every this many milliseconds during the run (0 = metrics off). The tester
+    /// then records into the same instruments as the server and collects the registry as
+    /// <c>/metrics</c> does; <c>--test-webdav</c> GETs the host's <c>/metrics</c>.
+    /// </summary>
+    public int ScrapeMetricsMs { get; init; }
+
     /// <summary>Print the report as one JSON object on the last line as well.</summary>
     public bool Json { get; init; }
 

@@ -26,7 +26,8 @@ public static class WebDavServiceCollectionExtensions
         services.TryAddSingleton(configuration.GetSection("Streaming").Get<StreamingOptions>() ?? new StreamingOptions());
         // Resolved on first GET; it fails there (not at startup) when no provider is configured.
         services.TryAddSingleton(sp => new NzbFileStreamFactory(
-            sp.GetRequiredService<UsenetClient>(), sp.GetRequiredService<StreamingOptions>(), sp.GetRequiredService<ILoggerFactory>()));
+            sp.GetRequiredService<UsenetClient>(), sp.GetRequiredService<StreamingOptions>(), sp.GetRequiredService<ILoggerFactory>(),
+            sp.GetService<StreamingMetrics>()));
         services.AddSingleton<IDavFileOpener, LayoutDavFileOpener>();
         return services;
     }

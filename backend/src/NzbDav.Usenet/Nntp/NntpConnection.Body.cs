@@ -1,4 +1,5 @@
 using System.Buffers;
+using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Nntp;
@@ -13,7 +14,7 @@ public sealed partial class NntpConnection
     /// Decodes a 222 answer in place from the pipe's buffers into the caller's target. A yEnc or
     /// target failure skips the rest of the article to its terminator, so the session stays usable.
     /// </summary>
-    private async ValueTask ReceiveBodyAsync(NntpRequest request, bool wanted)
+    private async ValueTask ReceiveBodyAsync(NntpRequest request, bool wanted, long statusAt)
     {
         if (!wanted)
         {
@@ -23,43 +24,55 @@ public sealed partial class NntpConnection
         var target = request.Target!;
         var state = default(NntpBodyState);
         _decoder.Reset();
-        while (true)
+        try
         {
-            var result = await _reader.ReadAsync(_shutdown.Token);
-            MarkProgress();
-            var buffer = result.Buffer;
-            var completed = DecodeBuffer(buffer, target, ref state, out var consumed);
-            if (state.Failure is not null)
+            while (true)
             {
+                var result = await _reader.ReadAsync(_shutdown.Token);
+                MarkProgress();
+                var buffer = result.Buffer;
+                var completed = DecodeBuffer(buffer, target, ref state, out var consumed);
+                if (state.Failure is not null)
+                {
+                    _reader.AdvanceTo(buffer.GetPosition(consumed));
+                    CountArticle(request, wanted, ArticleOutcome.Error, state.Written, statusAt);
+                    await SkipToTerminatorAsync(state.ScannerAfterTail());
+                    request.Fail(state.Failure);
+                    return;
+                }
                 _reader.AdvanceTo(buffer.GetPosition(consumed));
-                await SkipToTerminatorAsync(state.ScannerAfterTail());
-                request.Fail(state.Failure);
-                return;
+                if (completed)
+                {
+                    FinishBody(request, target, state, statusAt);
+                    return;
+                }
+                if (result.IsCompleted)
+                {
+                    throw new NntpProtocolException($"'{ProviderName}' closed the connection in the middle of article <{request.MessageId}>.");
+                }
             }
-            _reader.AdvanceTo(buffer.GetPosition(consumed));
-            if (completed)
-            {
-                FinishBody(request, target, state);
-                return;
-            }
-            if (result.IsCompleted)
-            {
-                throw new NntpProtocolException($"'{ProviderName}' closed the connection in the middle of article <{request.MessageId}>.");
-            }
+        }
+        catch when (_metrics is not null && state.Failure is null)
+        {
+            // The session broke mid-answer; what was decoded still crossed the wire.
+            CountArticle(request, wanted, ArticleOutcome.Error, state.Written, statusAt);
+            throw;
         }
     }
 
-    private void FinishBody(NntpRequest request, IYencBodyTarget target, NntpBodyState state)
+    private void FinishBody(NntpRequest request, IYencBodyTarget target, NntpBodyState state, long statusAt)
     {
         try
         {
             // The answer was read to its terminator: whatever fails here fails this article only.
             var trailer = _decoder.EnsureValid();
             target.Complete(trailer);
+            CountArticle(request, true, ArticleOutcome.Ok, state.Written, statusAt);
             Complete(request, state.Header!);
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {
+            CountArticle(request, true, e is Yenc.YencCrcMismatchException ? ArticleOutcome.CrcMismatch : ArticleOutcome.Error, state.Written, statusAt);
             request.Fail(e);
         }
     }

@@ -5,6 +5,7 @@ using System.Net.Sockets;
 using System.Security.Authentication;
 using System.Text;
 using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Usenet.Nntp;
@@ -12,7 +13,7 @@ namespace NzbDav.Usenet.Nntp;
 public sealed partial class NntpConnection
 {
     /// <summary>Connects, layers TLS, reads the greeting and authenticates, all within the provider's operation timeout.</summary>
-    internal static async Task<NntpConnection> ConnectAsync(UsenetProviderOptions provider, ILogger logger, CancellationToken cancellationToken)
+    internal static async Task<NntpConnection> ConnectAsync(UsenetProviderOptions provider, ILogger logger, ProviderMetrics? metrics, CancellationToken cancellationToken)
     {
         Validate(provider);
         var started = Stopwatch.GetTimestamp();
@@ -31,7 +32,7 @@ public sealed partial class NntpConnection
                 stream = tls;
                 await tls.AuthenticateAsClientAsync(TlsOptions(provider), linked.Token);
             }
-            connection = new NntpConnection(provider, logger, socket, stream);
+            connection = new NntpConnection(provider, logger, metrics, socket, stream);
             await connection.HandshakeAsync(linked.Token);
             connection.Start();
             NntpLog.Connected(logger, provider.Name, provider.Host, provider.Port, provider.UseTls, (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds);

@@ -1,4 +1,6 @@
+using System.Diagnostics;
 using System.Globalization;
+using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Nntp;
@@ -47,6 +49,7 @@ public sealed partial class NntpConnection
     private async ValueTask ReceiveAsync(NntpRequest request)
     {
         var status = await ReadStatusLineAsync(_shutdown.Token);
+        var statusAt = _metrics is null ? 0 : Stopwatch.GetTimestamp();
         var wanted = request.TryStartReceiving();
         switch (request.Kind, status.Code)
         {
@@ -57,13 +60,14 @@ public sealed partial class NntpConnection
                 Complete(request, false);
                 break;
             case (NntpCommandKind.Body, 222):
-                await ReceiveBodyAsync(request, wanted);
+                await ReceiveBodyAsync(request, wanted, statusAt);
                 break;
             case (NntpCommandKind.Head, 221):
                 var headers = await ReadHeadersAsync();
                 Complete<IReadOnlyList<KeyValuePair<string, string>>>(request, headers);
                 break;
             case (NntpCommandKind.Body or NntpCommandKind.Head, 430 or 423):
+                CountArticle(request, wanted, ArticleOutcome.Missing, 0, statusAt);
                 request.Fail(new NntpArticleNotFoundException(request.MessageId!, ProviderName));
                 break;
             case (NntpCommandKind.Date, 111):
@@ -73,7 +77,17 @@ public sealed partial class NntpConnection
                 Complete(request, status.Code == 205);
                 break;
             default:
+                CountArticle(request, wanted, ArticleOutcome.Error, 0, statusAt);
                 throw Unexpected(request, status);
+        }
+    }
+
+    /// <summary>Once per BODY answer the caller still wanted (an abandoned one's bytes are skipped, not decoded).</summary>
+    private void CountArticle(NntpRequest request, bool wanted, ArticleOutcome outcome, long decodedBytes, long statusAt)
+    {
+        if (wanted && request.Kind == NntpCommandKind.Body)
+        {
+            _metrics?.ArticleEnded(outcome, decodedBytes, request.QueuedAt, statusAt);
         }
     }
 

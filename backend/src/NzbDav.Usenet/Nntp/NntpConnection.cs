@@ -2,6 +2,7 @@ using System.IO.Pipelines;
 using System.Net.Sockets;
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Providers;
 using NzbDav.Usenet.Yenc;
 
@@ -26,6 +27,7 @@ public sealed partial class NntpConnection : INntpConnection
 
     private readonly UsenetProviderOptions _provider;
     private readonly ILogger _logger;
+    private readonly ProviderMetrics? _metrics;
     private readonly Socket _socket;
     private readonly Stream _stream;
     private readonly PipeReader _reader;
@@ -44,10 +46,11 @@ public sealed partial class NntpConnection : INntpConnection
     private long _lastActivityUtcTicks = DateTime.UtcNow.Ticks;
     private int _outstanding;
 
-    private NntpConnection(UsenetProviderOptions provider, ILogger logger, Socket socket, Stream stream)
+    private NntpConnection(UsenetProviderOptions provider, ILogger logger, ProviderMetrics? metrics, Socket socket, Stream stream)
     {
         _provider = provider;
         _logger = logger;
+        _metrics = metrics;
         _socket = socket;
         _stream = stream;
         // A stream-backed reader with 64 KB segments: the receive loop decodes each read as it
@@ -115,6 +118,10 @@ public sealed partial class NntpConnection : INntpConnection
             if (_breakReason is not null)
             {
                 return false;
+            }
+            if (_metrics is not null && request.Kind == NntpCommandKind.Body)
+            {
+                request.QueuedAt = System.Diagnostics.Stopwatch.GetTimestamp();
             }
             if (Interlocked.Increment(ref _outstanding) == 1)
             {

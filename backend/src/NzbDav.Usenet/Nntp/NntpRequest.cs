@@ -28,6 +28,9 @@ internal abstract class NntpRequest(NntpCommandKind kind, string? messageId, IYe
 
     public CancellationToken CallerToken { get; } = callerToken;
 
+    /// <summary>When a BODY was queued on a session that keeps metrics (<c>Stopwatch</c> timestamp), else 0.</summary>
+    public long QueuedAt { get; set; }
+
     /// <summary>The connection to notify when the caller cancels.</summary>
     public NntpConnection? Owner { get; set; }
 

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Metrics;
 
 namespace NzbDav.Usenet.Providers;
 
@@ -7,7 +8,7 @@ namespace NzbDav.Usenet.Providers;
 /// normal answer from a healthy provider) open it; after the cooldown exactly one caller is let
 /// through as a trial; its success closes the breaker, its failure opens it for another cooldown.
 /// </summary>
-internal sealed class CircuitBreaker(string providerName, int threshold, TimeSpan cooldown, TimeProvider time, ILogger logger)
+internal sealed class CircuitBreaker(string providerName, int threshold, TimeSpan cooldown, TimeProvider time, ILogger logger, ProviderMetrics? metrics = null)
 {
     private readonly object _gate = new();
     private CircuitState _state;
@@ -89,6 +90,7 @@ internal sealed class CircuitBreaker(string providerName, int threshold, TimeSpa
             _retryAt = time.GetUtcNow() + cooldown;
         }
 
+        metrics?.BreakerTripped();
         UsenetLog.BreakerOpened(logger, providerName, failures, cooldown);
     }
 

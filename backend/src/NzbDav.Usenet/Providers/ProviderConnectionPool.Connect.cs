@@ -76,6 +76,7 @@ public sealed partial class ProviderConnectionPool
             }
             catch (NntpServiceUnavailableException refusal)
             {
+                _metrics?.RefusedAsFull();
                 var waited = _time.GetElapsedTime(started);
                 var left = Provider.OperationTimeout - waited;
                 if (!waitWhileFull || left <= TimeSpan.Zero)

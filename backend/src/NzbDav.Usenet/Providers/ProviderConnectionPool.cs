@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Nntp;
 
 namespace NzbDav.Usenet.Providers;
@@ -23,14 +24,15 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
     private readonly TimeProvider _time;
     private readonly ILogger _logger;
     private readonly ITimer _sweepTimer;
+    private readonly ProviderMetrics? _metrics;
     private int _open;
     private int _peakOpen;
     private int _inUse;
     private bool _disposed;
     private Task _sweep = Task.CompletedTask;
 
-    /// <summary>Creates an empty pool; nothing connects until the first rent.</summary>
-    public ProviderConnectionPool(UsenetProviderOptions provider, INntpConnectionFactory factory, TimeProvider timeProvider, ILogger logger)
+    /// <summary>Creates an empty pool; nothing connects until the first rent. <paramref name="metrics"/> counts refusals at connect.</summary>
+    public ProviderConnectionPool(UsenetProviderOptions provider, INntpConnectionFactory factory, TimeProvider timeProvider, ILogger logger, ProviderMetrics? metrics = null)
     {
         ArgumentNullException.ThrowIfNull(provider);
         ArgumentNullException.ThrowIfNull(factory);
@@ -41,6 +43,7 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         _factory = factory;
         _time = timeProvider;
         _logger = logger;
+        _metrics = metrics;
         var period = TimeSpan.FromTicks(Math.Clamp(provider.IdleTimeout.Ticks / 2, MinSweepPeriod.Ticks, MaxSweepPeriod.Ticks));
         _sweepTimer = timeProvider.CreateTimer(static state => ((ProviderConnectionPool)state!).SweepIdle(), this, period, period);
     }

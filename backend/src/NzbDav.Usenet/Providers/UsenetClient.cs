@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Logging;
 using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Yenc;
 
@@ -19,14 +20,19 @@ public sealed partial class UsenetClient : IAsyncDisposable
     private readonly UsenetOptions _options;
     private readonly GlobalOperationLimiter _limiter;
     private readonly ILogger<UsenetClient> _logger;
+    private readonly UsenetMetrics? _metrics;
 
-    /// <summary>Creates the client and one (lazy) pool per provider.</summary>
+    /// <summary>
+    /// Creates the client and one (lazy) pool per provider. With <paramref name="metrics"/>, its pools,
+    /// breakers and limiter are published there until the client is disposed.
+    /// </summary>
     public UsenetClient(
         UsenetOptions options,
         INntpConnectionFactory connectionFactory,
         GlobalOperationLimiter limiter,
         TimeProvider timeProvider,
-        ILogger<UsenetClient> logger)
+        ILogger<UsenetClient> logger,
+        UsenetMetrics? metrics = null)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(connectionFactory);
@@ -37,15 +43,17 @@ public sealed partial class UsenetClient : IAsyncDisposable
         _options = options;
         _limiter = limiter;
         _logger = logger;
+        _metrics = metrics;
         _endpoints = options.Providers
             .OrderBy(p => p.Role == ProviderRole.Primary ? 0 : 1)
             .ThenBy(p => p.Priority)
             .Select((provider, order) => new ProviderEndpoint(
                 order,
                 provider,
-                new ProviderConnectionPool(provider, connectionFactory, timeProvider, logger),
-                new CircuitBreaker(provider.Name, options.BreakerFailureThreshold, options.BreakerCooldown, timeProvider, logger)))
+                new ProviderConnectionPool(provider, connectionFactory, timeProvider, logger, metrics?.For(provider.Name)),
+                new CircuitBreaker(provider.Name, options.BreakerFailureThreshold, options.BreakerCooldown, timeProvider, logger, metrics?.For(provider.Name))))
             .ToArray();
+        metrics?.Attach(this);
     }
 
     /// <summary>
@@ -139,9 +147,13 @@ public sealed partial class UsenetClient : IAsyncDisposable
     public IReadOnlyList<ProviderStatus> GetProviderStatus() =>
         _endpoints.Select(e => new ProviderStatus(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats())).ToArray();
 
+    /// <summary>The limiter every operation of this client takes its permit from.</summary>
+    internal GlobalOperationLimiter Limiter => _limiter;
+
     /// <summary>Closes every pool.</summary>
     public async ValueTask DisposeAsync()
     {
+        _metrics?.Detach(this);
         foreach (var endpoint in _endpoints)
         {
             await endpoint.Pool.DisposeAsync().ConfigureAwait(false);

@@ -26,7 +26,9 @@ public sealed class AuthTests
         await using var server = await DavTestServer.StartAsync(temp.Path, ct);
         await server.SeedCompletedJobAsync("tv", "Show", [("e1.mkv", 100)], ct);
         var endpoints = server.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>().ToList();
-        Assert.Equal(3, endpoints.Count);
+        // /health, /api, /metrics and the tree's catch-all.
+        Assert.Equal(4, endpoints.Count);
+        Assert.Contains(endpoints, e => e.RoutePattern.RawText == "/metrics");
 
         var exempt = new List<string>();
         var checkedRequests = 0;
@@ -65,7 +67,7 @@ public sealed class AuthTests
         Assert.True(checkedRequests > 100);
 
         // Methods the named endpoints do not take fall through to the tree, which asks for credentials.
-        foreach (var (method, path) in new[] { ("PROPFIND", "/api"), ("HEAD", "/health"), ("DELETE", "/api"), ("PUT", "/health") })
+        foreach (var (method, path) in new[] { ("PROPFIND", "/api"), ("HEAD", "/health"), ("DELETE", "/api"), ("PUT", "/health"), ("POST", "/metrics"), ("HEAD", "/metrics") })
         {
             using var response = await DavHttp.SendAsync(server.Anonymous, method, path, ct);
             Assert.True(401 == (int)response.StatusCode, $"{method} {path} answered {(int)response.StatusCode} without credentials");

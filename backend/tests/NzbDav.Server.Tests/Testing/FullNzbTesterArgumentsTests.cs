@@ -37,6 +37,15 @@ public sealed class FullNzbTesterArgumentsTests
     }
 
     [Fact]
+    public void Metrics_scraping_is_off_unless_asked_for()
+    {
+        Assert.Equal(0, FullNzbTesterArguments.Parse(["--mock-server"]).ScrapeMetricsMs);
+        Assert.Equal(1000, FullNzbTesterArguments.Parse(["--mock-server", "--scrape-metrics-ms=1000"]).ScrapeMetricsMs);
+        Assert.Equal(250, FullNzbTesterArguments.Parse(["x.nzb", "--scrape-metrics-ms", "250"]).ScrapeMetricsMs);
+        Assert.Throws<FullNzbTesterUsageException>(() => FullNzbTesterArguments.Parse(["--mock-server", "--scrape-metrics-ms=-1"]));
+    }
+
+    [Fact]
     public void An_nzb_path_with_configuration_overrides_is_read()
     {
         var options = FullNzbTesterArguments.Parse(

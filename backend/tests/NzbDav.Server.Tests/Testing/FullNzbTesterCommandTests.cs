@@ -31,9 +31,28 @@ public sealed class FullNzbTesterCommandTests
         Assert.True(verification.GetProperty("passed").GetBoolean());
         Assert.Equal(bytesRead, verification.GetProperty("verifiedBytes").GetInt64());
         Assert.True(json.GetProperty("passed").GetBoolean());
+        Assert.False(json.TryGetProperty("metricsScrapes", out _), "metrics are off unless asked for");
         var mock = json.GetProperty("mock");
         Assert.InRange(mock.GetProperty("peakConnections").GetInt32(), 1, 20);
         Assert.Equal(0, mock.GetProperty("rejectedConnections").GetInt64());
+    }
+
+    [Fact]
+    public async Task Scraping_metrics_during_a_run_is_reported_and_changes_no_figure_it_checks()
+    {
+        // 20 MiB at 20 ms: the run lasts long enough for several 50 ms scrapes.
+        var run = await TesterRun.StartAsync("--mock-server", "--size=20", "--latency=20", "--scrape-metrics-ms=50", "--json");
+
+        Assert.Equal(0, run.ExitCode);
+        Assert.Contains("Metrics Scrapes:", run.Output, StringComparison.Ordinal);
+        var json = run.Json();
+        Assert.True(json.GetProperty("verification").GetProperty("passed").GetBoolean());
+        var scrapes = json.GetProperty("metricsScrapes");
+        Assert.Equal(50, scrapes.GetProperty("intervalMs").GetInt32());
+        Assert.True(scrapes.GetProperty("count").GetInt32() >= 2, scrapes.GetRawText());
+        Assert.Equal(0, scrapes.GetProperty("failures").GetInt32());
+        Assert.True(scrapes.GetProperty("lastBytes").GetInt64() > 1000, scrapes.GetRawText());
+        Assert.True(scrapes.GetProperty("medianMs").GetDouble() > 0, scrapes.GetRawText());
     }
 
     [Fact]

@@ -30,8 +30,14 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
         var tally = new VerificationTally();
         WebPhase web;
         string path;
+        MetricsScrapes? scrapes = null;
         await using (var host = await BenchmarkHost.StartAsync(mock.Provider.Port, mockOptions.Connections, mockOptions.ConfigurationArguments, cancellationToken))
+        using (var stopScraping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
         {
+            // Prometheus's view of the run: the host's /metrics every interval, as rclone's user is served.
+            var scraping = mockOptions.ScrapeMetricsMs > 0
+                ? MetricsScrapes.RunAsync(mockOptions.ScrapeMetricsMs, ct => ScrapeAsync(host.Http, ct), stopScraping.Token)
+                : null;
             var reader = new DavReader(host.Http, tally);
             var started = Stopwatch.GetTimestamp();
             var folder = await host.WaitForCompletedAsync(
@@ -44,6 +50,11 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
             var (cold, warm, ranged) = await ReadAsync(reader, file, cancellationToken);
             var concurrent = await LoadAsync(host, reader, file, libraryNzb, librarySize, mock, cancellationToken);
             web = new WebPhase(ingestion, cold, warm, ranged, concurrent);
+            if (scraping is not null)
+            {
+                await stopScraping.CancelAsync();
+                scrapes = await scraping;
+            }
         }
 
         await WaitForMockIdleAsync(mock, cancellationToken);
@@ -63,7 +74,15 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
             Tester = tester with { Mock = mock.Report() },
             Verification = tally.Result(),
             Mock = mock.Report(),
+            Scrapes = scrapes,
         };
+    }
+
+    private static async Task<long> ScrapeAsync(HttpClient http, CancellationToken cancellationToken)
+    {
+        using var response = await http.GetAsync("/metrics", cancellationToken);
+        response.EnsureSuccessStatusCode();
+        return (await response.Content.ReadAsByteArrayAsync(cancellationToken)).LongLength;
     }
 
     private async Task<(GetMeasurement Cold, GetMeasurement Warm, IReadOnlyList<RangedGet> Ranged)> ReadAsync(

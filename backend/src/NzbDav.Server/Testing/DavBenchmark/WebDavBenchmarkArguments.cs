@@ -26,6 +26,8 @@ public static class WebDavBenchmarkArguments
               --scan-concurrency=N scan requests in flight at once (default 4)
               --header-reads=N     GETs of a file's first 64 KiB mixed into the scan (default 100)
               --library-files=N    small files in a second job for the scan to walk (default 20)
+              Metrics:
+              --scrape-metrics-ms=N  GET the host's /metrics every N ms during the web phase (default 0: never)
           --json   also print the report as one JSON object on the last line
         Exit codes: 0 every byte read was right, 1 the run failed (including wrong bytes), 2 bad arguments.
         """;

@@ -53,6 +53,7 @@ public static class WebDavBenchmarkJson
             json.WriteNumber("peakConnections", mock.PeakConnections);
             json.WriteNumber("rejectedConnections", mock.RejectedConnections);
             json.WriteEndObject();
+            FullNzbTestJson.WriteScrapes(json, report.Scrapes);
             json.WriteBoolean("passed", report.Passed);
             json.WriteEndObject();
         }

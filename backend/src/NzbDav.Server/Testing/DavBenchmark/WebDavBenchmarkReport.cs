@@ -43,6 +43,9 @@ public sealed record WebDavBenchmarkReport
     /// <summary>The mock server's settings and counters over the whole run (web host and tester).</summary>
     public required MockServerReport Mock { get; init; }
 
+    /// <summary>The host's <c>/metrics</c> scraped during the web phase, when <c>--scrape-metrics-ms</c> asked for it.</summary>
+    public MetricsScrapes? Scrapes { get; init; }
+
     public double ColdRatio => Ratio(ColdGet);
 
     public double WarmRatio => Ratio(WarmGet);

@@ -47,6 +47,8 @@ public static class WebDavBenchmarkSummary
         lines.Add($"    Scan time:          {F(c.ScanElapsed.TotalSeconds, "0.00")} s");
         lines.Add($"    Provider bytes:     {Num(c.ProviderBytes)} for {Num(c.StreamBytes + c.HeaderBytes)} served ({F(c.FetchedToServedRatio, "0.00")}x; includes read-ahead of the streams stopped)");
         lines.Add(Light);
+        if (report.Scrapes is { } scrapes)
+            lines.Add($"  METRICS SCRAPES:       {FullNzbTestSummary.ScrapeLine(scrapes)}");
         lines.Add($"  DATA VERIFICATION:     {Verification(report.Verification, report.Tester.Verification)}");
         lines.Add($"  RESULT:                {(report.Passed ? "PASSED" : "FAILED")}");
         lines.Add(Heavy);

@@ -1,0 +1,8 @@
+namespace NzbDav.Server.Auth;
+
+/// <summary>
+/// Endpoint metadata: a request that <see cref="Admits"/> accepts needs no Basic auth, because the
+/// endpoint takes another credential (the API key) or is opened to anyone by configuration. Every
+/// other request to it still needs the WebDAV credentials, and is refused with the Basic challenge.
+/// </summary>
+public sealed record AlternativeAuthentication(string Reason, Func<HttpContext, bool> Admits);

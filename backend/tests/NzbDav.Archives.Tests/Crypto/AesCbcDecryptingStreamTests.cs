@@ -59,16 +59,7 @@ public sealed class AesCbcDecryptingStreamTests
         var plain = decrypted.AsSpan(plaintextOffset, length).ToArray();
 
         Assert.Equal(length, stream.Length);
-        var random = new Random(3);
-        for (var i = 0; i < 100; i++)
-        {
-            var offset = random.Next(0, length + 1);
-            var buffer = new byte[random.Next(0, 2000)];
-            stream.Position = offset;
-            var read = await stream.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, Token);
-            Assert.Equal(Math.Min(buffer.Length, length - offset), read);
-            Assert.Equal(plain.AsSpan(offset, read).ToArray(), buffer.AsSpan(0, read).ToArray());
-        }
+        await RandomReads.MatchAsync(stream, plain, seed: 3, count: 100, maxRead: 2000, Token);
     }
 
     [Fact]
@@ -100,18 +91,7 @@ public sealed class AesCbcDecryptingStreamTests
 
     private static (byte[] Plain, AesCbcDecryptingStream Stream) Encrypted(int length, int seed)
     {
-        var random = new Random(seed);
-        var plain = new byte[length];
-        random.NextBytes(plain);
-        var key = new byte[32];
-        var iv = new byte[16];
-        random.NextBytes(key);
-        random.NextBytes(iv);
-        var padded = new byte[(length + 15) & ~15];
-        plain.CopyTo(padded, 0);
-        using var aes = Aes.Create();
-        aes.Key = key;
-        var cipher = aes.EncryptCbc(padded, iv, PaddingMode.None);
+        var (plain, cipher, key, iv) = EncryptedBytes(length, seed);
         return (plain, new AesCbcDecryptingStream(new MemoryStream(cipher), key, iv, length, leaveOpen: false));
     }
 }

@@ -58,16 +58,7 @@ public sealed class SevenZipAesFolderTests
         var expected = Files[2].Data;
 
         await using var stream = ArchiveEntryStream.Open(entry, set.Streams);
-        var random = new Random(9);
-        for (var i = 0; i < 200; i++)
-        {
-            var offset = random.Next(0, expected.Length + 1);
-            var buffer = new byte[random.Next(0, 3000)];
-            stream.Position = offset;
-            var read = await stream.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, Token);
-            Assert.Equal(Math.Min(buffer.Length, expected.Length - offset), read);
-            Assert.True(expected.AsSpan(offset, read).SequenceEqual(buffer.AsSpan(0, read)), $"bytes at {offset}+{read}");
-        }
+        await RandomReads.MatchAsync(stream, expected, seed: 9, count: 200, maxRead: 3000, Token);
     }
 
     [Fact]

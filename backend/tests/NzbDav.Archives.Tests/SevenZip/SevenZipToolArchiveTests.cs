@@ -78,16 +78,7 @@ public sealed class SevenZipToolArchiveTests
         var expected = files[entry.Path];
 
         await using var stream = ArchiveEntryStream.Open(entry, set.Streams);
-        var random = new Random(5);
-        for (var i = 0; i < 100; i++)
-        {
-            var offset = random.Next(0, expected.Length + 1);
-            var buffer = new byte[random.Next(0, 70_000)];
-            stream.Position = offset;
-            var read = await stream.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, Token);
-            Assert.Equal(Math.Min(buffer.Length, expected.Length - offset), read);
-            Assert.True(expected.AsSpan(offset, read).SequenceEqual(buffer.AsSpan(0, read)), $"bytes at {offset}+{read}");
-        }
+        await RandomReads.MatchAsync(stream, expected, seed: 5, count: 100, maxRead: 70_000, Token);
     }
 
     [Theory]

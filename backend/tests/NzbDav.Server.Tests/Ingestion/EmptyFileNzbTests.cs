@@ -1,5 +1,6 @@
 using System.Text;
 using NzbDav.MockNntp;
+using NzbDav.MockNntp.Articles;
 using NzbDav.MockNntp.Nzb;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.WebDav;
@@ -25,9 +26,8 @@ public sealed class EmptyFileNzbTests
     public async Task Files_without_usable_segments_are_left_out_with_a_logged_reason_and_the_video_streams()
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var nntp = new MockNntpServer();
-        var video = nntp.Store.AddGeneratedFile(Video, 3 * 50_000 + 17, 50_000);
-        await nntp.StartAsync(ct);
+        var (nntp, video) = await StartWithVideoAsync(ct);
+        await using var _ = nntp;
         var nzb = WithExtraFiles(NzbFor(nntp), EmptyNfo + BrokenSfv);
         using var data = new TempDirectory();
         var logs = new LogCapture();
@@ -66,9 +66,8 @@ public sealed class EmptyFileNzbTests
     public async Task A_video_with_one_malformed_segment_fails_naming_the_file_rather_than_serving_a_hole()
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var nntp = new MockNntpServer();
-        var video = nntp.Store.AddGeneratedFile(Video, 3 * 50_000 + 17, 50_000);
-        await nntp.StartAsync(ct);
+        var (nntp, video) = await StartWithVideoAsync(ct);
+        await using var _ = nntp;
         // The last segment's id made invalid: no gap shows in the numbers, the file is still incomplete.
         var last = video.Articles[^1].MessageId;
         var nzb = Encoding.UTF8.GetBytes(Encoding.UTF8.GetString(NzbFor(nntp)).Replace(last, "not valid", StringComparison.Ordinal));
@@ -80,6 +79,15 @@ public sealed class EmptyFileNzbTests
         Assert.Equal("Failed", slot.GetProperty("status").GetString());
         Assert.Contains($"'{Video}' is incomplete: 1 of its <segment> elements are malformed; the first: <segment> number 4 has an invalid message-id",
             slot.GetProperty("fail_message").GetString());
+    }
+
+    /// <summary>A mock provider holding one four-segment video.</summary>
+    private static async Task<(MockNntpServer Nntp, MockFile Video)> StartWithVideoAsync(CancellationToken cancellationToken)
+    {
+        var nntp = new MockNntpServer();
+        var video = nntp.Store.AddGeneratedFile(Video, 3 * 50_000 + 17, 50_000);
+        await nntp.StartAsync(cancellationToken);
+        return (nntp, video);
     }
 
     private static byte[] NzbFor(MockNntpServer nntp)

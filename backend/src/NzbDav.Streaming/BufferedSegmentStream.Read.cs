@@ -10,7 +10,6 @@ public sealed partial class BufferedSegmentStream
     private SegmentTicket? _cursorTicket;
     private SegmentBuffer? _cursorBuffer;
     private int _cursorServed;
-    private int _waitingFor = -1;
     private readonly UnverifiedWatch _leftUnverified = new();
     private ExceptionDispatchInfo? _deferredError;
     private int _copiedBeforeError;
@@ -229,7 +228,7 @@ public sealed partial class BufferedSegmentStream
     {
         _fetcher.SetHead(ticket);
         _fetcher.Wake();
-        Interlocked.Exchange(ref _waitingFor, ticket.Index);
+        _context.Wakeup.WaitFor(ticket.Index);
         var started = _metrics is null ? 0 : Stopwatch.GetTimestamp();
         try
         {
@@ -237,11 +236,11 @@ public sealed partial class BufferedSegmentStream
             {
                 return;
             }
-            await _readerSignal.WaitAsync(cancellationToken).ConfigureAwait(false);
+            await _context.Wakeup.Signal.WaitAsync(cancellationToken).ConfigureAwait(false);
         }
         finally
         {
-            Volatile.Write(ref _waitingFor, -1);
+            _context.Wakeup.StopWaiting();
             if (started != 0)
             {
                 _waitedTicks += Stopwatch.GetTimestamp() - started;

@@ -1,10 +1,8 @@
-using NzbDav.Usenet.Yenc;
-
 namespace NzbDav.Streaming;
 
 // The read window: a ring of ticket slots for the segments from a little behind the reader to the
 // read-ahead limit. Only the reader thread changes it.
-public sealed partial class BufferedSegmentStream : ITicketHost
+public sealed partial class BufferedSegmentStream
 {
     private const int MaxRingSegments = 4096;
 
@@ -18,16 +16,6 @@ public sealed partial class BufferedSegmentStream : ITicketHost
     private bool _openedAtStart;
     private bool _anticipating;
     private int _limitSegment = int.MaxValue;
-
-    void ITicketHost.ObserveHeader(int segment, YencHeader header) => _index.Observe(segment, header);
-
-    void ITicketHost.OnProgress(SegmentTicket ticket)
-    {
-        if (Volatile.Read(ref _waitingFor) == ticket.Index)
-        {
-            _readerSignal.Set();
-        }
-    }
 
     private static int MaxWindowSegments(SegmentIndex index, StreamingOptions options)
     {
@@ -156,7 +144,7 @@ public sealed partial class BufferedSegmentStream : ITicketHost
 
     private SegmentTicket CreateTicket(int segment)
     {
-        var ticket = new SegmentTicket(this, segment, _index.MessageIdAt(segment), _index.NumberAt(segment));
+        var ticket = new SegmentTicket(_context, segment, _index.MessageIdAt(segment), _index.NumberAt(segment));
         var slot = segment & _mask;
         if (_ring[slot] is { } stale)
         {

@@ -18,7 +18,7 @@ public sealed partial class BufferedSegmentStream : Stream
     private readonly SegmentIndex _index;
     private readonly ISegmentFetcher _fetcher;
     private readonly StreamingOptions _options;
-    private readonly AsyncSignal _readerSignal = new();
+    private readonly StreamContext _context;
     private readonly StreamingMetrics? _metrics;
     private long _position;
     private long _seekedAt;
@@ -32,12 +32,14 @@ public sealed partial class BufferedSegmentStream : Stream
         StreamingOptions options,
         StreamStatistics statistics,
         SegmentBuffer? firstSegment,
+        ArrayPool<byte> bufferPool,
         StreamingMetrics? metrics = null)
     {
         _index = index;
         _fetcher = fetcher;
         _options = options;
         Statistics = statistics;
+        _context = new StreamContext(index, new ReaderWakeup(), bufferPool, statistics);
         _maxWindowSegments = MaxWindowSegments(index, options);
         var ring = 1;
         while (ring < _maxWindowSegments + options.KeepBehindSegments + 2)
@@ -173,7 +175,7 @@ public sealed partial class BufferedSegmentStream : Stream
             return;
         }
         _metrics?.Closed();
-        _readerSignal.Set();
+        _context.Wakeup.Signal.Set();
         try
         {
             await _fetcher.DisposeAsync().ConfigureAwait(false);

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nzb;
 using NzbDav.Usenet.Providers;
@@ -115,7 +116,7 @@ public sealed class NzbFileStreamFactory
 
     private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch)
     {
-        var scheduler = new SegmentFetchScheduler(_client, _options, _pool, statistics, _logger, firstFetch);
-        return new BufferedSegmentStream(index, scheduler, _options, statistics, firstSegment, _metrics);
+        var group = _client.OpenGroup(_options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
+        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), _options, statistics, firstSegment, _pool, _metrics);
     }
 }

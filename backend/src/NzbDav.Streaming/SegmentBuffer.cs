@@ -58,9 +58,6 @@ internal sealed class SegmentBuffer : IYencBodyTarget
 
     public bool IsFailed => Volatile.Read(ref _state) == Failed;
 
-    /// <summary>The connection decoding into this buffer, told of every byte so a stalled one can be spotted.</summary>
-    public FetchWorker? Worker { get; init; }
-
     /// <summary>Stopwatch timestamp of the header's arrival (time to first byte).</summary>
     public long BegunAt { get; private set; }
 
@@ -85,7 +82,6 @@ internal sealed class SegmentBuffer : IYencBodyTarget
         _chunks = chunks;
         Volatile.Write(ref _header, header);
         Volatile.Write(ref _state, Receiving);
-        Worker?.MarkProgress();
         _observer?.OnBegin(this);
     }
 
@@ -101,7 +97,6 @@ internal sealed class SegmentBuffer : IYencBodyTarget
     {
         // A full fence: the bytes are visible before the count, and the count before the observer looks for a waiter.
         Interlocked.Add(ref _written, count);
-        Worker?.MarkProgress();
         _statistics?.AddFetched(count);
         _observer?.OnData(this);
     }

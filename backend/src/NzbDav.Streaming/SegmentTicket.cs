@@ -1,35 +1,37 @@
 using System.Buffers;
+using NzbDav.Usenet.Fetching;
+using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Streaming;
 
 /// <summary>
-/// The slot entry for one segment in the read window. Fetch attempts publish their
-/// <see cref="SegmentBuffer"/> into it with a compare-and-swap as soon as the part header is known,
-/// and the reader takes it from there; nothing on this path locks. Only the reader creates and
-/// retires tickets; only the scheduler touches the fields marked as its own.
+/// The slot entry for one segment in the read window, and the fetch engine's request for it. Fetch
+/// attempts publish their <see cref="SegmentBuffer"/> into it with a compare-and-swap as soon as the
+/// part header is known, and the reader takes it from there; nothing on this path locks. Only the
+/// reader creates and retires tickets. News flows one way: buffer → ticket → the reader's wake-up.
 /// </summary>
-internal sealed class SegmentTicket : ISegmentBufferObserver
+internal sealed class SegmentTicket : ArticleRequest, ISegmentBufferObserver
 {
     // Stands in for the buffer once the ticket is retired, so a late publish cannot slip in after it.
     private static readonly SegmentBuffer RetiredMarker = new(ArrayPool<byte>.Shared, null, null);
 
-    private readonly ITicketHost _host;
+    private readonly StreamContext _context;
     private SegmentBuffer? _current;
     private Exception? _failure;
     private int _progress;
 
-    public SegmentTicket(ITicketHost host, int index, string messageId, int number)
+    public SegmentTicket(StreamContext context, int index, string messageId, int number)
+        : base(messageId, index)
     {
-        _host = host;
+        _context = context;
         Index = index;
-        MessageId = messageId;
         Number = number;
     }
 
     /// <summary>0-based segment index in the file (the slot's sequence tag).</summary>
     public int Index { get; }
-
-    public string MessageId { get; }
 
     /// <summary>The NZB segment number, for messages.</summary>
     public int Number { get; }
@@ -45,22 +47,33 @@ internal sealed class SegmentTicket : ISegmentBufferObserver
     /// <summary>The final failure, once every attempt has failed.</summary>
     public Exception? Failure => Volatile.Read(ref _failure);
 
-    // ---- scheduler-owned state (one thread) ----
+    // ---- the fetch engine's side ----
 
-    /// <summary>Attempts running for this ticket (one, or two while racing).</summary>
-    public List<FetchAttempt> Attempts { get; } = new(2);
+    protected override bool IsWanted => !IsRetired && !IsCompleted && Failure is null;
 
-    public int FailedAttempts { get; set; }
+    protected override IYencBodyTarget CreateTarget() => new SegmentBuffer(_context.Pool, this, _context.Statistics);
 
-    public bool Raced { get; set; }
+    /// <summary>The attempt's own reference goes; a published buffer lives on in the slot.</summary>
+    protected override void OnAttemptEnded(IYencBodyTarget target, bool succeeded)
+    {
+        var buffer = (SegmentBuffer)target;
+        if (!buffer.IsCompleted)
+        {
+            buffer.MarkFailed();
+        }
+        buffer.Release();
+    }
 
-    public bool Queued { get; set; }
+    /// <summary>Nothing to do: the winning buffer published itself as it arrived.</summary>
+    protected override void OnFound(YencHeader? header)
+    {
+    }
 
-    /// <summary>The worker whose connection failed this ticket last, avoided on the retry.</summary>
-    public FetchWorker? Avoid { get; set; }
+    protected override void OnMissing(ArticleMissingException error) =>
+        Fail(new SegmentUnavailableException(Number, MessageId, $"missing (430) on every provider ({string.Join(", ", error.ProvidersTried)})", error));
 
-    /// <summary>Providers that lack this article, gave a corrupt copy, or failed it twice: retries go to others while any is left.</summary>
-    public List<string>? BadProviders { get; set; }
+    protected override void OnFailed(Exception error) =>
+        Fail(error as SegmentUnavailableException ?? new SegmentUnavailableException(Number, MessageId, error.Message, error));
 
     // ---- reader side ----
 
@@ -109,7 +122,8 @@ internal sealed class SegmentTicket : ISegmentBufferObserver
 
     void ISegmentBufferObserver.OnBegin(SegmentBuffer buffer)
     {
-        _host.ObserveHeader(Index, buffer.Header!);
+        // Throwing here rejects the article: the engine then fetches it from elsewhere.
+        _context.Index.Observe(Index, buffer.Header!);
         Publish(buffer, force: false);
     }
 
@@ -149,6 +163,6 @@ internal sealed class SegmentTicket : ISegmentBufferObserver
     private void Bump()
     {
         Interlocked.Increment(ref _progress);
-        _host.OnProgress(this);
+        _context.Wakeup.Notify(Index);
     }
 }

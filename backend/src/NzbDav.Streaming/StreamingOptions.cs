@@ -1,3 +1,6 @@
+using NzbDav.Usenet.Fetching;
+using NzbDav.Usenet.Limiting;
+
 namespace NzbDav.Streaming;
 
 /// <summary>
@@ -74,6 +77,21 @@ public sealed record StreamingOptions
     /// (never wrong data). False: only CRC-verified segments are returned.
     /// </summary>
     public bool ServeUnverifiedBytes { get; init; } = true;
+
+    /// <summary>How the fetch engine works for one stream: streaming pool, races for the segment the reader waits on.</summary>
+    internal FetchGroupOptions ToFetchGroupOptions(TimeSpan? seedLatency) => new()
+    {
+        Kind = OperationKind.Streaming,
+        ConnectionCap = ConnectionsPerStream,
+        MaxAttempts = MaxAttemptsPerSegment,
+        DemandFactor = 2,
+        IdleTimeout = WorkerIdleTimeout,
+        RaceStragglers = true,
+        StragglerFactor = StragglerFactor,
+        StragglerLatencyFloorFactor = StragglerLatencyFloorFactor,
+        MinimumStragglerDelay = MinimumStragglerDelay,
+        SeedLatency = seedLatency,
+    };
 
     /// <summary>Throws <see cref="ArgumentException"/> naming the offending setting.</summary>
     public void Validate()

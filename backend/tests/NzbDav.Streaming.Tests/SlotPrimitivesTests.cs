@@ -1,4 +1,5 @@
 using NzbDav.Streaming.Tests.Support;
+using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Streaming.Tests;

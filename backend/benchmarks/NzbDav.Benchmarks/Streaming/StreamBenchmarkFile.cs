@@ -26,7 +26,7 @@ internal sealed class StreamBenchmarkFile
         var header = new YencHeader("bench.bin", Data.Length, 128, 1, Parts, 0, PartSize);
         var options = new StreamingOptions { MaxReadAheadBytes = readAheadBytes };
         var fetcher = new InMemorySegmentFetcher(Data, PartSize, _pool, producers);
-        return new BufferedSegmentStream(new SegmentIndex(_messageIds, header), fetcher, options, new StreamStatistics(), null);
+        return new BufferedSegmentStream(new SegmentIndex(_messageIds, header), fetcher, options, new StreamStatistics(), null, _pool);
     }
 
     /// <summary>Reads the stream to its end; returns the bytes read (checked by the caller).</summary>

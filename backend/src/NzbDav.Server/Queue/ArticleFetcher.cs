@@ -1,3 +1,5 @@
+using NzbDav.Usenet.Fetching;
+using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
 using NzbDav.Usenet.Yenc;
@@ -5,54 +7,43 @@ using NzbDav.Usenet.Yenc;
 namespace NzbDav.Server.Queue;
 
 /// <summary>
-/// Fetches one job's articles as queue operations, pipelined: each worker holds a lease (a limiter
-/// permit and one pooled session) and keeps up to the session's PipelineDepth BODY commands in
-/// flight, so N connections answer N × depth articles per round trip. Workers are added while
-/// requests wait and leave, returning their lease, as soon as none are left, so streaming gets its
-/// connections back between an ingestion's bursts. A 430 or a corrupt copy asks the other providers
-/// under the same lease; a broken session puts its requests back for another worker, a bounded
-/// number of times.
+/// One job's article fetches, as tasks, on the fetch engine: a <see cref="FetchGroup"/> drawing
+/// queue-pool leases, pipelining up to the job's article concurrency in submission order, and
+/// giving each lease back as soon as nothing is left for it, so streaming gets its connections back
+/// between an ingestion's bursts. Failover (430s and corrupt copies to other providers, broken
+/// sessions retried elsewhere) is the engine's.
 /// </summary>
-internal sealed partial class ArticleFetcher : IAsyncDisposable
+internal sealed class ArticleFetcher : IAsyncDisposable
 {
-    private const int MaxFailedAttempts = 3;
-
-    // Providers default to 4; the real depth is learnt from the first lease.
-    private const int AssumedDepth = 4;
-
-    private readonly UsenetClient _client;
-    private readonly int _maxInFlight;
-    private readonly int _maxWorkers;
-    private readonly Lock _gate = new();
-    private readonly Queue<FetchRequest> _pending = new();
-    private readonly List<FetchWorker> _workers = [];
-    private readonly List<Task> _workerTasks = [];
-    private readonly CancellationTokenSource _stopping;
-    private readonly CancellationTokenRegistration _onStopping;
+    private readonly FetchGroup _group;
+    private readonly CancellationTokenRegistration _onCancelled;
     private readonly JobProgress? _progress;
-    private int _depth = AssumedDepth;
-    private int _inFlight;
-    private bool _disposed;
+    private long _submitted;
 
     /// <param name="client">Where leases come from.</param>
-    /// <param name="maxInFlight">Most requests out at once over all workers.</param>
+    /// <param name="maxInFlight">Most requests out at once over all connections.</param>
     /// <param name="maxConnections">Most leases held at once (the limiter's queue maximum).</param>
-    /// <param name="cancellationToken">The job's token: cancels every request.</param>
+    /// <param name="cancellationToken">The job's token: cancels every request, cutting answers in progress.</param>
     /// <param name="progress">Counts requests and answered bytes for the SABnzbd queue.</param>
     public ArticleFetcher(UsenetClient client, int maxInFlight, int maxConnections, CancellationToken cancellationToken, JobProgress? progress = null)
     {
-        _client = client;
         _progress = progress;
-        _maxInFlight = Math.Max(1, maxInFlight);
-        _maxWorkers = Math.Max(1, maxConnections);
-        _stopping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        _onStopping = _stopping.Token.UnsafeRegister(static state => ((ArticleFetcher)state!).CancelPending(), this);
+        _group = client.OpenGroup(new FetchGroupOptions
+        {
+            Kind = OperationKind.Queue,
+            ConnectionCap = Math.Max(1, maxConnections),
+            MaxInFlight = Math.Max(1, maxInFlight),
+            MaxAttempts = 3,
+            DemandFactor = 1,
+            IdleTimeout = TimeSpan.Zero,
+        });
+        _onCancelled = cancellationToken.UnsafeRegister(static state => _ = ((FetchGroup)state!).AbortAsync().AsTask(), _group);
     }
 
     /// <summary>Queues a BODY; <paramref name="newTarget"/> gives a fresh target to every attempt.</summary>
     public Task<YencHeader> FetchAsync(string messageId, Func<IYencBodyTarget> newTarget)
     {
-        var request = new FetchRequest(messageId, newTarget);
+        var request = new QueuedArticle(messageId, Interlocked.Increment(ref _submitted), newTarget);
         if (_progress is { } progress)
         {
             progress.Planning();
@@ -60,91 +51,32 @@ internal sealed partial class ArticleFetcher : IAsyncDisposable
                 progress, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         }
 
-        List<FetchWorker>? started;
-        lock (_gate)
-        {
-            ObjectDisposedException.ThrowIf(_disposed, this);
-            if (_stopping.IsCancellationRequested)
-            {
-                request.Cancel(_stopping.Token);
-                return request.Task;
-            }
-
-            _pending.Enqueue(request);
-            started = DispatchLocked();
-        }
-
-        Start(started);
+        _group.Submit(request);
+        _group.Wake();
         return request.Task;
     }
 
     public async ValueTask DisposeAsync()
     {
-        Task[] workers;
-        lock (_gate)
-        {
-            if (_disposed)
-                return;
-            _disposed = true;
-            workers = [.. _workerTasks];
-        }
-
-        // Cancelling runs CancelPending, so no request is left waiting.
-        await _stopping.CancelAsync();
-        await Task.WhenAll(workers);
-        await _onStopping.DisposeAsync();
-        _stopping.Dispose();
+        await _onCancelled.DisposeAsync();
+        await _group.DisposeAsync();
     }
 
-    /// <summary>Wakes workers with room and adds workers while requests outnumber the free slots.</summary>
-    private List<FetchWorker>? DispatchLocked()
+    /// <summary>One article of the job: its answer as a task.</summary>
+    private sealed class QueuedArticle(string messageId, long order, Func<IYencBodyTarget> newTarget) : ArticleRequest(messageId, order)
     {
-        var free = 0;
-        foreach (var worker in _workers)
-        {
-            if (worker.Leased && worker.FreeSlots > 0 && _pending.Count > 0)
-                worker.Wake();
-            free += worker.FreeSlots;
-        }
+        private readonly TaskCompletionSource<YencHeader> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-        List<FetchWorker>? added = null;
-        var limit = Math.Min(_maxWorkers, (_maxInFlight + _depth - 1) / _depth);
-        while (_pending.Count > free && _workers.Count < limit && !_stopping.IsCancellationRequested)
-        {
-            var worker = new FetchWorker(_depth);
-            _workers.Add(worker);
-            (added ??= []).Add(worker);
-            free += worker.FreeSlots;
-        }
+        public Task<YencHeader> Task => _completion.Task;
 
-        return added;
-    }
+        protected override bool IsWanted => !_completion.Task.IsCompleted;
 
-    private void Start(List<FetchWorker>? workers)
-    {
-        if (workers is null)
-            return;
-        foreach (var worker in workers)
-        {
-            var task = RunWorkerAsync(worker);
-            lock (_gate)
-            {
-                _workerTasks.RemoveAll(static t => t.IsCompleted);
-                _workerTasks.Add(task);
-            }
-        }
-    }
+        protected override IYencBodyTarget CreateTarget() => newTarget();
 
-    private void CancelPending()
-    {
-        FetchRequest[] orphaned;
-        lock (_gate)
-        {
-            orphaned = [.. _pending];
-            _pending.Clear();
-        }
+        protected override void OnFound(YencHeader? header) => _completion.TrySetResult(header!);
 
-        foreach (var request in orphaned)
-            request.Cancel(_stopping.Token);
+        protected override void OnFailed(Exception error) => _completion.TrySetException(error);
+
+        protected override void OnCancelled() => _completion.TrySetCanceled();
     }
 }

@@ -117,19 +117,35 @@ public sealed partial class ProviderConnectionPool
             : await OpenAsync(null, waitWhileFull: true, cancellationToken).ConfigureAwait(false);
     }
 
-    // A slot came free: it passes to the first waiter (who opens a session in it) or is given up.
+    // A slot came free: it passes to the first waiter (who opens a session in it) or is given up,
+    // also when the cap was lowered below the sessions still open.
     private void ReleaseSlot()
     {
+        TaskCompletionSource? drained = null;
         lock (_gate)
         {
-            if (!_disposed && _waiters.First is { } node)
+            if (!_disposed && !_retired && Volatile.Read(ref _open) <= Provider.MaxConnections && _waiters.First is { } node)
             {
                 _waiters.RemoveFirst();
                 node.Value.TrySetResult(null);
                 return;
             }
 
-            Interlocked.Decrement(ref _open);
+            if (Interlocked.Decrement(ref _open) == 0 && _retired)
+            {
+                drained = _drained;
+            }
+        }
+
+        drained?.TrySetResult();
+    }
+
+    private void ThrowIfClosedLocked()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (_retired)
+        {
+            throw new ProviderRetiredException(Provider.Name);
         }
     }
 }

@@ -20,7 +20,7 @@ public sealed partial class ProviderConnectionPool
         var started = 0;
         lock (_gate)
         {
-            if (_disposed)
+            if (_disposed || _retired)
             {
                 return 0;
             }

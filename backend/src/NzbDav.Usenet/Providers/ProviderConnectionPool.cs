@@ -29,6 +29,9 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
     private int _peakOpen;
     private int _inUse;
     private bool _disposed;
+    private bool _retired;
+    private TaskCompletionSource? _drained;
+    private UsenetProviderOptions _provider;
     private Task _sweep = Task.CompletedTask;
 
     /// <summary>Creates an empty pool; nothing connects until the first rent. <paramref name="metrics"/> counts refusals at connect.</summary>
@@ -39,7 +42,7 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(timeProvider);
         ArgumentNullException.ThrowIfNull(logger);
         ProviderValidation.Validate(provider);
-        Provider = provider;
+        _provider = provider;
         _factory = factory;
         _time = timeProvider;
         _logger = logger;
@@ -48,8 +51,8 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         _sweepTimer = timeProvider.CreateTimer(static state => ((ProviderConnectionPool)state!).SweepIdle(), this, period, period);
     }
 
-    /// <summary>The provider this pool connects to.</summary>
-    public UsenetProviderOptions Provider { get; }
+    /// <summary>The provider this pool connects to, as configured now.</summary>
+    public UsenetProviderOptions Provider => Volatile.Read(ref _provider);
 
     /// <summary>A consistent snapshot of the pool's counts.</summary>
     public ConnectionPoolStats GetStats()
@@ -80,7 +83,7 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         PoolWaiter? waiter = null;
         lock (_gate)
         {
-            ObjectDisposedException.ThrowIf(_disposed, this);
+            ThrowIfClosedLocked();
             if (_waiters.Count > 0 || !TryGrabLocked(out idle, out stale))
             {
                 waiter = EnqueueLocked(cancellationToken); // FIFO: never jump the queue
@@ -108,7 +111,7 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         INntpConnection? idle, stale;
         lock (_gate)
         {
-            ObjectDisposedException.ThrowIf(_disposed, this);
+            ThrowIfClosedLocked();
             if (_waiters.Count > 0 || !TryGrabLocked(out idle, out stale))
             {
                 lease = default;
@@ -127,7 +130,9 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         lock (_gate)
         {
             _inUse--;
-            if (!_disposed && connection.IsUsable)
+            // A session beyond a lowered cap, or opened with an older pipeline depth, is not kept.
+            if (!_disposed && !_retired && connection.IsUsable && Volatile.Read(ref _open) <= Provider.MaxConnections
+                && connection.PipelineDepth == Provider.PipelineDepth)
             {
                 if (_waiters.First is { } node)
                 {

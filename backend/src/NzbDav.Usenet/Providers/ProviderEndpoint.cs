@@ -1,18 +1,27 @@
 namespace NzbDav.Usenet.Providers;
 
-/// <summary>A provider with its pool and breaker, and its place in the client's try order.</summary>
-internal sealed class ProviderEndpoint(int order, UsenetProviderOptions options, ProviderConnectionPool pool, CircuitBreaker breaker)
+/// <summary>
+/// A provider as the client uses it: its pool and breaker. Settings for the same account change in
+/// place; an endpoint whose provider was removed, disabled or re-pointed is retired (its leases
+/// stop taking work and its sessions close).
+/// </summary>
+internal sealed class ProviderEndpoint(ProviderConnectionPool pool, CircuitBreaker breaker)
 {
-    /// <summary>Position in the try order: primaries by priority, then backup-only ones by priority.</summary>
-    public int Order { get; } = order;
-
-    public UsenetProviderOptions Options { get; } = options;
+    private int _retired;
 
     public ProviderConnectionPool Pool { get; } = pool;
 
     public CircuitBreaker Breaker { get; } = breaker;
 
+    public UsenetProviderOptions Options => Pool.Provider;
+
     public string Name => Options.Name;
 
     public bool IsPrimary => Options.Role == ProviderRole.Primary;
+
+    /// <summary>Removed from the client's providers: nothing new goes to it.</summary>
+    public bool IsRetired => Volatile.Read(ref _retired) != 0;
+
+    /// <summary>Marks the endpoint retired; the first call returns true.</summary>
+    public bool MarkRetired() => Interlocked.Exchange(ref _retired, 1) == 0;
 }

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Nntp;
@@ -7,24 +8,30 @@ using NzbDav.Usenet.Yenc;
 namespace NzbDav.Usenet.Providers;
 
 /// <summary>
-/// Fetches articles across all configured providers. Each operation first takes a permit from the
-/// <see cref="GlobalOperationLimiter"/>, then tries providers in order (primaries by priority, then
-/// backup-only ones): a 430 moves on to the next provider, a broken connection or timeout is retried
-/// on a fresh session (<see cref="UsenetOptions.MaxAttemptsPerProvider"/>) and then moves on, and a
-/// provider that keeps failing is skipped by its circuit breaker. While an operation waits for or
-/// talks to one provider it holds no session of another, so permits can never deadlock on pools.
+/// The configured Usenet providers and the front door of the fetch engine. It lends leases (a
+/// <see cref="GlobalOperationLimiter"/> permit plus a pooled session on the best provider) and opens
+/// <see cref="FetchGroup"/>s, which own every decision about fetching: order, pipelining, failover
+/// on 430 and faults, retries, stragglers. Providers can be added, changed, disabled and removed
+/// while it runs (<see cref="Reconfigure"/>): settings of the same account change in place; a
+/// provider that is gone stops taking work and its sessions drain and close, while groups fail over
+/// to the others.
 /// </summary>
-public sealed partial class UsenetClient : IAsyncDisposable
+public sealed class UsenetClient : IAsyncDisposable
 {
-    private readonly ProviderEndpoint[] _endpoints;
-    private readonly UsenetOptions _options;
+    private readonly INntpConnectionFactory _connectionFactory;
     private readonly GlobalOperationLimiter _limiter;
+    private readonly TimeProvider _time;
     private readonly ILogger<UsenetClient> _logger;
     private readonly UsenetMetrics? _metrics;
+    private readonly Lock _reconfigure = new();
+    private readonly List<Task> _retiring = [];
+    private ProviderSet _providers = ProviderSet.Empty;
+    private UsenetOptions _options;
+    private bool _disposed;
 
     /// <summary>
-    /// Creates the client and one (lazy) pool per provider. With <paramref name="metrics"/>, its pools,
-    /// breakers and limiter are published there until the client is disposed.
+    /// Creates the client and one (lazy) pool per enabled provider. With <paramref name="metrics"/>,
+    /// its pools, breakers and limiter are published there until the client is disposed.
     /// </summary>
     public UsenetClient(
         UsenetOptions options,
@@ -40,52 +47,55 @@ public sealed partial class UsenetClient : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(timeProvider);
         ArgumentNullException.ThrowIfNull(logger);
         options.Validate();
-        _options = options;
+        _connectionFactory = connectionFactory;
         _limiter = limiter;
+        _time = timeProvider;
         _logger = logger;
         _metrics = metrics;
-        _endpoints = options.Providers
-            .OrderBy(p => p.Role == ProviderRole.Primary ? 0 : 1)
-            .ThenBy(p => p.Priority)
-            .Select((provider, order) => new ProviderEndpoint(
-                order,
-                provider,
-                new ProviderConnectionPool(provider, connectionFactory, timeProvider, logger, metrics?.For(provider.Name)),
-                new CircuitBreaker(provider.Name, options.BreakerFailureThreshold, options.BreakerCooldown, timeProvider, logger, metrics?.For(provider.Name))))
-            .ToArray();
+        _options = options;
+        _providers = new ProviderSet(options.Providers.Where(p => p.Enabled).Select(CreateEndpoint));
         metrics?.Attach(this);
     }
 
-    /// <summary>
-    /// BODY with failover. Every attempt decodes into a fresh target from
-    /// <paramref name="targetFactory"/>, so a retry after a partly received body never mixes data;
-    /// the header of the attempt that succeeded is returned and only its target was completed.
-    /// </summary>
-    /// <exception cref="ArticleMissingException">Every provider asked answered 430.</exception>
-    /// <exception cref="ArticleFetchFailedException">No provider delivered and at least one failed otherwise.</exception>
-    public async Task<YencHeader> BodyAsync(string messageId, Func<IYencBodyTarget> targetFactory, OperationKind kind, CancellationToken cancellationToken)
+    /// <summary>Names of the providers in force, in try order.</summary>
+    public IReadOnlyList<string> ProviderNames => Providers.Names;
+
+    /// <summary>How many providers are in force.</summary>
+    public int ProviderCount => Providers.Endpoints.Length;
+
+    /// <summary>The most sessions the primaries allow together (all providers' when there is no primary).</summary>
+    public int PrimaryCapacity => Providers.PrimaryCapacity;
+
+    /// <summary>Tries of one article on one provider when connections break or time out.</summary>
+    public int MaxAttemptsPerProvider => Volatile.Read(ref _options).MaxAttemptsPerProvider;
+
+    /// <summary>The limiter every lease of this client takes its permit from.</summary>
+    internal GlobalOperationLimiter Limiter => _limiter;
+
+    private ProviderSet Providers => Volatile.Read(ref _providers);
+
+    /// <summary>Opens a fetch group: the engine for one consumer (see <see cref="FetchGroup"/>).</summary>
+    public FetchGroup OpenGroup(FetchGroupOptions options, ILogger? logger = null, FetchStatistics? statistics = null)
     {
-        ValidateMessageId(messageId);
-        ArgumentNullException.ThrowIfNull(targetFactory);
-        using var permit = await _limiter.AcquireAsync(kind, cancellationToken).ConfigureAwait(false);
-        var (found, header) = await FailoverAsync(messageId, BodyAttempt(messageId, targetFactory), canRetry: null, exclude: null, cancellationToken).ConfigureAwait(false);
-        return found ? header! : throw new ArticleMissingException(messageId, MissingOnAll(exclude: null));
+        ArgumentNullException.ThrowIfNull(options);
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed), this);
+        return new FetchGroup(this, options, logger ?? _logger, statistics);
     }
 
     /// <summary>
-    /// BODY with failover into one caller-owned target. Another session or provider is tried only
-    /// while the target has received nothing (430s and failures before the yEnc header); once data
-    /// has flowed a failure ends the call with <see cref="ArticleFetchFailedException"/>. Use the
-    /// factory overload when the caller can supply a fresh target per attempt.
+    /// BODY of one article with failover, through a one-request fetch group: every attempt decodes
+    /// into a fresh target from <paramref name="targetFactory"/>, so a retry never mixes data; the
+    /// header of the attempt that succeeded is returned and only its target was completed.
     /// </summary>
-    public async Task<YencHeader> BodyAsync(string messageId, IYencBodyTarget target, OperationKind kind, CancellationToken cancellationToken)
+    /// <exception cref="ArticleMissingException">Every provider answered 430.</exception>
+    /// <exception cref="ArticleFetchFailedException">No provider delivered and at least one failed otherwise.</exception>
+    /// <exception cref="NoProviderAvailableException">No provider could lend a session.</exception>
+    public async Task<YencHeader> BodyAsync(string messageId, Func<IYencBodyTarget> targetFactory, OperationKind kind, CancellationToken cancellationToken)
     {
-        ValidateMessageId(messageId);
-        ArgumentNullException.ThrowIfNull(target);
-        var tracking = new StartTrackingTarget(target);
-        using var permit = await _limiter.AcquireAsync(kind, cancellationToken).ConfigureAwait(false);
-        var (found, header) = await FailoverAsync(messageId, BodyAttempt(messageId, () => tracking), () => !tracking.Started, exclude: null, cancellationToken).ConfigureAwait(false);
-        return found ? header! : throw new ArticleMissingException(messageId, MissingOnAll(exclude: null));
+        ArgumentNullException.ThrowIfNull(targetFactory);
+        var request = new CallRequest(messageId, ArticleCommand.Body, targetFactory);
+        var (_, header) = await AskAsync(request, kind, cancellationToken).ConfigureAwait(false);
+        return header!;
     }
 
     /// <summary>
@@ -95,25 +105,30 @@ public sealed partial class UsenetClient : IAsyncDisposable
     /// </summary>
     public async Task<bool> StatAsync(string messageId, OperationKind kind, CancellationToken cancellationToken)
     {
-        ValidateMessageId(messageId);
-        using var permit = await _limiter.AcquireAsync(kind, cancellationToken).ConfigureAwait(false);
-        var (found, _) = await FailoverAsync(messageId, StatAttempt(messageId), canRetry: null, exclude: null, cancellationToken).ConfigureAwait(false);
+        var request = new CallRequest(messageId, ArticleCommand.Stat, null);
+        var (found, _) = await AskAsync(request, kind, cancellationToken).ConfigureAwait(false);
         return found;
     }
 
-    /// <summary>
-    /// A permit of <paramref name="kind"/> plus a session on the best available provider (the first
-    /// primary with a session ready or a free slot; otherwise the next one freed on the first usable
-    /// primary; backup-only providers only while every primary is cooling off).
-    /// </summary>
+    /// <summary>A permit of <paramref name="kind"/> plus a session on the best available provider.</summary>
     /// <exception cref="NoProviderAvailableException">Every provider is cooling off or failed to connect.</exception>
-    public async ValueTask<UsenetLease> AcquireAsync(OperationKind kind, CancellationToken cancellationToken)
+    public ValueTask<UsenetLease> AcquireAsync(OperationKind kind, CancellationToken cancellationToken) =>
+        AcquireAsync(kind, null, cancellationToken);
+
+    /// <summary>
+    /// A permit of <paramref name="kind"/> plus a session on the best available provider not in
+    /// <paramref name="avoid"/>: the first primary with a session ready or a free slot; otherwise the
+    /// next one freed on the first usable primary; backup-only providers only while no primary
+    /// admits work (all cooling off, or all avoided).
+    /// </summary>
+    /// <exception cref="NoProviderAvailableException">Every provider not avoided is cooling off or failed to connect.</exception>
+    public async ValueTask<UsenetLease> AcquireAsync(OperationKind kind, IReadOnlyList<string>? avoid, CancellationToken cancellationToken)
     {
         var permit = await _limiter.AcquireAsync(kind, cancellationToken).ConfigureAwait(false);
         try
         {
-            var (endpoint, lease) = await LeaseBestAsync(cancellationToken).ConfigureAwait(false);
-            return new UsenetLease(this, endpoint, permit, lease);
+            var (endpoint, lease) = await LeaseBestAsync(avoid, cancellationToken).ConfigureAwait(false);
+            return new UsenetLease(endpoint, permit, lease);
         }
         catch
         {
@@ -129,7 +144,7 @@ public sealed partial class UsenetClient : IAsyncDisposable
     /// </summary>
     public int Warm(int sessions)
     {
-        foreach (var endpoint in _endpoints)
+        foreach (var endpoint in Providers.Endpoints)
         {
             if (endpoint.Breaker.State == CircuitState.Closed)
             {
@@ -143,50 +158,250 @@ public sealed partial class UsenetClient : IAsyncDisposable
     /// <summary>Whether callers of <paramref name="kind"/> wait for a permit (a hint; see <see cref="GlobalOperationLimiter.HasWaiters"/>).</summary>
     public bool HasWaiters(OperationKind kind) => _limiter.HasWaiters(kind);
 
-    /// <summary>Breaker state and pool counts of every provider, in try order.</summary>
+    /// <summary>Breaker state and pool counts of every provider in force, in try order.</summary>
     public IReadOnlyList<ProviderStatus> GetProviderStatus() =>
-        _endpoints.Select(e => new ProviderStatus(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats())).ToArray();
+        Providers.Endpoints.Select(e => new ProviderStatus(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats())).ToArray();
 
-    /// <summary>The limiter every operation of this client takes its permit from.</summary>
-    internal GlobalOperationLimiter Limiter => _limiter;
+    /// <summary>
+    /// Applies a new provider list and policy while streams and jobs run. A provider whose server and
+    /// account are unchanged keeps its sessions and breaker: a new cap applies at once (a raise
+    /// serves waiters, a cut never lets the provider see more sessions than the new cap), other
+    /// settings apply to sessions opened from now on. A provider that was removed, disabled, or now
+    /// points at another server or account is retired: its leases take no new work, its sessions
+    /// close as they come back, and callers waiting for it ask the next provider. The limiter's
+    /// budget follows the primaries' capacity, keeping any configured shares.
+    /// </summary>
+    /// <exception cref="ArgumentException">The options are invalid; nothing changed.</exception>
+    public void Reconfigure(UsenetOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
+        List<ProviderEndpoint> retired = [];
+        lock (_reconfigure)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            var current = Providers;
+            var next = new List<ProviderEndpoint>();
+            foreach (var provider in options.Providers.Where(p => p.Enabled))
+            {
+                if (current.Find(provider.Name) is { } existing && ProviderConnectionPool.IsSameAccount(existing.Options, provider))
+                {
+                    existing.Pool.Update(provider);
+                    next.Add(existing);
+                }
+                else
+                {
+                    next.Add(CreateEndpoint(provider));
+                }
+            }
+
+            retired.AddRange(current.Endpoints.Where(e => !next.Contains(e)));
+            var previousBudget = current.PrimaryCapacity;
+            Volatile.Write(ref _providers, new ProviderSet(next));
+            Volatile.Write(ref _options, options);
+            ResizeLimiter(previousBudget, Providers.PrimaryCapacity);
+            foreach (var endpoint in retired)
+            {
+                endpoint.MarkRetired();
+                _retiring.RemoveAll(static t => t.IsCompleted);
+                _retiring.Add(endpoint.Pool.RetireAsync());
+            }
+        }
+
+        UsenetLog.Reconfigured(_logger, Providers.Names.Length, string.Join(", ", Providers.Names), retired.Count);
+    }
 
     /// <summary>Closes every pool.</summary>
     public async ValueTask DisposeAsync()
     {
+        ProviderSet providers;
+        Task[] retiring;
+        lock (_reconfigure)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+            providers = Providers;
+            retiring = [.. _retiring];
+        }
+
         _metrics?.Detach(this);
-        foreach (var endpoint in _endpoints)
+        foreach (var endpoint in providers.Endpoints)
         {
             await endpoint.Pool.DisposeAsync().ConfigureAwait(false);
         }
+
+        await Task.WhenAll(retiring).WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
     }
 
-    internal Task<(bool Found, YencHeader? Header)> BodyElsewhereAsync(
-        ProviderEndpoint exclude, string messageId, Func<IYencBodyTarget> targetFactory, CancellationToken cancellationToken)
+    private async Task<(bool Found, YencHeader? Header)> AskAsync(CallRequest request, OperationKind kind, CancellationToken cancellationToken)
     {
-        ValidateMessageId(messageId);
-        ArgumentNullException.ThrowIfNull(targetFactory);
-        return FailoverAsync(messageId, BodyAttempt(messageId, targetFactory), canRetry: null, exclude, cancellationToken);
-    }
-
-    internal IReadOnlyList<string> MissingOnAll(ProviderEndpoint? exclude) =>
-        _endpoints.Where(e => e != exclude).Select(e => e.Name).ToArray();
-
-    private static Func<INntpConnection, CancellationToken, Task<(bool, YencHeader?)>> BodyAttempt(string messageId, Func<IYencBodyTarget> targetFactory) =>
-        async (connection, ct) => (true, await connection.BodyAsync(messageId, targetFactory(), ct).ConfigureAwait(false));
-
-    private static Func<INntpConnection, CancellationToken, Task<(bool, bool)>> StatAttempt(string messageId) =>
-        async (connection, ct) =>
+        var group = OpenGroup(FetchGroupOptions.SingleCall(kind));
+        try
         {
-            var exists = await connection.StatAsync(messageId, ct).ConfigureAwait(false);
-            return (exists, exists);
-        };
-
-    private static void ValidateMessageId(string messageId)
-    {
-        ArgumentException.ThrowIfNullOrWhiteSpace(messageId);
-        if (messageId.AsSpan().ContainsAny('\r', '\n'))
-        {
-            throw new ArgumentException($"Message-id '{messageId.ReplaceLineEndings(" ")}' contains a line break.", nameof(messageId));
+            group.Submit(request);
+            group.Wake();
+            var answer = await request.Answer.WaitAsync(cancellationToken).ConfigureAwait(false);
+            await group.DisposeAsync().ConfigureAwait(false);
+            return answer;
         }
+        catch
+        {
+            // The caller gave up (or the group failed): cut what is still running.
+            await group.AbortAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    private ProviderEndpoint CreateEndpoint(UsenetProviderOptions provider)
+    {
+        var metrics = _metrics?.For(provider.Name);
+        var options = Volatile.Read(ref _options);
+        return new ProviderEndpoint(
+            new ProviderConnectionPool(provider, _connectionFactory, _time, _logger, metrics),
+            new CircuitBreaker(provider.Name, options.BreakerFailureThreshold, options.BreakerCooldown, _time, _logger, metrics));
+    }
+
+    // The budget is the primaries' capacity. Shares a user configured are kept (scaled budgets keep
+    // the guarantees as long as they stay valid); default shares are recomputed for the new budget.
+    private void ResizeLimiter(int previousBudget, int budget)
+    {
+        budget = Math.Max(1, budget);
+        var current = _limiter.Options;
+        if (current.TotalConnections == budget)
+        {
+            return;
+        }
+
+        var next = current == LimiterOptions.CreateDefault(Math.Max(1, previousBudget))
+            ? LimiterOptions.CreateDefault(budget)
+            : current with { TotalConnections = budget };
+        try
+        {
+            next.Validate();
+        }
+        catch (ArgumentException error)
+        {
+            UsenetLog.LimiterSharesReset(_logger, budget, error.Message);
+            next = LimiterOptions.CreateDefault(budget);
+        }
+
+        _limiter.Reconfigure(next);
+    }
+
+    // Pass 0 takes a ready session or free slot anywhere in order; backup-only providers only when no
+    // primary is usable (a busy primary is worth waiting for, a failing one is not). Pass 1 waits on
+    // each usable provider in order until one lends a session.
+    private async Task<(ProviderEndpoint Endpoint, ConnectionLease Lease)> LeaseBestAsync(IReadOnlyList<string>? avoid, CancellationToken cancellationToken)
+    {
+        List<ProviderFailure>? failures = null;
+        var endpoints = Providers.Endpoints;
+        for (var pass = 0; pass < 2; pass++)
+        {
+            var primaryBusy = false;
+            foreach (var endpoint in endpoints)
+            {
+                if (pass == 0 && !endpoint.IsPrimary && primaryBusy)
+                {
+                    break;
+                }
+
+                if (endpoint.IsRetired || avoid?.Contains(endpoint.Name, StringComparer.OrdinalIgnoreCase) == true)
+                {
+                    continue;
+                }
+
+                if (!endpoint.Breaker.TryEnter())
+                {
+                    if (pass == 1)
+                    {
+                        (failures ??= []).Add(new ProviderFailure(endpoint.Name, $"skipped: failing, next trial at {endpoint.Breaker.RetryAt:u}"));
+                    }
+
+                    continue;
+                }
+
+                ConnectionLease lease;
+                try
+                {
+                    if (pass == 1)
+                    {
+                        lease = await endpoint.Pool.RentAsync(cancellationToken).ConfigureAwait(false);
+                    }
+                    else if (endpoint.Pool.TryRentWithoutWaiting(cancellationToken, out var pending))
+                    {
+                        lease = await pending.ConfigureAwait(false);
+                    }
+                    else
+                    {
+                        primaryBusy |= endpoint.IsPrimary;
+                        endpoint.Breaker.OnNeutral();
+                        continue;
+                    }
+                }
+                catch (Exception error) when (error is ConnectionPoolTimeoutException or ProviderRetiredException || FailureClassifier.IsProviderFault(error, cancellationToken))
+                {
+                    if (error is ConnectionPoolTimeoutException or ProviderRetiredException)
+                    {
+                        primaryBusy |= pass == 0 && endpoint.IsPrimary && error is ConnectionPoolTimeoutException;
+                        endpoint.Breaker.OnNeutral();
+                    }
+                    else
+                    {
+                        endpoint.Breaker.OnFailure();
+                    }
+
+                    (failures ??= []).Add(new ProviderFailure(endpoint.Name, error.Message, error));
+                    continue;
+                }
+                catch
+                {
+                    endpoint.Breaker.OnNeutral();
+                    throw;
+                }
+
+                // A live session (new or reused) is enough to settle a half-open trial.
+                endpoint.Breaker.OnSuccess();
+                return (endpoint, lease);
+            }
+        }
+
+        throw new NoProviderAvailableException(failures ?? [new ProviderFailure("(none)", endpoints.Length == 0
+            ? "no Usenet provider is configured"
+            : avoid is { Count: > 0 } ? $"no provider other than {string.Join(", ", avoid)} admitted work" : "no provider admitted work")]);
+    }
+
+    /// <summary>One article for a single call: the group's answer as a task.</summary>
+    private sealed class CallRequest(string messageId, ArticleCommand command, Func<IYencBodyTarget>? targetFactory)
+        : ArticleRequest(messageId, 0, command)
+    {
+        private readonly TaskCompletionSource<(bool Found, YencHeader? Header)> _answer = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public Task<(bool Found, YencHeader? Header)> Answer => _answer.Task;
+
+        protected internal override bool IsWanted => !_answer.Task.IsCompleted;
+
+        protected internal override IYencBodyTarget CreateTarget() => targetFactory!();
+
+        protected internal override void OnFound(YencHeader? header) => _answer.TrySetResult((true, header));
+
+        protected internal override void OnMissing(ArticleMissingException error)
+        {
+            if (Command == ArticleCommand.Stat)
+            {
+                _answer.TrySetResult((false, null));
+            }
+            else
+            {
+                _answer.TrySetException(error);
+            }
+        }
+
+        protected internal override void OnFailed(Exception error) => _answer.TrySetException(error);
+
+        protected internal override void OnCancelled() => _answer.TrySetCanceled();
     }
 }

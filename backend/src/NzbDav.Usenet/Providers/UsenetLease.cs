@@ -1,6 +1,5 @@
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Providers;
 
@@ -12,15 +11,13 @@ namespace NzbDav.Usenet.Providers;
 /// </summary>
 public sealed class UsenetLease : IAsyncDisposable
 {
-    private readonly UsenetClient _client;
     private readonly ProviderEndpoint _endpoint;
     private readonly LimiterPermit _permit;
     private readonly ConnectionLease _lease;
     private int _disposed;
 
-    internal UsenetLease(UsenetClient client, ProviderEndpoint endpoint, LimiterPermit permit, ConnectionLease lease)
+    internal UsenetLease(ProviderEndpoint endpoint, LimiterPermit permit, ConnectionLease lease)
     {
-        _client = client;
         _endpoint = endpoint;
         _permit = permit;
         _lease = lease;
@@ -36,25 +33,10 @@ public sealed class UsenetLease : IAsyncDisposable
     public OperationKind Kind => _permit.Kind;
 
     /// <summary>
-    /// For an article this lease's provider answered 430 to: tries the other providers in order under
-    /// this lease's permit (no second permit is needed), with a fresh target per attempt. Providers
-    /// ordered before this one are used only if a session is free at once, so lease holders never
-    /// wait on each other in a cycle; a busy one makes the result unknown rather than "missing".
+    /// The provider was removed, disabled or re-pointed since the lease was taken: finish what is in
+    /// flight, send nothing new, and give the lease back (its session then closes).
     /// </summary>
-    /// <exception cref="ArticleMissingException">Every other provider answered 430 as well.</exception>
-    /// <exception cref="ArticleFetchFailedException">No other provider delivered and one failed or was busy.</exception>
-    public async Task<YencHeader> BodyFromOtherProvidersAsync(string messageId, Func<IYencBodyTarget> targetFactory, CancellationToken cancellationToken)
-    {
-        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
-        var (found, header) = await _client.BodyElsewhereAsync(_endpoint, messageId, targetFactory, cancellationToken).ConfigureAwait(false);
-        if (found)
-        {
-            return header!;
-        }
-
-        // Every provider but this one answered 430, and this one did too (that is why we were asked).
-        throw new ArticleMissingException(messageId, [_endpoint.Name, .. _client.MissingOnAll(_endpoint)]);
-    }
+    public bool IsRetired => _endpoint.IsRetired;
 
     /// <summary>Returns the session, then the permit. Idempotent.</summary>
     public async ValueTask DisposeAsync()

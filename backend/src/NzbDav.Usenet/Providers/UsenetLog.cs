@@ -29,6 +29,9 @@ internal static partial class UsenetLog
     [LoggerMessage(EventId = 3011, Level = LogLevel.Information, Message = "Provider {Provider} answered again; using it normally")]
     public static partial void BreakerClosed(ILogger logger, string provider);
 
-    [LoggerMessage(EventId = 3012, Level = LogLevel.Debug, Message = "Attempt {Attempt} for <{MessageId}> on {Provider} failed: {Reason}")]
-    public static partial void AttemptFailed(ILogger logger, int attempt, string messageId, string provider, string reason, Exception? error);
+    [LoggerMessage(EventId = 3013, Level = LogLevel.Information, Message = "Usenet providers now in force ({Count}): {Providers}; {Retired} retired, their sessions closing")]
+    public static partial void Reconfigured(ILogger logger, int count, string providers, int retired);
+
+    [LoggerMessage(EventId = 3014, Level = LogLevel.Warning, Message = "The configured limiter shares do not fit the new budget of {Budget} connections ({Reason}); using the default shares")]
+    public static partial void LimiterSharesReset(ILogger logger, int budget, string reason);
 }

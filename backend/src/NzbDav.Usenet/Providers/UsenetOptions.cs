@@ -3,7 +3,10 @@ namespace NzbDav.Usenet.Providers;
 /// <summary>The provider list and failover policy of a <see cref="UsenetClient"/>.</summary>
 public sealed class UsenetOptions
 {
-    /// <summary>The accounts, in any order: the client orders them by role, then priority.</summary>
+    /// <summary>
+    /// The accounts, in any order: the client orders them by role, then priority. May be empty (a
+    /// fresh install): every fetch then fails saying no provider is configured.
+    /// </summary>
     public IReadOnlyList<UsenetProviderOptions> Providers { get; init; } = [];
 
     /// <summary>Tries per provider for one article when connections break or time out.</summary>
@@ -18,11 +21,6 @@ public sealed class UsenetOptions
     /// <summary>Throws <see cref="ArgumentException"/> naming the offending setting.</summary>
     public void Validate()
     {
-        if (Providers.Count == 0)
-        {
-            throw new ArgumentException("Configure at least one Usenet provider.");
-        }
-
         var names = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         foreach (var provider in Providers)
         {

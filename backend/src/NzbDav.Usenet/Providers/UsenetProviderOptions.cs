@@ -6,6 +6,8 @@ public sealed record UsenetProviderOptions
     /// <summary>Display name; unique among providers.</summary>
     public required string Name { get; init; }
     public required string Host { get; init; }
+    /// <summary>False keeps the provider configured but unused (its sessions close).</summary>
+    public bool Enabled { get; init; } = true;
     public int Port { get; init; } = 563;
     /// <summary>Implicit TLS (port 563 style); there is no STARTTLS.</summary>
     public bool UseTls { get; init; } = true;

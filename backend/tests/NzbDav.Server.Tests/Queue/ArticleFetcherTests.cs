@@ -53,7 +53,7 @@ public sealed class ArticleFetcherTests
     }
 
     [Fact]
-    public async Task A_corrupt_article_fails_with_the_yenc_error()
+    public async Task A_corrupt_article_fails_naming_the_yenc_error()
     {
         var ct = TestContext.Current.CancellationToken;
         await using var server = await StartAsync(TimeSpan.Zero, ct);
@@ -62,7 +62,11 @@ public sealed class ArticleFetcherTests
         await using var client = Client(server, maxConnections: 1);
         await using var fetcher = new ArticleFetcher(client, 64, 1, ct);
 
-        await Assert.ThrowsAnyAsync<YencException>(() => fetcher.FetchAsync(file.Articles[0].MessageId, () => new CaptureTarget(SegmentSize)));
+        var error = await Assert.ThrowsAsync<ArticleFetchFailedException>(() => fetcher.FetchAsync(file.Articles[0].MessageId, () => new CaptureTarget(SegmentSize)));
+        // The only provider gets its attempts per provider (2), each copy corrupt: the CRC error is the reason.
+        Assert.Equal(2, error.Failures.Count);
+        Assert.All(error.Failures, f => Assert.IsAssignableFrom<YencException>(f.Error));
+        Assert.IsAssignableFrom<YencException>(error.InnerException);
         await fetcher.FetchAsync(file.Articles[1].MessageId, () => new CaptureTarget(SegmentSize));
     }
 
@@ -78,8 +82,9 @@ public sealed class ArticleFetcherTests
 
         var error = await Assert.ThrowsAsync<ArticleFetchFailedException>(() => fetcher.FetchAsync(file.Articles[0].MessageId, () => new CaptureTarget(SegmentSize)));
 
-        Assert.Contains("3 sessions broke", error.Message);
-        Assert.Equal(3, server.Stats.GetCommandCount(MockCommandKind.Body));
+        // The provider's attempts per provider, each on a fresh session; then nobody is left to ask.
+        Assert.Equal(2, error.Failures.Count);
+        Assert.Equal(2, server.Stats.GetCommandCount(MockCommandKind.Body));
     }
 
     [Fact]

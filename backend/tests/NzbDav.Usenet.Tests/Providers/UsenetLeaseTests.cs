@@ -69,41 +69,4 @@ public sealed class UsenetLeaseTests
         Assert.Equal("fast", back.ProviderName);
         Assert.Equal(CircuitState.Closed, kit.Status("fast").Circuit);
     }
-
-    [Fact]
-    public async Task A_lease_holder_fetches_a_430_from_the_other_providers_under_its_own_permit()
-    {
-        await using var kit = new ClientTestKit();
-        kit.Post("old@x", "backup");
-        await using var lease = await kit.Client.AcquireAsync(OperationKind.Streaming, Token);
-        await Assert.ThrowsAsync<NzbDav.Usenet.Nntp.NntpArticleNotFoundException>(
-            () => lease.Connection.BodyAsync("old@x", new RecordingTarget(), Token));
-
-        var target = new RecordingTarget();
-        await lease.BodyFromOtherProvidersAsync("old@x", () => target, Token);
-
-        Assert.Equal(ClientTestKit.Article("old@x"), target.Data);
-        Assert.Equal(1, kit.Limiter.GetStats().InUse); // no second permit
-        var missing = await Assert.ThrowsAsync<ArticleMissingException>(
-            () => lease.BodyFromOtherProvidersAsync("gone@x", () => new RecordingTarget(), Token));
-        Assert.Equal(["fast", "slow", "backup"], missing.ProvidersTried);
-    }
-
-    [Fact]
-    public async Task A_lease_fallback_never_waits_on_a_busy_provider_ordered_before_its_own()
-    {
-        await using var kit = new ClientTestKit(maxConnections: 1);
-        kit.Post("x@x", "fast");
-        var onFast = await kit.Client.AcquireAsync(OperationKind.Streaming, Token);
-        await using var onSlow = await kit.Client.AcquireAsync(OperationKind.Streaming, Token);
-
-        // fast is ahead of slow and busy: waiting there could deadlock with fast's own holders.
-        var error = await Assert.ThrowsAsync<ArticleFetchFailedException>(
-            () => onSlow.BodyFromOtherProvidersAsync("x@x", () => new RecordingTarget(), Token));
-        Assert.Contains(error.Failures, f => f.ProviderName == "fast" && f.Reason == "all connections busy");
-        Assert.Equal(["backup"], error.MissingOn);
-
-        await onFast.DisposeAsync();
-        await onSlow.BodyFromOtherProvidersAsync("x@x", () => new RecordingTarget(), Token);
-    }
 }

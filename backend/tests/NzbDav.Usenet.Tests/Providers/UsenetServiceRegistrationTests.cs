@@ -27,10 +27,15 @@ public sealed class UsenetServiceRegistrationTests
     }
 
     [Fact]
-    public void Rejects_an_invalid_provider_list_at_registration()
+    public void Rejects_an_invalid_provider_list_at_registration_but_takes_an_empty_one()
     {
-        var error = Assert.Throws<ArgumentException>(() => new ServiceCollection().AddUsenetClient(new UsenetOptions()));
-        Assert.Contains("at least one Usenet provider", error.Message);
+        var error = Assert.Throws<ArgumentException>(() => new ServiceCollection().AddUsenetClient(
+            new UsenetOptions { Providers = [PoolTestKit.Provider("a", max: 2), PoolTestKit.Provider("A", max: 2)] }));
+        Assert.Contains("used twice", error.Message);
+
+        // A fresh install has no provider yet: the client exists, and the limiter has a budget of one.
+        var services = new ServiceCollection().AddUsenetClient(new UsenetOptions());
+        Assert.Equal(1, ((LimiterOptions)Single<LimiterOptions>(services).ImplementationInstance!).TotalConnections);
     }
 
     private static ServiceDescriptor Single<T>(IServiceCollection services) => Assert.Single(services, d => d.ServiceType == typeof(T));

@@ -1,10 +1,10 @@
 using System.Diagnostics;
 
-namespace NzbDav.Streaming;
+namespace NzbDav.Usenet.Fetching;
 
 /// <summary>
 /// Medians of the last few fetches' time to first byte and total time, plus the fastest first byte
-/// seen (the latency floor). Written by the scheduler only; the medians are published for the reader.
+/// seen (the latency floor). Written by the group's loop only; the medians are published for readers.
 /// </summary>
 internal sealed class FetchTimings
 {

@@ -1,14 +1,14 @@
 using System.Threading.Tasks.Sources;
 
-namespace NzbDav.Streaming;
+namespace NzbDav.Usenet.Fetching;
 
 /// <summary>
 /// An auto-reset event for exactly one waiter, allocation-free after construction: <see cref="Set"/>
 /// wakes the waiter if it is parked, or makes its next wait return at once. Setting an already set
 /// signal does nothing, so producers may call it freely. Continuations never run inline on the
-/// setter's thread (setters are NNTP receive loops that must not run reader code).
+/// setter's thread (setters are NNTP receive loops that must not run a consumer's code).
 /// </summary>
-internal sealed class AsyncSignal : IValueTaskSource
+public sealed class AsyncSignal : IValueTaskSource
 {
     private const int Idle = 0;
     private const int Waiting = 1;

@@ -1,12 +1,12 @@
 using System.Diagnostics;
 using NzbDav.Usenet.Providers;
 
-namespace NzbDav.Streaming;
+namespace NzbDav.Usenet.Fetching;
 
 /// <summary>Where a <see cref="FetchWorker"/> is in its life.</summary>
 internal enum FetchWorkerState
 {
-    /// <summary>Waiting for a lease from the streaming pool.</summary>
+    /// <summary>Waiting for a lease.</summary>
     Acquiring,
 
     /// <summary>Holds a lease and takes work up to its pipeline depth.</summary>
@@ -20,28 +20,32 @@ internal enum FetchWorkerState
 }
 
 /// <summary>
-/// One connection of a stream: a lease plus the requests pipelined on it. Scheduler-owned (one
-/// thread), except for the lease and error that the acquisition hands over through a queue.
+/// One connection of a <see cref="FetchGroup"/>: a lease plus the requests pipelined on it. Owned by
+/// the group's loop, except for the lease and error the acquisition hands over through a queue and
+/// the progress time that receive loops write.
 /// </summary>
-internal sealed class FetchWorker(long acquireStartedAt, CancellationToken stopping)
+internal sealed class FetchWorker(long acquireStartedAt, IReadOnlyList<string>? avoid, CancellationToken stopping)
 {
     private long _lastProgressAt;
 
-    /// <summary>Cancels the lease wait: the stream stops, or the lease is no longer needed.</summary>
+    /// <summary>Cancels the lease wait: the group stops, or the lease is no longer needed.</summary>
     public CancellationTokenSource AcquireCancellation { get; } = CancellationTokenSource.CreateLinkedTokenSource(stopping);
 
     public FetchWorkerState State { get; set; } = FetchWorkerState.Acquiring;
 
     public long AcquireStartedAt { get; } = acquireStartedAt;
 
-    /// <summary>Set by the acquisition before the worker is queued back to the scheduler.</summary>
+    /// <summary>Providers this acquisition was told to avoid (a request none of the group's providers could serve).</summary>
+    public IReadOnlyList<string>? Avoid { get; } = avoid;
+
+    /// <summary>Set by the acquisition before the worker is queued back to the group.</summary>
     public UsenetLease? Lease { get; set; }
 
     public Exception? AcquireError { get; set; }
 
     public Task Acquisition { get; set; } = Task.CompletedTask;
 
-    /// <summary>Requests of this stream outstanding on the connection.</summary>
+    /// <summary>Requests outstanding on the connection.</summary>
     public int InFlight { get; set; }
 
     public int PipelineDepth { get; set; } = 1;
@@ -55,8 +59,10 @@ internal sealed class FetchWorker(long acquireStartedAt, CancellationToken stopp
     /// <summary>The connection may still owe an answer we abandoned: close it rather than return it to the pool.</summary>
     public bool BreakOnClose { get; set; }
 
-    public void MarkProgress() => Volatile.Write(ref _lastProgressAt, Stopwatch.GetTimestamp());
+    public string? ProviderName => Lease?.ProviderName;
 
     public bool HasCapacity =>
-        State == FetchWorkerState.Ready && InFlight < PipelineDepth && Lease!.Connection.IsUsable;
+        State == FetchWorkerState.Ready && InFlight < PipelineDepth && Lease!.Connection.IsUsable && !Lease.IsRetired;
+
+    public void MarkProgress() => Volatile.Write(ref _lastProgressAt, Stopwatch.GetTimestamp());
 }

@@ -1,0 +1,28 @@
+using Microsoft.Extensions.Logging;
+
+namespace NzbDav.Usenet.Fetching;
+
+/// <summary>Source-generated log messages of the fetch engine.</summary>
+internal static partial class FetchLog
+{
+    [LoggerMessage(EventId = 4001, Level = LogLevel.Debug, Message = "Fetching <{MessageId}> on {Provider} failed ({Outcome}); fetching it again elsewhere")]
+    public static partial void AttemptFailed(ILogger logger, string messageId, string provider, FetchOutcome outcome, Exception? error);
+
+    [LoggerMessage(EventId = 4002, Level = LogLevel.Warning, Message = "Article <{MessageId}> could not be fetched (last from {Provider}): {Reason}")]
+    public static partial void GaveUp(ILogger logger, string messageId, string provider, string reason);
+
+    [LoggerMessage(EventId = 4003, Level = LogLevel.Debug, Message = "Article <{MessageId}> is late ({ElapsedMs} ms); racing it on another connection")]
+    public static partial void StragglerRaced(ILogger logger, string messageId, long elapsedMs);
+
+    [LoggerMessage(EventId = 4004, Level = LogLevel.Warning, Message = "Could not lease a connection")]
+    public static partial void LeaseFailed(ILogger logger, Exception? error);
+
+    [LoggerMessage(EventId = 4007, Level = LogLevel.Debug, Message = "One more connection was not available: {Reason}")]
+    public static partial void ExtraLeaseUnavailable(ILogger logger, string? reason);
+
+    [LoggerMessage(EventId = 4005, Level = LogLevel.Error, Message = "A fetch group failed; its unanswered requests fail with it")]
+    public static partial void GroupFailed(ILogger logger, Exception error);
+
+    [LoggerMessage(EventId = 4006, Level = LogLevel.Debug, Message = "Returning a connection to {Provider} failed")]
+    public static partial void LeaseCloseFailed(ILogger logger, string provider, Exception error);
+}

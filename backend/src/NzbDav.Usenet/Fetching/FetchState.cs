@@ -1,0 +1,68 @@
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Usenet.Fetching;
+
+/// <summary>What a <see cref="FetchGroup"/> knows about one request; its loop is the only writer.</summary>
+internal sealed class FetchState
+{
+    /// <summary>Attempts running for the request (one, or two while racing a straggler).</summary>
+    public List<FetchAttempt> Attempts { get; } = new(2);
+
+    /// <summary>Attempts that failed (430s excluded: each rules out a provider, so they end by themselves).</summary>
+    public int FailedAttempts { get; set; }
+
+    public bool Raced { get; set; }
+
+    public bool Queued { get; set; }
+
+    /// <summary>The group answered the request; nothing more is reported.</summary>
+    public bool Settled { get; set; }
+
+    /// <summary>The worker whose connection failed the request last, avoided on the retry.</summary>
+    public FetchWorker? Avoid { get; set; }
+
+    /// <summary>Providers that lack the article, sent a corrupt copy or failed it too often: retries go elsewhere.</summary>
+    public List<string>? BadProviders { get; set; }
+
+    /// <summary>Providers that answered 430.</summary>
+    public List<string>? MissingOn { get; set; }
+
+    /// <summary>Every failure other than a 430, in order.</summary>
+    public List<ProviderFailure>? Failures { get; set; }
+
+    public bool IsBad(string provider) => BadProviders?.Contains(provider) == true;
+
+    public void MarkBad(string provider)
+    {
+        BadProviders ??= new List<string>(2);
+        if (!BadProviders.Contains(provider))
+        {
+            BadProviders.Add(provider);
+        }
+    }
+
+    public void AddMissing(string provider)
+    {
+        MissingOn ??= new List<string>(2);
+        if (!MissingOn.Contains(provider))
+        {
+            MissingOn.Add(provider);
+        }
+    }
+
+    public int FaultsOn(string provider)
+    {
+        var count = 0;
+        if (Failures is { } failures)
+        {
+            foreach (var failure in failures)
+            {
+                if (failure.ProviderName == provider)
+                {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+}

@@ -24,9 +24,12 @@ public sealed class MockNntpServer : IAsyncDisposable
     private int _connectionNumber;
     private int _disposed;
 
+    private int _maxConnections; // 0: no cap
+
     public MockNntpServer(MockNntpOptions? options = null)
     {
         Options = options ?? new MockNntpOptions();
+        _maxConnections = Options.MaxConnections ?? 0;
         if (Options.User is null != Options.Password is null)
         {
             throw new ArgumentException("User and Password must be set together.", nameof(options));
@@ -35,6 +38,16 @@ public sealed class MockNntpServer : IAsyncDisposable
     }
 
     public MockNntpOptions Options { get; }
+
+    /// <summary>
+    /// Sessions allowed at once (null: no cap); starts as <see cref="MockNntpOptions.MaxConnections"/>
+    /// and may be changed while the server runs, as a provider changing an account's plan would.
+    /// </summary>
+    public int? MaxConnections
+    {
+        get => Volatile.Read(ref _maxConnections) is var max and > 0 ? max : null;
+        set => Volatile.Write(ref _maxConnections, value ?? 0);
+    }
 
     /// <summary>Latency, bandwidth and faults; change at runtime.</summary>
     public MockBehavior Behavior => Options.Behavior;
@@ -132,7 +145,7 @@ public sealed class MockNntpServer : IAsyncDisposable
                 stream = tls;
                 await tls.AuthenticateAsServerAsync(new SslServerAuthenticationOptions { ServerCertificate = _certificate }, cancellationToken);
             }
-            if (!slot.TryTake(Options.MaxConnections))
+            if (!slot.TryTake(MaxConnections))
             {
                 await stream.WriteAsync(Encoding.ASCII.GetBytes("502 too many connections\r\n"), cancellationToken);
                 await stream.FlushAsync(cancellationToken);

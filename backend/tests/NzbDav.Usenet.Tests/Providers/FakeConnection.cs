@@ -35,7 +35,7 @@ internal sealed class FakeConnection(FakeProvider provider, int id) : INntpConne
 
     public async Task<YencHeader> BodyAsync(string messageId, IYencBodyTarget target, CancellationToken cancellationToken)
     {
-        provider.CountBodyRequest();
+        provider.CountBodyRequest(messageId);
         await provider.WaitAtGateAsync(cancellationToken);
         ThrowIfBroken();
         if (!provider.Articles.TryGetValue(messageId, out var data))

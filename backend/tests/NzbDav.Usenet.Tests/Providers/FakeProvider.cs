@@ -36,7 +36,14 @@ internal sealed class FakeProvider(string name)
     /// <summary>BODY commands received, answered or not.</summary>
     public int BodyRequests => Volatile.Read(ref _bodies);
 
-    public void CountBodyRequest() => Interlocked.Increment(ref _bodies);
+    /// <summary>Message-ids of the BODY commands received, in arrival order.</summary>
+    public ConcurrentQueue<string> BodyLog { get; } = new();
+
+    public void CountBodyRequest(string messageId)
+    {
+        BodyLog.Enqueue(messageId);
+        Interlocked.Increment(ref _bodies);
+    }
 
     /// <summary>The next <paramref name="count"/> bodies break the session after sending their header.</summary>
     public void BreakNextBodies(int count) => Volatile.Write(ref _breakBodies, count);

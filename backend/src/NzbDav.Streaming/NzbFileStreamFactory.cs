@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nzb;
@@ -19,29 +20,47 @@ public sealed class NzbFileStreamFactory
     private const int PooledChunks = 2048;
 
     private readonly UsenetClient _client;
-    private readonly StreamingOptions _options;
+    private readonly IOptionsMonitor<StreamingOptions> _options;
     private readonly ILogger<BufferedSegmentStream> _logger;
     private readonly ArrayPool<byte> _pool;
     private readonly StreamingMetrics? _metrics;
 
-    /// <summary>Creates a factory over <paramref name="client"/>'s streaming pool; its streams count themselves in <paramref name="metrics"/> when given.</summary>
-    public NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, StreamingMetrics? metrics = null)
+    /// <summary>
+    /// Creates a factory over <paramref name="client"/>'s streaming pool. Every stream takes the
+    /// settings in force when it opens, so a change applies to the next playback. Its streams count
+    /// themselves in <paramref name="metrics"/> when given.
+    /// </summary>
+    public NzbFileStreamFactory(UsenetClient client, IOptionsMonitor<StreamingOptions> options, ILoggerFactory loggerFactory, StreamingMetrics? metrics = null)
         : this(client, options, loggerFactory, null, metrics)
     {
     }
 
+    /// <summary>A factory with fixed settings (tools and tests).</summary>
+    public NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, StreamingMetrics? metrics = null)
+        : this(client, new FixedOptionsMonitor<StreamingOptions>(options), loggerFactory, null, metrics)
+    {
+    }
+
     internal NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool, StreamingMetrics? metrics = null)
+        : this(client, new FixedOptionsMonitor<StreamingOptions>(options), loggerFactory, bufferPool, metrics)
+    {
+    }
+
+    private NzbFileStreamFactory(UsenetClient client, IOptionsMonitor<StreamingOptions> options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool, StreamingMetrics? metrics)
     {
         ArgumentNullException.ThrowIfNull(client);
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(loggerFactory);
-        options.Validate();
+        options.CurrentValue.Validate();
         _client = client;
         _options = options;
         _logger = loggerFactory.CreateLogger<BufferedSegmentStream>();
         _pool = bufferPool ?? ArrayPool<byte>.Create(SegmentBuffer.ChunkSize, PooledChunks);
         _metrics = metrics;
     }
+
+    /// <summary>False while no Usenet provider is in force: nothing could be streamed.</summary>
+    public bool HasProviders => _client.ProviderCount > 0;
 
     /// <summary>
     /// Opens a stream over <paramref name="file"/>, fetching its first segment to learn the file and
@@ -116,7 +135,8 @@ public sealed class NzbFileStreamFactory
 
     private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch)
     {
-        var group = _client.OpenGroup(_options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
-        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), _options, statistics, firstSegment, _pool, _metrics);
+        var options = _options.CurrentValue;
+        var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
+        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, _metrics);
     }
 }

@@ -40,12 +40,9 @@ public static class NzbDavServiceCollectionExtensions
         services.AddSingleton<JobCompletion>();
         services.AddHostedService<IngestionQueueService>();
 
+        // Registered with or without providers: a fresh install adds them later, at runtime.
         var providers = configuration.GetSection("Usenet:Providers").Get<UsenetProviderOptions[]>() ?? [];
-        if (providers.Length > 0)
-        {
-            // AddUsenetClient registers NntpConnectionFactory, the limiter and the client.
-            services.AddUsenetClient(new UsenetOptions { Providers = providers });
-        }
+        services.AddUsenetClient(new UsenetOptions { Providers = providers });
 
         return services;
     }

@@ -28,7 +28,7 @@ internal sealed class ConnectionPrewarmer(IServiceProvider services, IOptions<We
         get
         {
             var limiter = services.GetService<LimiterOptions>();
-            if (limiter is null || services.GetService<UsenetClient>() is null)
+            if (limiter is null || services.GetRequiredService<UsenetClient>().ProviderCount == 0)
                 return 0;
             var perStream = services.GetService<StreamingOptions>()?.ConnectionsPerStream ?? int.MaxValue;
             return Math.Clamp(davOptions.Value.PrewarmConnections, 0, Math.Min(perStream, limiter.StreamingGuarantee));

@@ -46,7 +46,7 @@ internal sealed class StartupWarmup(
 
         logger.LogDebug("Warmed the WebDAV request path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
         // Without a provider nothing can be streamed, so there is nothing more to warm.
-        if (services.GetService<UsenetClient>() is null)
+        if (services.GetRequiredService<UsenetClient>().ProviderCount == 0)
             return;
         _streaming = Task.Run(() => WarmStreamingAsync(_stopping.Token), CancellationToken.None);
         prewarmer.Start();

@@ -39,13 +39,10 @@ internal static class StreamingPathWarmup
             new GlobalOperationLimiter(LimiterOptions.CreateDefault(provider.MaxConnections)),
             TimeProvider.System,
             NullLogger<UsenetClient>.Instance);
-        var services = new ServiceCollection()
-            .AddSingleton(client)
-            .AddSingleton(new NzbFileStreamFactory(client, streaming with { ConnectionsPerStream = provider.MaxConnections }, NullLoggerFactory.Instance))
-            .BuildServiceProvider();
-        await using (services)
+        using var layouts = new DavLayoutCache();
         {
-            var opener = new LayoutDavFileOpener(services);
+            var opener = new LayoutDavFileOpener(
+                new NzbFileStreamFactory(client, streaming with { ConnectionsPerStream = provider.MaxConnections }, NullLoggerFactory.Instance), layouts);
             var ids = file.Articles.Select(a => a.MessageId).ToArray();
             var item = new DavItem
             {

@@ -28,9 +28,9 @@ public sealed class JobIngestor(
     /// <param name="progress">Where the SABnzbd queue reads how far the job got; optional.</param>
     public async Task<IReadOnlyList<IngestedFile>> IngestAsync(string jobName, byte[] gzipNzb, string? password, CancellationToken cancellationToken, JobProgress? progress = null)
     {
-        // The client exists only when providers are configured; without one a job cannot be ingested.
-        var client = services.GetService<UsenetClient>()
-            ?? throw new IngestionFailedException("No Usenet provider is configured (Usenet:Providers).");
+        var client = services.GetRequiredService<UsenetClient>();
+        if (client.ProviderCount == 0)
+            throw new IngestionFailedException("No Usenet provider is configured (Usenet:Providers).");
         var started = Stopwatch.GetTimestamp();
         var document = await ParseAsync(gzipNzb, cancellationToken);
         var parsed = Stopwatch.GetTimestamp();

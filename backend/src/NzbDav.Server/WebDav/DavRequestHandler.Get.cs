@@ -82,7 +82,18 @@ public sealed partial class DavRequestHandler
                 return;
             }
 
-            source = await opener.OpenAsync(resource.Item!, range.From + range.Length, cancellationToken);
+            try
+            {
+                source = await opener.OpenAsync(resource.Item!, range.From + range.Length, cancellationToken);
+            }
+            catch (DavUnavailableException ex)
+            {
+                logger.LogWarning("Cannot stream {Path}: {Reason}", resource.Href, ex.Message);
+                context.Response.Headers.ContentRange = default;
+                context.Response.ContentLength = null;
+                await DavResponses.TextAsync(context, StatusCodes.Status503ServiceUnavailable, ex.Message);
+                return;
+            }
         }
 
         // Disposed as soon as the copy ends, including when the client disconnects mid-body.

@@ -3,16 +3,16 @@ using NzbDav.Data.Entities;
 using NzbDav.Data.Layout;
 using NzbDav.Streaming;
 using NzbDav.Streaming.Combined;
-using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Server.WebDav;
 
 /// <summary>
-/// Streams library files from their stored layout: one <see cref="BufferedSegmentStream"/> per
+/// Streams library files from their stored layout (decoded once, cached): a plain file is its one
+/// <see cref="BufferedSegmentStream"/> as it is; a file inside archive volumes is one stream per
 /// layout part (sizes known from the layout, so opening fetches nothing), cut to the part's range
 /// and joined by a <see cref="CombinedStream"/>; encrypted entries are decrypted on the fly.
 /// </summary>
-public sealed class LayoutDavFileOpener(IServiceProvider services) : IDavFileOpener
+public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutCache layouts) : IDavFileOpener
 {
     /// <inheritdoc />
     public Task<Stream> OpenAsync(DavItem item, long readEnd, CancellationToken cancellationToken)
@@ -21,23 +21,27 @@ public sealed class LayoutDavFileOpener(IServiceProvider services) : IDavFileOpe
         cancellationToken.ThrowIfCancellationRequested();
         if (item.IsDirectory || item.Layout is null)
             throw new ArgumentException($"'{item.Path}' is not a library file.", nameof(item));
-        // The factory needs the Usenet client, which exists only when providers are configured.
-        if (services.GetService<UsenetClient>() is null)
-            throw new IOException("No Usenet provider is configured (Usenet:Providers); library files cannot be streamed.");
-        var factory = services.GetRequiredService<NzbFileStreamFactory>();
-        var layout = DavFileLayoutCodec.Decode(item.Layout);
+        if (!factory.HasProviders)
+            throw new DavUnavailableException("No Usenet provider is configured (Usenet:Providers); library files cannot be streamed.");
+        var layout = layouts.Get(item);
         if (layout.Length != item.Size)
             throw new LayoutFormatException($"'{item.Path}' is {item.Size} bytes but its layout describes {layout.Length}.");
 
         // CBC needs whole blocks: read ahead to the end of the block holding the last wanted byte.
         var end = Math.Clamp(readEnd, 0, item.Size);
         var storedEnd = layout.Encryption is { } aes ? Math.Min(layout.StoredLength, (aes.PlaintextOffset + end + 15) / 16 * 16) : end;
+        if (layout is { Encryption: null, Parts: [var whole] } && whole.RangeOffset == 0 && whole.RangeLength == whole.FileSize)
+        {
+            // A plain file: the segment stream is the file; nothing to cut or join.
+            return Task.FromResult<Stream>(OpenPart(whole, storedEnd));
+        }
+
         var parts = new List<CombinedStreamPart>(layout.Parts.Count);
         long partStart = 0;
         foreach (var part in layout.Parts)
         {
             var wanted = storedEnd - partStart;
-            parts.Add(new CombinedStreamPart(_ => ValueTask.FromResult<Stream>(OpenPart(factory, part, wanted)), part.RangeOffset, part.RangeLength));
+            parts.Add(new CombinedStreamPart(_ => ValueTask.FromResult<Stream>(OpenPart(part, wanted)), part.RangeOffset, part.RangeLength));
             partStart += part.RangeLength;
         }
         Stream stream = new CombinedStream(parts);
@@ -47,7 +51,7 @@ public sealed class LayoutDavFileOpener(IServiceProvider services) : IDavFileOpe
     }
 
     // A part wholly inside the wanted range reads ahead freely; the part holding its end stops there.
-    private static BufferedSegmentStream OpenPart(NzbFileStreamFactory factory, LayoutPart part, long wanted)
+    private BufferedSegmentStream OpenPart(LayoutPart part, long wanted)
     {
         var stream = factory.Open(part.MessageIds, part.FileSize, part.PartSize);
         if (wanted < part.RangeLength)

@@ -28,6 +28,7 @@ public static class WebDavServiceCollectionExtensions
         services.TryAddSingleton(sp => new NzbFileStreamFactory(
             sp.GetRequiredService<UsenetClient>(), sp.GetRequiredService<StreamingOptions>(), sp.GetRequiredService<ILoggerFactory>(),
             sp.GetService<StreamingMetrics>()));
+        services.AddSingleton<DavLayoutCache>();
         services.AddSingleton<IDavFileOpener, LayoutDavFileOpener>();
         return services;
     }

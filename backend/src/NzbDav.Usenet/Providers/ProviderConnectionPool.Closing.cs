@@ -22,12 +22,17 @@ public sealed partial class ProviderConnectionPool
     private void CloseInBackground(INntpConnection connection) => _ = CloseTrackedAsync(connection, releaseSlot: true);
 
     // Every close goes through here, so DisposeAsync can cut and then await the ones in progress.
-    private async Task CloseTrackedAsync(INntpConnection connection, bool releaseSlot)
+    // With counted, the caller already added it to _closing under the gate.
+    private async Task CloseTrackedAsync(INntpConnection connection, bool releaseSlot, bool counted = false)
     {
         CancellationToken cut;
         lock (_gate)
         {
-            _closing++;
+            if (!counted)
+            {
+                _closing++;
+            }
+
             cut = _stopping.Token;
         }
 
@@ -43,7 +48,7 @@ public sealed partial class ProviderConnectionPool
         {
             if (releaseSlot)
             {
-                ReleaseSlot();
+                ReleaseSlot(closing: true);
             }
 
             TaskCompletionSource? allClosed;

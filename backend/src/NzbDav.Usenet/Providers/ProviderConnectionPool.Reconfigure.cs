@@ -40,9 +40,10 @@ public sealed partial class ProviderConnectionPool
             for (var remaining = _idle.Count; remaining > 0; remaining--)
             {
                 var entry = _idle.Dequeue();
-                if (Volatile.Read(ref _open) - (surplus?.Count ?? 0) > provider.MaxConnections || entry.Connection.PipelineDepth != provider.PipelineDepth)
+                if (Volatile.Read(ref _open) - _closing > provider.MaxConnections || entry.Connection.PipelineDepth != provider.PipelineDepth)
                 {
                     (surplus ??= []).Add(entry.Connection);
+                    _closing++;
                 }
                 else
                 {
@@ -58,7 +59,7 @@ public sealed partial class ProviderConnectionPool
 
         foreach (var connection in surplus ?? [])
         {
-            CloseInBackground(connection);
+            _ = CloseTrackedAsync(connection, releaseSlot: true, counted: true);
         }
     }
 

@@ -118,13 +118,16 @@ public sealed partial class ProviderConnectionPool
     }
 
     // A slot came free: it passes to the first waiter (who opens a session in it) or is given up,
-    // also when the cap was lowered below the sessions still open.
-    private void ReleaseSlot()
+    // also when the cap was lowered below the sessions still open. With closing, the slot was a
+    // session whose close just completed and that is still counted in _closing.
+    private void ReleaseSlot(bool closing = false)
     {
         TaskCompletionSource? drained = null;
         lock (_gate)
         {
-            if (!_disposed && !_retired && Volatile.Read(ref _open) <= Provider.MaxConnections && _waiters.First is { } node)
+            // Sessions that stay open once this slot is handed on, those closing aside.
+            var kept = Volatile.Read(ref _open) - _closing + (closing ? 1 : 0);
+            if (!_disposed && !_retired && kept <= Provider.MaxConnections && _waiters.First is { } node)
             {
                 _waiters.RemoveFirst();
                 node.Value.TrySetResult(null);

@@ -130,8 +130,9 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         lock (_gate)
         {
             _inUse--;
-            // A session beyond a lowered cap, or opened with an older pipeline depth, is not kept.
-            if (!_disposed && !_retired && connection.IsUsable && Volatile.Read(ref _open) <= Provider.MaxConnections
+            // A session beyond a lowered cap (not counting those already closing), or opened with an
+            // older pipeline depth, is not kept.
+            if (!_disposed && !_retired && connection.IsUsable && Volatile.Read(ref _open) - _closing <= Provider.MaxConnections
                 && connection.PipelineDepth == Provider.PipelineDepth)
             {
                 if (_waiters.First is { } node)
@@ -147,9 +148,12 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
 
                 return ValueTask.CompletedTask;
             }
+
+            // Counted as closing now, so a session returned right after this one sees it.
+            _closing++;
         }
 
-        CloseInBackground(connection);
+        _ = CloseTrackedAsync(connection, releaseSlot: true, counted: true);
         return ValueTask.CompletedTask;
     }
 

@@ -169,7 +169,7 @@ public sealed class UsenetClient : IAsyncDisposable
     /// settings apply to sessions opened from now on. A provider that was removed, disabled, or now
     /// points at another server or account is retired: its leases take no new work, its sessions
     /// close as they come back, and callers waiting for it ask the next provider. The limiter's
-    /// budget follows the primaries' capacity, keeping any configured shares.
+    /// budget follows the primaries' capacity, shared as <see cref="UsenetOptions.Limiter"/> says.
     /// </summary>
     /// <exception cref="ArgumentException">The options are invalid; nothing changed.</exception>
     public void Reconfigure(UsenetOptions options)
@@ -196,10 +196,14 @@ public sealed class UsenetClient : IAsyncDisposable
             }
 
             retired.AddRange(current.Endpoints.Where(e => !next.Contains(e)));
-            var previousBudget = current.PrimaryCapacity;
             Volatile.Write(ref _providers, new ProviderSet(next));
             Volatile.Write(ref _options, options);
-            ResizeLimiter(previousBudget, Providers.PrimaryCapacity);
+            var shares = options.LimiterOptions();
+            if (shares != _limiter.Options)
+            {
+                // Growth wakes exactly the waiters it admits; shrinking revokes nothing held.
+                _limiter.Reconfigure(shares);
+            }
             foreach (var endpoint in retired)
             {
                 endpoint.MarkRetired();
@@ -263,33 +267,6 @@ public sealed class UsenetClient : IAsyncDisposable
         return new ProviderEndpoint(
             new ProviderConnectionPool(provider, _connectionFactory, _time, _logger, metrics),
             new CircuitBreaker(provider.Name, options.BreakerFailureThreshold, options.BreakerCooldown, _time, _logger, metrics));
-    }
-
-    // The budget is the primaries' capacity. Shares a user configured are kept (scaled budgets keep
-    // the guarantees as long as they stay valid); default shares are recomputed for the new budget.
-    private void ResizeLimiter(int previousBudget, int budget)
-    {
-        budget = Math.Max(1, budget);
-        var current = _limiter.Options;
-        if (current.TotalConnections == budget)
-        {
-            return;
-        }
-
-        var next = current == LimiterOptions.CreateDefault(Math.Max(1, previousBudget))
-            ? LimiterOptions.CreateDefault(budget)
-            : current with { TotalConnections = budget };
-        try
-        {
-            next.Validate();
-        }
-        catch (ArgumentException error)
-        {
-            UsenetLog.LimiterSharesReset(_logger, budget, error.Message);
-            next = LimiterOptions.CreateDefault(budget);
-        }
-
-        _limiter.Reconfigure(next);
     }
 
     // Pass 0 takes a ready session or free slot anywhere in order; backup-only providers only when no

@@ -31,7 +31,4 @@ internal static partial class UsenetLog
 
     [LoggerMessage(EventId = 3013, Level = LogLevel.Information, Message = "Usenet providers now in force ({Count}): {Providers}; {Retired} retired, their sessions closing")]
     public static partial void Reconfigured(ILogger logger, int count, string providers, int retired);
-
-    [LoggerMessage(EventId = 3014, Level = LogLevel.Warning, Message = "The configured limiter shares do not fit the new budget of {Budget} connections ({Reason}); using the default shares")]
-    public static partial void LimiterSharesReset(ILogger logger, int budget, string reason);
 }

@@ -1,3 +1,5 @@
+using NzbDav.Usenet.Limiting;
+
 namespace NzbDav.Usenet.Providers;
 
 /// <summary>The provider list and failover policy of a <see cref="UsenetClient"/>.</summary>
@@ -8,6 +10,12 @@ public sealed class UsenetOptions
     /// fresh install): every fetch then fails saying no provider is configured.
     /// </summary>
     public IReadOnlyList<UsenetProviderOptions> Providers { get; init; } = [];
+
+    /// <summary>How the connection budget (the primaries' capacity) is shared between streaming, queue and health checks.</summary>
+    public LimiterShares Limiter { get; init; } = new();
+
+    /// <summary>The limiter options these providers and shares call for.</summary>
+    public LimiterOptions LimiterOptions() => Limiter.For(Limiting.LimiterOptions.BudgetOf(Providers.Where(p => p.Enabled)));
 
     /// <summary>Tries per provider for one article when connections break or time out.</summary>
     public int MaxAttemptsPerProvider { get; init; } = 2;
@@ -44,6 +52,16 @@ public sealed class UsenetOptions
         if (BreakerCooldown <= TimeSpan.Zero)
         {
             throw new ArgumentException($"{nameof(BreakerCooldown)} must be positive.");
+        }
+
+        ArgumentNullException.ThrowIfNull(Limiter, nameof(Limiter));
+        try
+        {
+            LimiterOptions().Validate();
+        }
+        catch (ArgumentException error)
+        {
+            throw new ArgumentException($"Usenet:Limiter: {error.Message}", error);
         }
     }
 }

@@ -23,7 +23,7 @@ public static class UsenetServiceCollectionExtensions
         services.AddSingleton(options);
         services.TryAddSingleton(TimeProvider.System);
         services.TryAddSingleton<INntpConnectionFactory, NntpConnectionFactory>();
-        services.TryAddSingleton(LimiterOptions.CreateDefault(Math.Max(1, LimiterOptions.BudgetOf(options.Providers.Where(p => p.Enabled)))));
+        services.TryAddSingleton(options.LimiterOptions());
         services.TryAddSingleton(static provider => new GlobalOperationLimiter(provider.GetRequiredService<LimiterOptions>()));
         services.TryAddSingleton<UsenetClient>();
         return services;

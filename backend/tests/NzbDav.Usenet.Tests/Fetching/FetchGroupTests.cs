@@ -1,0 +1,221 @@
+using NzbDav.Usenet.Fetching;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Tests.Providers;
+using NzbDav.Usenet.Yenc;
+using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
+
+namespace NzbDav.Usenet.Tests.Fetching;
+
+/// <summary>The fetch engine over fake providers "fast", "slow" (primaries) and "backup".</summary>
+public sealed class FetchGroupTests
+{
+    [Fact]
+    public async Task A_430_on_the_groups_provider_is_fetched_on_a_lease_that_avoids_it()
+    {
+        await using var kit = new ClientTestKit();
+        kit.Post("a@x", "fast", "slow", "backup");
+        kit.Post("only-backup@x", "backup");
+        var group = kit.Client.OpenGroup(Queue(cap: 1));
+        await using (group)
+        {
+            var a = Submit(group, "a@x", 0);
+            var rare = Submit(group, "only-backup@x", 1);
+            group.Wake();
+
+            Assert.Equal(ClientTestKit.Article("a@x"), await a.Data);
+            Assert.Equal(ClientTestKit.Article("only-backup@x"), await rare.Data);
+        }
+
+        // fast first (430), then the primaries in order, then the backup: each 430 rules one out.
+        Assert.Equal(["a@x", "only-backup@x"], kit["fast"].BodyLog);
+        Assert.Equal(["only-backup@x"], kit["slow"].BodyLog);
+        Assert.Equal(["only-backup@x"], kit["backup"].BodyLog);
+        Assert.Equal(0, group.Statistics.LeasesHeld);
+        Assert.Equal(0, kit.Limiter.GetStats().InUse);
+    }
+
+    [Fact]
+    public async Task Requests_go_out_lowest_order_first_within_the_in_flight_limit()
+    {
+        await using var kit = new ClientTestKit();
+        foreach (var id in new[] { "r1@x", "r3@x", "r5@x" })
+        {
+            kit.Post(id, "fast");
+        }
+
+        await using var group = kit.Client.OpenGroup(Queue(cap: 1) with { MaxInFlight = 1 });
+        var requests = new[] { Submit(group, "r5@x", 5), Submit(group, "r1@x", 1), Submit(group, "r3@x", 3) };
+        group.Wake();
+        await Task.WhenAll(requests.Select(r => r.Data));
+
+        Assert.Equal(["r1@x", "r3@x", "r5@x"], kit["fast"].BodyLog);
+    }
+
+    [Fact]
+    public async Task Missing_everywhere_is_answered_as_missing_naming_every_provider()
+    {
+        await using var kit = new ClientTestKit();
+        await using var group = kit.Client.OpenGroup(Queue(cap: 2));
+        var gone = Submit(group, "gone@x", 0);
+        group.Wake();
+
+        var error = await Assert.ThrowsAsync<ArticleMissingException>(() => gone.Data);
+        Assert.Equal(["fast", "slow", "backup"], error.ProvidersTried);
+    }
+
+    [Fact]
+    public async Task A_corrupt_copy_is_fetched_from_another_provider()
+    {
+        await using var kit = new ClientTestKit();
+        kit.Post("c@x", "fast", "slow");
+        kit["fast"].Corrupt["c@x"] = true;
+        await using var group = kit.Client.OpenGroup(Queue(cap: 1));
+        var request = Submit(group, "c@x", 0);
+        group.Wake();
+
+        Assert.Equal(ClientTestKit.Article("c@x"), await request.Data);
+        Assert.Equal(1, group.Statistics.Retries);
+        Assert.Equal(["c@x"], kit["slow"].BodyLog);
+    }
+
+    [Fact]
+    public async Task Stat_requests_answer_found_and_missing_through_the_same_engine()
+    {
+        await using var kit = new ClientTestKit();
+        kit.Post("s@x", "backup");
+        await using var group = kit.Client.OpenGroup(new FetchGroupOptions { Kind = OperationKind.HealthCheck, IdleTimeout = TimeSpan.Zero });
+        var found = new StatRequest("s@x");
+        var missing = new StatRequest("none@x");
+        group.Submit(found);
+        group.Submit(missing);
+        group.Wake();
+
+        Assert.True(await found.Exists);
+        Assert.False(await missing.Exists);
+    }
+
+    [Fact]
+    public async Task Disposing_the_group_cancels_what_was_not_answered_and_returns_every_lease()
+    {
+        await using var kit = new ClientTestKit();
+        kit.Post("held@x", "fast");
+        kit.Post("queued@x", "fast");
+        await OpenIdleSessionAsync(kit); // the gate below holds bodies, not the connect
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        kit["fast"].Gate = gate;
+        var group = kit.Client.OpenGroup(Queue(cap: 1) with { MaxInFlight = 1 });
+        var held = Submit(group, "held@x", 0);
+        var queued = Submit(group, "queued@x", 1);
+        group.Wake();
+        await WaitUntilAsync(() => kit["fast"].BodyRequests == 1); // the first is out, waiting at the gate
+
+        await group.DisposeAsync();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => held.Data);
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => queued.Data);
+        Assert.Equal(["held@x"], kit["fast"].BodyLog);
+        Assert.Equal(0, kit.Limiter.GetStats().InUse);
+    }
+
+    [Fact]
+    public async Task A_provider_removed_while_a_group_runs_finishes_its_answer_and_the_rest_goes_elsewhere()
+    {
+        await using var kit = new ClientTestKit();
+        kit.Post("first@x", "fast", "slow");
+        kit.Post("second@x", "fast", "slow");
+        await OpenIdleSessionAsync(kit);
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        kit["fast"].Gate = gate;
+        await using var group = kit.Client.OpenGroup(Queue(cap: 1) with { MaxInFlight = 1 });
+        var first = Submit(group, "first@x", 0);
+        var second = Submit(group, "second@x", 1);
+        group.Wake();
+        await WaitUntilAsync(() => kit["fast"].BodyRequests == 1);
+
+        kit.Client.Reconfigure(new UsenetOptions { Providers = [.. kit.Options.Providers.Where(p => p.Name != "fast")] });
+        gate.SetResult();
+
+        Assert.Equal(ClientTestKit.Article("first@x"), await first.Data); // the answer in flight completes
+        Assert.Equal(ClientTestKit.Article("second@x"), await second.Data);
+        Assert.Equal(["first@x"], kit["fast"].BodyLog);
+        Assert.Equal(["second@x"], kit["slow"].BodyLog);
+        await WaitUntilAsync(() => kit["fast"].OpenNow == 0); // its session closed when the lease came back
+    }
+
+    private static FetchGroupOptions Queue(int cap) => new()
+    {
+        Kind = OperationKind.Queue,
+        ConnectionCap = cap,
+        DemandFactor = 1,
+        IdleTimeout = TimeSpan.Zero,
+    };
+
+    /// <summary>A session to "fast" left idle in its pool, so a gate set afterwards holds only bodies.</summary>
+    private static async Task OpenIdleSessionAsync(ClientTestKit kit)
+    {
+        var lease = await kit.Client.AcquireAsync(OperationKind.Queue, Token);
+        Assert.Equal("fast", lease.ProviderName);
+        await lease.DisposeAsync();
+    }
+
+    private static BodyRequest Submit(FetchGroup group, string messageId, long order)
+    {
+        var request = new BodyRequest(messageId, order);
+        group.Submit(request);
+        return request;
+    }
+
+    private static async Task WaitUntilAsync(Func<bool> condition)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(Token);
+        deadline.CancelAfter(TimeSpan.FromSeconds(10));
+        while (!condition())
+        {
+            await Task.Delay(1, deadline.Token);
+        }
+    }
+
+    /// <summary>A BODY whose answer is the decoded bytes of the attempt that completed.</summary>
+    private sealed class BodyRequest(string messageId, long order) : ArticleRequest(messageId, order)
+    {
+        private readonly TaskCompletionSource<byte[]> _data = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private RecordingTarget? _winner;
+
+        public Task<byte[]> Data => _data.Task.WaitAsync(TimeSpan.FromSeconds(10), Token);
+
+        protected internal override bool IsWanted => !_data.Task.IsCompleted;
+
+        protected internal override IYencBodyTarget CreateTarget() => new RecordingTarget();
+
+        protected internal override void OnAttemptEnded(IYencBodyTarget target, bool succeeded)
+        {
+            if (succeeded)
+            {
+                _winner = (RecordingTarget)target;
+            }
+        }
+
+        protected internal override void OnFound(YencHeader? header) => _data.TrySetResult([.. _winner!.Data]);
+
+        protected internal override void OnFailed(Exception error) => _data.TrySetException(error);
+
+        protected internal override void OnCancelled() => _data.TrySetCanceled();
+    }
+
+    private sealed class StatRequest(string messageId) : ArticleRequest(messageId, 0, ArticleCommand.Stat)
+    {
+        private readonly TaskCompletionSource<bool> _exists = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public Task<bool> Exists => _exists.Task.WaitAsync(TimeSpan.FromSeconds(10), Token);
+
+        protected internal override bool IsWanted => !_exists.Task.IsCompleted;
+
+        protected internal override void OnFound(YencHeader? header) => _exists.TrySetResult(true);
+
+        protected internal override void OnMissing(ArticleMissingException error) => _exists.TrySetResult(false);
+
+        protected internal override void OnFailed(Exception error) => _exists.TrySetException(error);
+    }
+}

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Runtime.ExceptionServices;
 
 namespace NzbDav.Streaming;
 
@@ -13,18 +14,23 @@ namespace NzbDav.Streaming;
 /// Not thread-safe (one reader at a time), like any <see cref="Stream"/>; dispose it to return its
 /// connections and buffers.
 /// </summary>
-public sealed partial class BufferedSegmentStream : Stream
+public sealed class BufferedSegmentStream : Stream
 {
     private readonly SegmentIndex _index;
     private readonly ISegmentFetcher _fetcher;
-    private readonly StreamingOptions _options;
     private readonly StreamContext _context;
     private readonly StreamingMetrics? _metrics;
+    private readonly SegmentWindow _window;
+    private readonly ReadAheadRamp _ramp;
+    private readonly ReadCursor _cursor;
     private long _position;
     private long _seekedAt;
     private int _busy;
     private int _disposed;
     private int _cleanedUp;
+    private ExceptionDispatchInfo? _deferredError;
+    private int _copiedBeforeError;
+    private long _waitedTicks;
 
     internal BufferedSegmentStream(
         SegmentIndex index,
@@ -37,27 +43,15 @@ public sealed partial class BufferedSegmentStream : Stream
     {
         _index = index;
         _fetcher = fetcher;
-        _options = options;
         Statistics = statistics;
         _context = new StreamContext(index, new ReaderWakeup(), bufferPool, statistics);
-        _maxWindowSegments = MaxWindowSegments(index, options);
-        var ring = 1;
-        while (ring < _maxWindowSegments + options.KeepBehindSegments + 2)
-        {
-            ring <<= 1;
-        }
-        _ring = new SegmentTicket?[ring];
-        _mask = ring - 1;
-        // Opened to be read from the start: the first read asks for the start read-ahead (after a
-        // seek, for one segment, growing as the reader proves it streams).
-        ResetRamp();
-        _ramp = StartRampSegments();
-        _openedAtStart = true;
+        var maxWindow = SegmentWindow.MaxSegments(index, options);
+        _window = new SegmentWindow(index, fetcher, _context, options, maxWindow);
+        _ramp = new ReadAheadRamp(index, options, fetcher, maxWindow);
+        _cursor = new ReadCursor(options.ServeUnverifiedBytes);
         if (firstSegment is not null)
         {
-            var ticket = CreateTicket(0);
-            ticket.Adopt(firstSegment);
-            _windowEnd = 1;
+            _window.Adopt(firstSegment);
         }
         _metrics = metrics;
         metrics?.Opened();
@@ -229,12 +223,234 @@ public sealed partial class BufferedSegmentStream : Stream
         {
             return;
         }
-        ReleaseCursor();
-        _leftUnverified.Clear();
-        for (var i = 0; i < _ring.Length; i++)
+        _cursor.Clear();
+        _window.Clear();
+    }
+
+    /// <summary>
+    /// The reader will not read past <paramref name="end"/> (a file offset, exclusive), so nothing
+    /// beyond it is fetched ahead. Reads past it still work, fetching on demand. A WebDAV GET for a
+    /// byte range sets this: a scanner's 64 KiB header read then costs one segment, not the start
+    /// read-ahead. Call it from the reader's side, like reads and seeks.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="end"/> is negative.</exception>
+    public void LimitReadAhead(long end)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(end);
+        _window.LimitTo(end);
+    }
+
+    private async ValueTask<int> ReadCoreAsync(Memory<byte> destination, CancellationToken cancellationToken)
+    {
+        EnterReader();
+        try
         {
-            _ring[i]?.Retire();
-            _ring[i] = null;
+            if (destination.IsEmpty || _position >= Length)
+            {
+                return 0;
+            }
+            cancellationToken.ThrowIfCancellationRequested();
+            if (_deferredError is { } deferred)
+            {
+                _deferredError = null;
+                deferred.Throw();
+            }
+            _cursor.ThrowIfAnyProvedCorrupt();
+            _ramp.OnReadStarted(_position, _window.SegmentsToLimit(_position));
+            _waitedTicks = 0;
+            var copied = 0;
+            try
+            {
+                copied = await CopyAsync(destination, cancellationToken).ConfigureAwait(false);
+            }
+            catch (IOException error) when (_copiedBeforeError > 0)
+            {
+                // Bytes were already copied and the position moved past them: hand them over now
+                // and report the failure on the next read.
+                _deferredError = ExceptionDispatchInfo.Capture(error);
+                copied = _copiedBeforeError;
+            }
+            Statistics.AddRead(copied);
+            if (_metrics is not null)
+            {
+                CountRead(_metrics, copied);
+            }
+            return copied;
         }
+        finally
+        {
+            ExitReader();
+        }
+    }
+
+    private async ValueTask<int> CopyAsync(Memory<byte> destination, CancellationToken cancellationToken)
+    {
+        var copied = 0;
+        var relocations = 0;
+        _copiedBeforeError = 0;
+        while (copied < destination.Length && _position < Length)
+        {
+            ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+            if (_cursor.Segment < 0 || _cursor.Segment >= _index.Count)
+            {
+                if (++relocations > _index.Count + 2)
+                {
+                    throw new SegmentLayoutException($"No segment's part header covers offset {_position} of the {Length}-byte file.");
+                }
+                _cursor.Segment = await LocateAsync(_position, cancellationToken).ConfigureAwait(false);
+            }
+            if (copied > 0 && _window.SlotAt(_cursor.Segment) is null)
+            {
+                // Move the window only when the next read asks: a scrubbing reader that just
+                // finished a segment will seek away, and fetching ahead for it would be waste.
+                break;
+            }
+            _window.Move(_cursor.Segment, _ramp.Span);
+            var ticket = _window.SlotAt(_cursor.Segment)!;
+            var progress = ticket.Progress;
+            var buffer = _cursor.Bind(ticket);
+            if (buffer?.Header is { } header)
+            {
+                if (_position < header.PartBegin || _position >= header.PartEnd)
+                {
+                    // The header contradicts where this segment was assumed to lie; the index knows better now.
+                    _cursor.Segment = -1;
+                    _cursor.Release();
+                    continue;
+                }
+                var offset = (int)(_position - header.PartBegin);
+                var available = _cursor.Readable(buffer) - offset;
+                if (available > 0)
+                {
+                    var count = Math.Min(available, destination.Length - copied);
+                    buffer.CopyTo(offset, destination.Span.Slice(copied, count));
+                    copied += count;
+                    _copiedBeforeError = copied;
+                    _position += count;
+                    _cursor.Served(offset + count);
+                    if (_position == header.PartEnd)
+                    {
+                        OnSegmentConsumed();
+                    }
+                    continue;
+                }
+            }
+            if (ticket.Failure is { } failure)
+            {
+                // Forget the ticket, so reading here again fetches afresh.
+                _cursor.Release();
+                _window.Retire(_cursor.Segment);
+                throw failure;
+            }
+            if (copied > 0)
+            {
+                break;
+            }
+            await WaitForAsync(ticket, progress, cancellationToken).ConfigureAwait(false);
+        }
+        return copied;
+    }
+
+    /// <summary>Once per read: bytes served, whether and how long it waited, and the first bytes after a seek.</summary>
+    private void CountRead(StreamingMetrics metrics, int copied)
+    {
+        metrics.Read(copied);
+        if (_waitedTicks > 0)
+        {
+            metrics.ReadWaited(_waitedTicks);
+        }
+        if (copied > 0 && _seekedAt != 0)
+        {
+            metrics.FirstByteAfterSeek(_seekedAt);
+            _seekedAt = 0;
+        }
+    }
+
+    /// <summary>Parks until the ticket changes (new buffer, more bytes, failure), the stream is disposed, or the caller cancels.</summary>
+    private async ValueTask WaitForAsync(SegmentTicket ticket, int progress, CancellationToken cancellationToken)
+    {
+        _fetcher.SetHead(ticket);
+        _fetcher.Wake();
+        _context.Wakeup.WaitFor(ticket.Index);
+        var started = _metrics is null ? 0 : Stopwatch.GetTimestamp();
+        try
+        {
+            if (ticket.Progress != progress || Volatile.Read(ref _disposed) != 0)
+            {
+                return;
+            }
+            await _context.Wakeup.Signal.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            _context.Wakeup.StopWaiting();
+            if (started != 0)
+            {
+                _waitedTicks += Stopwatch.GetTimestamp() - started;
+            }
+        }
+    }
+
+    /// <summary>
+    /// The segment holding <paramref name="position"/>. In an irregular layout this may fetch probe
+    /// segments (interpolation search); a probe stays in the window, so if it is the one, its data is used.
+    /// </summary>
+    private async ValueTask<int> LocateAsync(long position, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            var location = _index.Locate(position);
+            switch (location.Kind)
+            {
+                case SegmentLocationKind.Found:
+                    return location.Segment;
+                case SegmentLocationKind.Gap:
+                    throw new SegmentLayoutException(
+                        $"Bytes {location.GapStart}..{location.GapEnd} of the {Length}-byte file are in no segment (offset {position} was read): the NZB lacks a part there.");
+            }
+            _window.Move(location.Segment, 1);
+            var probe = _window.SlotAt(location.Segment)!;
+            while (true)
+            {
+                var progress = probe.Progress;
+                if (_cursor.Bind(probe)?.Header is not null)
+                {
+                    break;
+                }
+                if (probe.Failure is { } failure)
+                {
+                    _cursor.Release();
+                    _window.Retire(probe.Index);
+                    throw failure;
+                }
+                await WaitForAsync(probe, progress, cancellationToken).ConfigureAwait(false);
+            }
+        }
+    }
+
+    /// <summary>The reader finished a segment: the read-ahead grows.</summary>
+    private void OnSegmentConsumed()
+    {
+        _cursor.Segment++;
+        _cursor.Release();
+        _ramp.OnSegmentConsumed(_window.SegmentsToLimit(_position));
+    }
+
+    /// <summary>Seek: keep the window when the target is inside it, otherwise start small again.</summary>
+    private void MoveTo(long target)
+    {
+        _position = target;
+        _deferredError = null; // it was about the bytes after the old position
+        if (_cursor.Header is { } header && target >= header.PartBegin && target < header.PartEnd)
+        {
+            return;
+        }
+        _cursor.Segment = -1;
+        _cursor.Release();
+        if (target < Length && _index.IsRegular && _window.Contains(_index.Locate(target).Segment))
+        {
+            return;
+        }
+        _ramp.Reset();
     }
 }

@@ -1,0 +1,149 @@
+namespace NzbDav.Streaming;
+
+/// <summary>
+/// The read window of one stream: a ring of ticket slots for the segments from a little behind the
+/// reader to the read-ahead limit, tagged with their segment index so a stale slot is never served.
+/// Creating a ticket submits it to the fetcher; retiring an unfinished one withdraws it. Reader-owned.
+/// </summary>
+internal sealed class SegmentWindow
+{
+    private const int MaxRingSegments = 4096;
+
+    private readonly SegmentIndex _index;
+    private readonly ISegmentFetcher _fetcher;
+    private readonly StreamContext _context;
+    private readonly int _keepBehind;
+    private readonly SegmentTicket?[] _ring;
+    private readonly int _mask;
+    private int _start;
+    private int _end;
+    private int _limitSegment = int.MaxValue;
+
+    public SegmentWindow(SegmentIndex index, ISegmentFetcher fetcher, StreamContext context, StreamingOptions options, int maxWindowSegments)
+    {
+        _index = index;
+        _fetcher = fetcher;
+        _context = context;
+        _keepBehind = options.KeepBehindSegments;
+        var ring = 1;
+        while (ring < maxWindowSegments + options.KeepBehindSegments + 2)
+        {
+            ring <<= 1;
+        }
+        _ring = new SegmentTicket?[ring];
+        _mask = ring - 1;
+    }
+
+    /// <summary>The most segments the window may span ahead of the reader for these options.</summary>
+    public static int MaxSegments(SegmentIndex index, StreamingOptions options)
+    {
+        var ceiling = options.MaxReadAheadBytes ?? StreamingOptions.ReadAheadCeilingBytes;
+        var partSize = AveragePartSize(index);
+        var segments = (ceiling + partSize - 1) / partSize;
+        return (int)Math.Clamp(segments, options.MinReadAheadSegments, Math.Max(options.MinReadAheadSegments, MaxRingSegments));
+    }
+
+    public static long AveragePartSize(SegmentIndex index) =>
+        index.IsRegular ? index.PartSize : Math.Max(1, index.FileSize / index.Count);
+
+    /// <summary>True when <paramref name="segment"/> is inside the window.</summary>
+    public bool Contains(int segment) => segment >= _start && segment < _end;
+
+    /// <summary>
+    /// Nothing past <paramref name="end"/> (a file offset, exclusive) is fetched ahead. Where parts
+    /// vary in size the segment of an offset is not known without fetching, so there is no limit.
+    /// </summary>
+    public void LimitTo(long end) =>
+        _limitSegment = end >= _index.FileSize || !_index.IsRegular ? int.MaxValue : (int)((Math.Max(end, 1) - 1) / _index.PartSize) + 1;
+
+    /// <summary>Segments from <paramref name="position"/> up to the read-ahead limit (at least one).</summary>
+    public int SegmentsToLimit(long position) =>
+        _limitSegment == int.MaxValue ? int.MaxValue : Math.Max(1, _limitSegment - (int)(position / _index.PartSize));
+
+    public SegmentTicket? SlotAt(int segment)
+    {
+        var ticket = _ring[segment & _mask];
+        return ticket is not null && ticket.Index == segment ? ticket : null;
+    }
+
+    /// <summary>Starts the window with a segment that arrived before the stream existed (the factory's first).</summary>
+    public void Adopt(SegmentBuffer first)
+    {
+        CreateTicket(0).Adopt(first);
+        _end = 1;
+    }
+
+    /// <summary>Keeps tickets for [segment − keep-behind, segment + span): retires the rest, creates and submits the missing ones ahead.</summary>
+    public void Move(int segment, int span)
+    {
+        var start = Math.Max(0, segment - _keepBehind);
+        // Never past the read-ahead limit, but always the segment being read.
+        var end = Math.Min(Math.Min(_index.Count, Math.Max(_limitSegment, segment + 1)), segment + Math.Max(1, span));
+        if (start == _start && end == _end)
+        {
+            return;
+        }
+        for (var i = _start; i < Math.Min(_end, start); i++)
+        {
+            Retire(i);
+        }
+        for (var i = Math.Max(_start, end); i < _end; i++)
+        {
+            Retire(i);
+        }
+        var submitted = false;
+        for (var i = segment; i < end; i++)
+        {
+            if (SlotAt(i) is null)
+            {
+                _fetcher.Submit(CreateTicket(i));
+                submitted = true;
+            }
+        }
+        _start = start;
+        _end = end;
+        if (submitted)
+        {
+            _fetcher.Wake();
+        }
+    }
+
+    /// <summary>Drops a segment's ticket (and its buffer); an unfinished one is withdrawn from the fetcher.</summary>
+    public void Retire(int segment)
+    {
+        if (SlotAt(segment) is not { } ticket)
+        {
+            return;
+        }
+        _ring[segment & _mask] = null;
+        var unfinished = !ticket.IsCompleted;
+        ticket.Retire();
+        if (unfinished)
+        {
+            _fetcher.Withdraw(ticket);
+        }
+    }
+
+    /// <summary>Drops every ticket (the stream is closing).</summary>
+    public void Clear()
+    {
+        for (var i = 0; i < _ring.Length; i++)
+        {
+            _ring[i]?.Retire();
+            _ring[i] = null;
+        }
+    }
+
+    private SegmentTicket CreateTicket(int segment)
+    {
+        var ticket = new SegmentTicket(_context, segment, _index.MessageIdAt(segment), _index.NumberAt(segment));
+        var slot = segment & _mask;
+        if (_ring[slot] is { } stale)
+        {
+            // Only reachable if a ticket outside the window was not retired; never serve it.
+            stale.Retire();
+        }
+        _ring[slot] = ticket;
+        return ticket;
+    }
+}

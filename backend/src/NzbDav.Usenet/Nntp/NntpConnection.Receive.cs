@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using NzbDav.Usenet.Metrics;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Nntp;
 

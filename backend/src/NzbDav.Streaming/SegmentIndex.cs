@@ -85,9 +85,6 @@ public sealed class SegmentIndex
     /// <summary>The NZB segment number of segment <paramref name="segment"/> (0-based).</summary>
     public int NumberAt(int segment) => _numbers[segment];
 
-    /// <summary>The first segment's header.</summary>
-    public YencHeader FirstHeader => _first;
-
     /// <summary>
     /// The decoded range of a segment if it is known (its header was seen) or, while the index is
     /// regular, assumed.

@@ -10,8 +10,9 @@ public sealed class ReadAheadTests
 {
     private const int SegmentSize = 32 * 1024;
 
-    // Racing would add requests these tests count; no test here stalls.
-    private static readonly StreamingOptions NoRacing = new() { MinimumStragglerDelay = TimeSpan.FromMinutes(5) };
+    // Racing would add requests these tests count; no test here stalls. Idle leases go back at
+    // once: a stream holding none has nothing left to fetch, which is what the counts wait for.
+    private static readonly StreamingOptions NoRacing = new() { MinimumStragglerDelay = TimeSpan.FromMinutes(5), WorkerIdleTimeout = TimeSpan.FromMilliseconds(20) };
 
     [Fact]
     public async Task A_seek_and_one_small_read_fetch_only_the_target_segment()
@@ -27,16 +28,13 @@ public sealed class ReadAheadTests
                 stream.Position = (segment * (long)SegmentSize) + 1000;
                 await StreamAssert.ReadsExactlyAsync(stream, file, 4096, Token);
             }
-            await Task.Delay(50, Token); // nothing more may start after the reads returned
+            await harness.WaitUntilIdleAsync(stream, server, 4);
             Assert.Equal(4, server.Stats.GetCommandCount(MockCommandKind.Body));
             Assert.Equal(4L * SegmentSize, stream.Statistics.BytesFetched);
 
             // A second read without a seek shows intent to go on: the next segment is fetched too.
             await StreamAssert.ReadsExactlyAsync(stream, file, 4096, Token);
-            for (var i = 0; i < 200 && server.Stats.GetCommandCount(MockCommandKind.Body) < 5; i++)
-            {
-                await Task.Delay(10, Token);
-            }
+            await harness.WaitUntilIdleAsync(stream, server, 5);
             Assert.Equal(5, server.Stats.GetCommandCount(MockCommandKind.Body));
         }
 
@@ -54,11 +52,7 @@ public sealed class ReadAheadTests
         {
             // One small read: segment 0 is not consumed, so the window cannot have grown past the start size.
             await StreamAssert.ReadsExactlyAsync(stream, file, 4096, Token);
-            for (var i = 0; i < 500 && server.Stats.GetCommandCount(MockCommandKind.Body) < 12; i++)
-            {
-                await Task.Delay(10, Token);
-            }
-            await Task.Delay(50, Token); // and nothing beyond it starts
+            await harness.WaitUntilIdleAsync(stream, server, 12);
             Assert.Equal(12, server.Stats.GetCommandCount(MockCommandKind.Body));
         }
 
@@ -76,8 +70,8 @@ public sealed class ReadAheadTests
         {
             stream.LimitReadAhead((3L * SegmentSize) + 10);
             await StreamAssert.ReadsExactlyAsync(stream, file, (3 * SegmentSize) + 10, Token);
-            await Task.Delay(100, Token); // nothing beyond segment 3 may start
-            Assert.Equal(4, server.Stats.GetCommandCount(MockCommandKind.Body));
+            await harness.WaitUntilIdleAsync(stream, server, 4);
+            Assert.Equal(4, server.Stats.GetCommandCount(MockCommandKind.Body)); // nothing beyond segment 3
 
             // Reading on past the limit still works: the bytes are fetched on demand.
             await StreamAssert.ReadsExactlyAsync(stream, file, 2 * SegmentSize, Token);
@@ -102,6 +96,7 @@ public sealed class ReadAheadTests
                 await Task.Delay(10, Token);
             }
             Assert.Equal(6, server.Stats.TotalConnections);
+            await harness.WaitUntilIdleAsync(stream, server, 1);
             Assert.Equal(1, server.Stats.GetCommandCount(MockCommandKind.Body));
         }
 
@@ -119,8 +114,8 @@ public sealed class ReadAheadTests
         await using (var stream = await harness.OpenAsync(file))
         {
             await StreamAssert.ReadsExactlyAsync(stream, file, 40 * SegmentSize, Token);
-            // The reader stops: fetching must stop at the window, however long we wait.
-            await Task.Delay(300, Token);
+            // The reader stops: fetching must stop at the window.
+            await harness.WaitUntilIdleAsync(stream, server, 40);
             var fetched = server.Stats.GetCommandCount(MockCommandKind.Body);
             Assert.InRange(fetched, 40, 40 + 10 + 1);
             Assert.InRange(harness.Pool.Outstanding * 64 * 1024, 1, budget + (3 * 64 * 1024L * 2));
@@ -139,12 +134,13 @@ public sealed class ReadAheadTests
         await using (var stream = await harness.OpenAsync(file))
         {
             await StreamAssert.ReadsExactlyAsync(stream, file, (6 * SegmentSize) + 100, Token);
-            await Task.Delay(100, Token);
+            await harness.WaitUntilIdleAsync(stream, server, 7);
             var before = server.Stats.GetCommandCount(MockCommandKind.Body);
 
             stream.Position = (5L * SegmentSize) + 10; // the segment just consumed
             await StreamAssert.ReadsExactlyAsync(stream, file, SegmentSize, Token);
 
+            await harness.WaitUntilIdleAsync(stream, server, before);
             Assert.Equal(before, server.Stats.GetCommandCount(MockCommandKind.Body));
         }
 

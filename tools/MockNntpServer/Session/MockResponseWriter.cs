@@ -28,8 +28,6 @@ internal sealed class MockResponseWriter : IDisposable
         _stats = stats;
     }
 
-    public bool HasPendingBytes => _count > 0;
-
     public ValueTask WriteLineAsync(string line, CancellationToken cancellationToken)
     {
         var needed = Encoding.UTF8.GetByteCount(line) + 2;

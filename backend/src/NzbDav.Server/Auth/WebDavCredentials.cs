@@ -19,9 +19,6 @@ public sealed class WebDavCredentials
 
     private sealed record State(byte[] User, PasswordHash Hash);
 
-    /// <summary>False until the store is initialised; requests before that are refused.</summary>
-    public bool IsReady => Volatile.Read(ref _state) is not null;
-
     /// <summary>Puts an account in effect and forgets every remembered header.</summary>
     public void Set(string user, PasswordHash hash)
     {

@@ -51,16 +51,23 @@ public sealed class IngestionQueueService(
 
     private async Task WorkAsync(CancellationToken stoppingToken)
     {
+        // Said on first finding the queue paused, and again each time an added job wakes us while it
+        // still is: a job that does not start says why.
+        var sayPaused = true;
         while (!stoppingToken.IsCancellationRequested)
         {
             try
             {
                 if (pause.IsPaused)
                 {
+                    if (sayPaused)
+                        logger.LogInformation("The queue is paused: queued jobs wait for mode=resume");
                     // mode=resume notifies the signal.
-                    await signal.WaitAsync(RescanInterval, stoppingToken);
+                    sayPaused = await signal.WaitAsync(RescanInterval, stoppingToken);
                     continue;
                 }
+
+                sayPaused = true;
 
                 var job = await ClaimNextAsync(stoppingToken);
                 if (job is null)

@@ -9,18 +9,23 @@ public sealed class QueueSignal
 
     public void Notify() => _channel.Writer.TryWrite(true);
 
-    /// <summary>Returns when notified or after <paramref name="timeout"/> (a safety net against a lost wake-up).</summary>
-    public async Task WaitAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    /// <summary>
+    /// Returns when notified (true) or after <paramref name="timeout"/> (false: a safety net against
+    /// a lost wake-up).
+    /// </summary>
+    public async Task<bool> WaitAsync(TimeSpan timeout, CancellationToken cancellationToken)
     {
         using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timer.CancelAfter(timeout);
         try
         {
             await _channel.Reader.ReadAsync(timer.Token);
+            return true;
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
             // Timed out: the caller rescans the queue anyway.
+            return false;
         }
     }
 }

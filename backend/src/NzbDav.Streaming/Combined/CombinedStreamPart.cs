@@ -37,15 +37,4 @@ public sealed record CombinedStreamPart
 
     /// <summary>How many bytes of the inner stream belong to this part.</summary>
     public long Length { get; }
-
-    /// <summary>
-    /// Creates a part from a <see cref="Task{TResult}"/> factory of any stream type (for example
-    /// <c>ct =&gt; factory.OpenAsync(file, ct)</c>, which yields a task of a derived stream type).
-    /// </summary>
-    public static CombinedStreamPart FromTask<TStream>(Func<CancellationToken, Task<TStream>> open, long offset, long length)
-        where TStream : Stream
-    {
-        ArgumentNullException.ThrowIfNull(open);
-        return new CombinedStreamPart(async ct => await open(ct).ConfigureAwait(false), offset, length);
-    }
 }

@@ -19,9 +19,6 @@ public interface INntpConnection : IAsyncDisposable
     /// <summary>False once broken; a pool must then dispose it, never lend it again.</summary>
     bool IsUsable { get; }
 
-    /// <summary>When the last operation finished (UTC), for idle expiry.</summary>
-    DateTime LastActivityUtc { get; }
-
     /// <summary>STAT: true when the article exists (223), false on 430/423.</summary>
     Task<bool> StatAsync(string messageId, CancellationToken cancellationToken);
 
@@ -29,12 +26,6 @@ public interface INntpConnection : IAsyncDisposable
     /// <exception cref="NntpArticleNotFoundException">430: the connection stays usable.</exception>
     /// <exception cref="YencException">The body was not valid yEnc or failed its CRC: the connection stays usable only if the article was read to its end.</exception>
     Task<YencHeader> BodyAsync(string messageId, IYencBodyTarget target, CancellationToken cancellationToken);
-
-    /// <summary>HEAD: the article's header lines as name/value pairs, in order.</summary>
-    Task<IReadOnlyList<KeyValuePair<string, string>>> HeadAsync(string messageId, CancellationToken cancellationToken);
-
-    /// <summary>DATE: the server's clock (111).</summary>
-    Task<DateTimeOffset> DateAsync(CancellationToken cancellationToken);
 
     /// <summary>
     /// Closes the session and completes once the provider has seen it end, so a pool may reuse its

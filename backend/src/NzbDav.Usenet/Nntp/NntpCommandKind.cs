@@ -5,7 +5,5 @@ internal enum NntpCommandKind
 {
     Body,
     Stat,
-    Head,
-    Date,
     Quit,
 }

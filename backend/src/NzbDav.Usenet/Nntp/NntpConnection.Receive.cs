@@ -1,7 +1,5 @@
 using System.Diagnostics;
-using System.Globalization;
 using NzbDav.Usenet.Metrics;
-using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Nntp;
 
@@ -62,16 +60,9 @@ public sealed partial class NntpConnection
             case (NntpCommandKind.Body, 222):
                 await ReceiveBodyAsync(request, wanted, statusAt);
                 break;
-            case (NntpCommandKind.Head, 221):
-                var headers = await ReadHeadersAsync();
-                Complete<IReadOnlyList<KeyValuePair<string, string>>>(request, headers);
-                break;
-            case (NntpCommandKind.Body or NntpCommandKind.Head, 430 or 423):
+            case (NntpCommandKind.Body, 430 or 423):
                 CountArticle(request, wanted, ArticleOutcome.Missing, 0, statusAt);
                 request.Fail(new NntpArticleNotFoundException(request.MessageId!, ProviderName));
-                break;
-            case (NntpCommandKind.Date, 111):
-                Complete(request, ParseDate(status));
                 break;
             case (NntpCommandKind.Quit, _):
                 Complete(request, status.Code == 205);
@@ -99,14 +90,4 @@ public sealed partial class NntpConnection
         400 or 502 => new NntpServiceUnavailableException(status.Code, status.Text),
         _ => new NntpProtocolException($"Unexpected answer to {request.Kind} from '{ProviderName}': '{status}'."),
     };
-
-    private DateTimeOffset ParseDate(NntpStatusLine status)
-    {
-        var text = status.Text.Length >= 14 ? status.Text[..14] : status.Text;
-        if (!DateTimeOffset.TryParseExact(text, "yyyyMMddHHmmss", CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var date))
-        {
-            throw new NntpProtocolException($"'{ProviderName}' answered DATE with '{status}', not yyyyMMddHHmmss.");
-        }
-        return date;
-    }
 }

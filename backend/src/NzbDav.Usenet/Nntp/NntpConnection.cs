@@ -43,7 +43,6 @@ public sealed partial class NntpConnection : INntpConnection
     private Task _receiveLoop = Task.CompletedTask;
     private ITimer? _watchdog;
     private long _lastProgressTicks;
-    private long _lastActivityUtcTicks = DateTime.UtcNow.Ticks;
     private int _outstanding;
 
     private NntpConnection(UsenetProviderOptions provider, ILogger logger, ProviderMetrics? metrics, Socket socket, Stream stream)
@@ -71,9 +70,6 @@ public sealed partial class NntpConnection : INntpConnection
     public bool IsUsable => Volatile.Read(ref _breakReason) is null;
 
     /// <inheritdoc />
-    public DateTime LastActivityUtc => new(Volatile.Read(ref _lastActivityUtcTicks), DateTimeKind.Utc);
-
-    /// <inheritdoc />
     public Task<bool> StatAsync(string messageId, CancellationToken cancellationToken) =>
         ExecuteAsync(new NntpRequest<bool>(NntpCommandKind.Stat, NntpMessageId.Normalize(messageId), null, cancellationToken));
 
@@ -83,14 +79,6 @@ public sealed partial class NntpConnection : INntpConnection
         ArgumentNullException.ThrowIfNull(target);
         return ExecuteAsync(new NntpRequest<YencHeader>(NntpCommandKind.Body, NntpMessageId.Normalize(messageId), target, cancellationToken));
     }
-
-    /// <inheritdoc />
-    public Task<IReadOnlyList<KeyValuePair<string, string>>> HeadAsync(string messageId, CancellationToken cancellationToken) =>
-        ExecuteAsync(new NntpRequest<IReadOnlyList<KeyValuePair<string, string>>>(NntpCommandKind.Head, NntpMessageId.Normalize(messageId), null, cancellationToken));
-
-    /// <inheritdoc />
-    public Task<DateTimeOffset> DateAsync(CancellationToken cancellationToken) =>
-        ExecuteAsync(new NntpRequest<DateTimeOffset>(NntpCommandKind.Date, null, null, cancellationToken));
 
     private async Task<T> ExecuteAsync<T>(NntpRequest<T> request)
     {
@@ -138,7 +126,6 @@ public sealed partial class NntpConnection : INntpConnection
     private void Finish()
     {
         Interlocked.Decrement(ref _outstanding);
-        Volatile.Write(ref _lastActivityUtcTicks, DateTime.UtcNow.Ticks);
         _slots.Release();
     }
 

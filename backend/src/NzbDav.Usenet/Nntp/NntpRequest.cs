@@ -42,8 +42,6 @@ internal abstract class NntpRequest(NntpCommandKind kind, string? messageId, IYe
         {
             NntpCommandKind.Body => "BODY <"u8,
             NntpCommandKind.Stat => "STAT <"u8,
-            NntpCommandKind.Head => "HEAD <"u8,
-            NntpCommandKind.Date => "DATE"u8,
             _ => "QUIT"u8,
         };
         verb.CopyTo(destination);

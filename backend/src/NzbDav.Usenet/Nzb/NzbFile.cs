@@ -1,4 +1,5 @@
 using System.Collections.ObjectModel;
+using NzbDav.Usenet.Nntp;
 
 namespace NzbDav.Usenet.Nzb;
 
@@ -30,7 +31,7 @@ public sealed class NzbFile
                 throw new ArgumentException($"Segment number {segment.Number} is below 1.", nameof(segments));
             if (segment.Bytes < 0)
                 throw new ArgumentException($"Segment {segment.Number} has negative bytes.", nameof(segments));
-            if (segment.MessageId is null || !NzbMessageId.IsValid(segment.MessageId))
+            if (segment.MessageId is null || !NntpMessageId.IsValid(segment.MessageId))
                 throw new ArgumentException($"Segment {segment.Number} has an invalid message-id.", nameof(segments));
             collector.Add(segment);
         }

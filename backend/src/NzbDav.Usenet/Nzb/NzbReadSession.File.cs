@@ -1,5 +1,6 @@
 using System.Collections.ObjectModel;
 using System.Globalization;
+using NzbDav.Usenet.Nntp;
 
 namespace NzbDav.Usenet.Nzb;
 
@@ -143,10 +144,10 @@ internal sealed partial class NzbReadSession
             var id = NzbMessageId.Normalize(TextSpan);
             if (id.IsEmpty)
                 problem = $"<segment> number {number} has no message-id";
-            else if (!NzbMessageId.IsValid(id))
+            else if (!NntpMessageId.IsValid(id))
             {
                 problem = $"<segment> number {number} has an invalid message-id \"{NzbPreview.Of(id)}\": "
-                    + $"message-ids are 1 to {NzbMessageId.MaxLength} printable ASCII characters without spaces or angle brackets";
+                    + $"message-ids are 1 to {NntpMessageId.MaxLength} printable ASCII characters without spaces or angle brackets";
             }
             else
             {

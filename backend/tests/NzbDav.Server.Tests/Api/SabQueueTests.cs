@@ -1,9 +1,13 @@
+using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Queue;
+using NzbDav.Server.Tests.WebDav;
 
 namespace NzbDav.Server.Tests.Api;
 
@@ -21,20 +25,22 @@ public sealed partial class SabQueueTests(ITestOutputHelper output)
         var nzb = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
 
         string id;
-        await using (var first = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, ct))
+        var firstLogs = new LogCapture();
+        await using (var first = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, services => services.AddSingleton<ILoggerProvider>(firstLogs), ct))
         {
             Assert.True((await Api(first, "mode=pause", ct)).GetProperty("status").GetBoolean());
             Assert.True((await Api(first, "mode=fullstatus", ct)).GetProperty("status").GetProperty("paused").GetBoolean());
+            var notices = PausedNotices(firstLogs);
             id = (await first.AddFileAsync(nzb, "name", "Held.nzb", "tv", ct)).GetProperty("nzo_ids")[0].GetString()!;
-            // The worker was woken by the add; give it every chance to (wrongly) start the job.
-            for (var i = 0; i < 10; i++)
-            {
-                await AssertHeldAsync(first, id, ct);
-                await Task.Delay(50, ct);
-            }
+            // The add woke the worker: once it says the queue is paused, it has looked and left the job.
+            await WaitForPausedNoticeAsync(firstLogs, notices, nntp, ct);
+            await AssertHeldAsync(first, id, ct);
         }
 
-        await using var second = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, ct);
+        // Restarted, the worker's first look finds the pause that was saved.
+        var secondLogs = new LogCapture();
+        await using var second = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, services => services.AddSingleton<ILoggerProvider>(secondLogs), ct);
+        await WaitForPausedNoticeAsync(secondLogs, 0, nntp, ct);
         await AssertHeldAsync(second, id, ct);
         Assert.Equal(0, nntp.Stats.GetCommandCount(MockCommandKind.Body));
 
@@ -104,6 +110,21 @@ public sealed partial class SabQueueTests(ITestOutputHelper output)
 
     private static Task<JsonElement> Api(TestServer server, string query, CancellationToken cancellationToken) =>
         server.GetAsync(query + "&apikey=" + TestServer.ApiKey, cancellationToken);
+
+    private static int PausedNotices(LogCapture logs) =>
+        logs.Entries.Count(e => e.Any(v => v.Key == "{OriginalFormat}" && v.Value as string == "The queue is paused: queued jobs wait for mode=resume"));
+
+    /// <summary>Until the queue worker has said the queue is paused more than <paramref name="seen"/> times; fails as soon as a job fetches.</summary>
+    private static async Task WaitForPausedNoticeAsync(LogCapture logs, int seen, MockNntpServer nntp, CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        while (PausedNotices(logs) <= seen)
+        {
+            Assert.Equal(0, nntp.Stats.GetCommandCount(MockCommandKind.Body));
+            Assert.True(Stopwatch.GetElapsedTime(started) < TimeSpan.FromSeconds(30), "the queue worker never said the queue is paused");
+            await Task.Delay(10, cancellationToken);
+        }
+    }
 
     private static async Task AssertHeldAsync(TestServer server, string id, CancellationToken cancellationToken)
     {

@@ -1,8 +1,10 @@
+using System.Diagnostics;
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Api;
 
 namespace NzbDav.Server.Tests.Ingestion;
@@ -11,6 +13,10 @@ namespace NzbDav.Server.Tests.Ingestion;
 internal sealed class IngestionHost : IAsyncDisposable
 {
     public const string Password = "ingest-pass";
+
+    private static readonly TimeSpan ProviderDeadline = TimeSpan.FromSeconds(30);
+
+    private int _disposed;
 
     private IngestionHost(TestServer server)
     {
@@ -73,8 +79,27 @@ internal sealed class IngestionHost : IAsyncDisposable
         return Dav.SendAsync(request, HttpCompletionOption.ResponseContentRead, cancellationToken);
     }
 
+    /// <summary>
+    /// Stops the host and waits until <paramref name="provider"/> has ended every session the host
+    /// had open. The mock counts a command before answering it and nothing once its session has
+    /// ended, so from then on nothing the host sent can still move the provider's counts.
+    /// </summary>
+    public async Task StopAndWaitForProviderAsync(MockNntpServer provider, CancellationToken cancellationToken)
+    {
+        await DisposeAsync();
+        var started = Stopwatch.GetTimestamp();
+        while (provider.Stats.CurrentConnections > 0)
+        {
+            Assert.True(Stopwatch.GetElapsedTime(started) < ProviderDeadline,
+                $"{provider.Stats.CurrentConnections} sessions still open at the provider {ProviderDeadline.TotalSeconds} s after the host stopped");
+            await Task.Delay(20, cancellationToken);
+        }
+    }
+
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+            return;
         Dav.Dispose();
         await Server.DisposeAsync();
     }

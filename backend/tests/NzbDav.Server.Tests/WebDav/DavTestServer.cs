@@ -2,6 +2,7 @@ using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.EntityFrameworkCore;
@@ -23,12 +24,13 @@ public sealed class DavTestServer : IAsyncDisposable
 
     private readonly WebApplication _app;
 
-    private DavTestServer(WebApplication app, Uri address, PatternFileOpener opener, LogCapture logs)
+    private DavTestServer(WebApplication app, Uri address, PatternFileOpener opener, LogCapture logs, ResponseFlushWatch flushes)
     {
         _app = app;
         Address = address;
         Opener = opener;
         Logs = logs;
+        Flushes = flushes;
         Http = new HttpClient { BaseAddress = address };
         Http.DefaultRequestHeaders.Authorization = BasicHeader(User, Password);
         Anonymous = new HttpClient { BaseAddress = address };
@@ -39,6 +41,8 @@ public sealed class DavTestServer : IAsyncDisposable
     public PatternFileOpener Opener { get; }
 
     public LogCapture Logs { get; }
+
+    public ResponseFlushWatch Flushes { get; }
 
     /// <summary>Sends the right Basic credentials.</summary>
     public HttpClient Http { get; }
@@ -66,14 +70,16 @@ public sealed class DavTestServer : IAsyncDisposable
         args.AddRange(extra);
         var opener = new PatternFileOpener();
         var logs = new LogCapture();
+        var flushes = new ResponseFlushWatch();
         var app = NzbDavHost.Build([.. args], services =>
         {
             services.AddSingleton<IDavFileOpener>(opener);
             services.AddSingleton<ILoggerProvider>(logs);
+            services.AddSingleton<IStartupFilter>(flushes);
         });
         await app.StartAsync(cancellationToken);
         var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
-        return new DavTestServer(app, new Uri(address), opener, logs);
+        return new DavTestServer(app, new Uri(address), opener, logs, flushes);
     }
 
     /// <summary>Adds a Completed job with a folder under <c>/content/&lt;category&gt;/&lt;name&gt;</c> holding the given files.</summary>

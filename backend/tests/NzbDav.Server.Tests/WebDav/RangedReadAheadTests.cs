@@ -33,7 +33,8 @@ public sealed class RangedReadAheadTests
         var from = response.Content.Headers.ContentRange!.From!.Value;
         Assert.Equal(file.ReadExpected(from, body.Length), body);
 
-        await Task.Delay(200, ct); // read-ahead that was wrongly started would show up by now
+        // Read-ahead wrongly started for the stream reached the provider before it saw the host go.
+        await host.StopAndWaitForProviderAsync(nntp, ct);
         Assert.Equal(segments, nntp.Stats.GetCommandCount(MockCommandKind.Body) - before);
         Assert.Equal(firstSegment, (int)(from / SegmentSize));
     }

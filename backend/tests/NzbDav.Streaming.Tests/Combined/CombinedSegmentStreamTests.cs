@@ -32,7 +32,7 @@ public sealed class CombinedSegmentStreamTests
         };
         var expected = ranges.SelectMany(r => r.File.ReadExpected(r.Offset, (int)r.Length)).ToArray();
         await using var harness = StreamHarness.Create(new StreamingOptions { ConnectionsPerStream = 4 }, StreamHarness.Provider(server));
-        var parts = ranges.Select(r => CombinedStreamPart.FromTask(ct => harness.Factory.OpenAsync(StreamHarness.ToNzb(r.File), ct), r.Offset, r.Length));
+        var parts = ranges.Select(r => new CombinedStreamPart(async ct => await harness.Factory.OpenAsync(StreamHarness.ToNzb(r.File), ct), r.Offset, r.Length));
         var random = new Random(maxOpen);
 
         await using (var stream = new CombinedStream(parts, new CombinedStreamOptions { MaxOpenStreams = maxOpen }))
@@ -66,7 +66,7 @@ public sealed class CombinedSegmentStreamTests
         var second = server.Store.AddGeneratedFile("movie.002", SegmentSize + 10, SegmentSize);
         await using var harness = StreamHarness.Create(new StreamingOptions { ConnectionsPerStream = 2 }, StreamHarness.Provider(server));
         var opened = new List<BufferedSegmentStream>();
-        CombinedStreamPart Part(MockFile file) => CombinedStreamPart.FromTask(
+        CombinedStreamPart Part(MockFile file) => new(
             async ct =>
             {
                 var stream = await harness.Factory.OpenAsync(StreamHarness.ToNzb(file), ct);

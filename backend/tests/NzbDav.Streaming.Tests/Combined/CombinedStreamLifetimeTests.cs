@@ -152,7 +152,7 @@ public sealed class CombinedStreamLifetimeTests
     public async Task A_second_operation_while_a_read_is_in_flight_is_refused()
     {
         var gate = new TaskCompletionSource<Stream>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var part = CombinedStreamPart.FromTask(_ => gate.Task, 0, 10);
+        var part = new CombinedStreamPart(_ => new ValueTask<Stream>(gate.Task), 0, 10);
         await using var stream = new CombinedStream([part]);
 
         var pending = stream.ReadAsync(new byte[5], Token).AsTask();

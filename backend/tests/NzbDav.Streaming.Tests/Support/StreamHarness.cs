@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.Extensions.Logging.Abstractions;
 using NzbDav.MockNntp;
 using NzbDav.MockNntp.Articles;
@@ -11,6 +12,8 @@ namespace NzbDav.Streaming.Tests.Support;
 /// <summary>A UsenetClient (real sockets) over one or more mock servers, plus a stream factory with a counting buffer pool.</summary>
 internal sealed class StreamHarness : IAsyncDisposable
 {
+    private static readonly TimeSpan IdleDeadline = TimeSpan.FromSeconds(30);
+
     private StreamHarness(UsenetOptions options, StreamingOptions streaming)
     {
         Limiter = new GlobalOperationLimiter(LimiterOptions.CreateDefault(options.Providers));
@@ -74,7 +77,35 @@ internal sealed class StreamHarness : IAsyncDisposable
         Assert.Equal(0, PoolInUse());
     }
 
+    /// <summary>
+    /// Waits until <paramref name="server"/> has answered <paramref name="bodies"/> BODY commands
+    /// (what the reads so far must cause), then until <paramref name="stream"/> has nothing left to
+    /// fetch. A stream gives its leases back only once nothing it was asked for is queued or in
+    /// flight, and a session it broke counts as closing until the server has ended it; so from then
+    /// on the server's counts hold every command the reads so far could cause. The first wait
+    /// matters after a read served from memory: it returns before the stream has even picked up
+    /// what it queued, while no lease is held yet.
+    /// </summary>
+    public async Task WaitUntilIdleAsync(BufferedSegmentStream stream, MockNntpServer server, long bodies)
+    {
+        var started = Stopwatch.GetTimestamp();
+        while (server.Stats.GetCommandCount(MockCommandKind.Body) < bodies)
+        {
+            Assert.True(Stopwatch.GetElapsedTime(started) < IdleDeadline,
+                $"{server.Stats.GetCommandCount(MockCommandKind.Body)} of the {bodies} BODY commands answered after {IdleDeadline.TotalSeconds} s");
+            await Task.Delay(10, Token);
+        }
+        while (stream.Statistics.LeasesHeld > 0 || Limiter.GetStats().InUse > 0 || PoolInUse() > 0 || PoolClosing() > 0)
+        {
+            Assert.True(Stopwatch.GetElapsedTime(started) < IdleDeadline,
+                $"the stream still fetches {IdleDeadline.TotalSeconds} s after the reader stopped: {stream.Statistics.LeasesHeld} leases, {Limiter.GetStats()}");
+            await Task.Delay(10, Token);
+        }
+    }
+
     private int PoolInUse() => Client.GetProviderStatus().Sum(p => p.Pool.InUse);
+
+    private int PoolClosing() => Client.GetProviderStatus().Sum(p => p.Pool.Closing);
 
     public async ValueTask DisposeAsync() => await Client.DisposeAsync();
 }

@@ -59,12 +59,15 @@ public sealed class LimiterCancellationTests
                 outcomes[1]++;
             }
 
-            // Whatever happened, the single permit must have reached the bystander.
+            // Whatever happened, the single permit must have reached the bystander by now: grants
+            // and cancellations both complete under the limiter's gate, before Cancel or Dispose return.
+            Assert.True(bystander.IsCompletedSuccessfully, $"iteration {i}: the permit never reached the bystander");
             (await bystander).Dispose();
             Assert.Equal(0, limiter.GetStats().InUse);
         }
 
-        Assert.Equal(2000, outcomes[0] + outcomes[1]);
+        // Each side must have won some rounds, or the loop never raced a grant against a cancellation.
+        Assert.True(outcomes[0] > 0 && outcomes[1] > 0, $"granted {outcomes[0]} times, cancelled {outcomes[1]} times");
     }
 
     [Fact]

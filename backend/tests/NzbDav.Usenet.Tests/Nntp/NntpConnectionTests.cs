@@ -76,28 +76,6 @@ public sealed class NntpConnectionTests(MockNntpServerFixture fixture)
         Assert.Equal(128, target.Written);
     }
 
-    [Fact]
-    public async Task Head_ParsesUnstuffsAndUnfolds()
-    {
-        var article = fixture.Large.Articles[2];
-        await using var connection = await NntpTestProviders.ConnectAsync(NntpTestProviders.For(fixture.Port));
-        var headers = await connection.HeadAsync(article.MessageId, Ct);
-        var map = headers.ToDictionary(h => h.Key, h => h.Value);
-        Assert.Equal($"<{article.MessageId}>", map["Message-ID"]);
-        Assert.Equal("\"large.bin\" yEnc (3/11)", map["Subject"]);
-        Assert.Equal("NzbDav MockNntpServer", map["X-Mock-Server"]);
-        Assert.Equal("Path", headers[0].Key);
-    }
-
-    [Fact]
-    public async Task Date_IsTheServerClock()
-    {
-        await using var connection = await NntpTestProviders.ConnectAsync(NntpTestProviders.For(fixture.Port));
-        var date = await connection.DateAsync(Ct);
-        Assert.Equal(TimeSpan.Zero, date.Offset);
-        Assert.InRange(date, DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddMinutes(5));
-    }
-
     [Theory]
     [InlineData("")]
     [InlineData("<>")]
@@ -107,6 +85,21 @@ public sealed class NntpConnectionTests(MockNntpServerFixture fixture)
     {
         await using var connection = await NntpTestProviders.ConnectAsync(NntpTestProviders.For(fixture.Port));
         await Assert.ThrowsAsync<ArgumentException>(() => connection.StatAsync(id, Ct));
+        Assert.True(await connection.StatAsync(fixture.OneByte.Articles[0].MessageId, Ct));
+    }
+
+    [Fact]
+    public async Task A_message_id_of_250_octets_with_its_brackets_is_sent_and_one_of_251_is_refused()
+    {
+        // RFC 3977 §3.6 counts the angle brackets: 248 characters between them is the most.
+        var longest = new string('a', 246) + "@x";
+        await using var connection = await NntpTestProviders.ConnectAsync(NntpTestProviders.For(fixture.Port));
+
+        // 430 from the server: the longest id went out, in either form.
+        Assert.False(await connection.StatAsync(longest, Ct));
+        Assert.False(await connection.StatAsync($"<{longest}>", Ct));
+        await Assert.ThrowsAsync<ArgumentException>(() => connection.StatAsync("a" + longest, Ct));
+        await Assert.ThrowsAsync<ArgumentException>(() => connection.StatAsync($"<a{longest}>", Ct));
         Assert.True(await connection.StatAsync(fixture.OneByte.Articles[0].MessageId, Ct));
     }
 

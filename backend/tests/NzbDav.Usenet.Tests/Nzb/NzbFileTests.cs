@@ -30,6 +30,15 @@ public sealed class NzbFileTests
         Assert.Throws<ArgumentException>(() => new NzbFile("s", "p", null, [], [new NzbSegment(number, bytes, messageId)]));
 
     [Fact]
+    public void Public_constructor_takes_a_248_character_message_id_and_refuses_249()
+    {
+        var longest = new string('a', 246) + "@x";
+
+        Assert.Equal(longest, new NzbFile("s", "p", null, [], [new NzbSegment(1, 1, longest)]).Segments.Span[0].MessageId);
+        Assert.Throws<ArgumentException>(() => new NzbFile("s", "p", null, [], [new NzbSegment(1, 1, "a" + longest)]));
+    }
+
+    [Fact]
     public void Public_constructor_rejects_no_segments() =>
         Assert.Throws<ArgumentException>(() => new NzbFile("s", "p", null, [], []));
 

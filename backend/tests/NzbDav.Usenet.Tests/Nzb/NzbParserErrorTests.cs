@@ -142,12 +142,21 @@ public sealed class NzbParserErrorTests
         Assert.Equal(4, error.LineNumber);
     }
 
-    [Fact]
-    public async Task Overlong_message_id_is_rejected()
+    // RFC 3977 §3.6: 250 octets with the angle brackets, so 248 without them, however the NZB writes it.
+    [Theory]
+    [InlineData("{0}")]
+    [InlineData("&lt;{0}&gt;")]
+    public async Task A_message_id_of_248_characters_is_read_and_one_of_249_is_refused(string written)
     {
-        var xml = NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, new string('a', 247) + "@x")));
+        var longest = new string('a', 246) + "@x";
+        var document = await NzbTestInput.ParseAsync(
+            NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, string.Format(written, longest)))), useAsync: false);
+        Assert.Equal(longest, document.Files[0].Segments.Span[0].MessageId);
+
+        var xml = NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, string.Format(written, "a" + longest))));
         var error = await NzbTestInput.ParseFailsAsync(xml, useAsync: false);
         Assert.Contains("invalid message-id", error.Message);
+        Assert.Contains("1 to 248 printable ASCII characters", error.Message);
     }
 
     [Fact]

@@ -22,8 +22,6 @@ internal sealed class FakeConnection(FakeProvider provider, int id) : INntpConne
     /// <summary>The owner cut the close short (its token was cancelled) while it waited at the close gate.</summary>
     public bool CloseWasCut { get; private set; }
 
-    public DateTime LastActivityUtc { get; private set; } = DateTime.UtcNow;
-
     public void Break() => _usable = false;
 
     public async Task<bool> StatAsync(string messageId, CancellationToken cancellationToken)
@@ -60,19 +58,8 @@ internal sealed class FakeConnection(FakeProvider provider, int id) : INntpConne
         }
 
         target.Complete(new YencTrailer(data.Length, 1, null, null));
-        LastActivityUtc = DateTime.UtcNow;
         return header;
     }
-
-    public Task<IReadOnlyList<KeyValuePair<string, string>>> HeadAsync(string messageId, CancellationToken cancellationToken)
-    {
-        ThrowIfBroken();
-        return provider.Articles.ContainsKey(messageId)
-            ? Task.FromResult<IReadOnlyList<KeyValuePair<string, string>>>([new("Message-ID", $"<{messageId}>")])
-            : Task.FromException<IReadOnlyList<KeyValuePair<string, string>>>(new NntpArticleNotFoundException(messageId, provider.Name));
-    }
-
-    public Task<DateTimeOffset> DateAsync(CancellationToken cancellationToken) => Task.FromResult(DateTimeOffset.UtcNow);
 
     public async ValueTask CloseAsync(CancellationToken cancellationToken)
     {

@@ -13,7 +13,7 @@ namespace NzbDav.Server.Auth;
 /// </summary>
 public sealed class WebDavCredentialInitializer(
     IDbContextFactory<NzbDavDbContext> contextFactory,
-    IOptions<WebDavOptions> options,
+    IOptionsMonitor<WebDavOptions> options,
     WebDavCredentials credentials,
     ILogger<WebDavCredentialInitializer> logger) : IHostedService
 {
@@ -21,7 +21,7 @@ public sealed class WebDavCredentialInitializer(
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        var settings = options.Value;
+        var settings = options.CurrentValue;
         var user = string.IsNullOrWhiteSpace(settings.User) ? "admin" : settings.User.Trim();
         if (!string.IsNullOrEmpty(settings.Password))
         {

@@ -1,9 +1,13 @@
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
 using NzbDav.Archives.Release;
 using NzbDav.Data;
 using NzbDav.Server.Api;
 using NzbDav.Server.Queue;
 using NzbDav.Usenet.Nzb;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Metrics;
+using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Server.Configuration;
@@ -17,19 +21,21 @@ public static class NzbDavServiceCollectionExtensions
     public static IServiceCollection AddNzbDavLibrary(this IServiceCollection services, IConfiguration configuration)
     {
         var section = configuration.GetSection(NzbDavOptions.SectionName);
-        services.Configure<NzbDavOptions>(section);
-        var options = section.Get<NzbDavOptions>() ?? new NzbDavOptions();
-        services.AddNzbDavData(options.DataDirectory);
+        services.AddOptions<NzbDavOptions>().Bind(section);
+        // The one setting read once: the library's location cannot move under a running server.
+        var dataDirectory = (section.Get<NzbDavOptions>() ?? new NzbDavOptions()).DataDirectory;
+        services.AddNzbDavData(dataDirectory);
 
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<ApiKeyProvider>();
         services.AddHostedService<StoreInitializer>();
         services.AddSingleton<INzbParser, NzbParser>();
         services.AddSingleton<ReleaseNamer>();
-        services.AddSingleton(new ReleaseBlocklist(configuration.GetSection("NzbDav:Blocklist").Get<ReleaseBlocklistOptions>() ?? new ReleaseBlocklistOptions()));
+        services.AddValidatedOptions<ReleaseBlocklistOptions>(configuration.GetSection("NzbDav:Blocklist"), static o => _ = new ReleaseBlocklist(o));
         services.AddSingleton<JobSubmitter>();
         services.AddSingleton<SabApiHandler>();
-        services.AddHttpClient(NzbFetchClient, client => client.Timeout = options.AddUrlTimeout);
+        services.AddHttpClient(NzbFetchClient)
+            .ConfigureHttpClient(static (provider, client) => client.Timeout = provider.GetRequiredService<IOptionsMonitor<NzbDavOptions>>().CurrentValue.AddUrlTimeout);
 
         services.AddSingleton<QueueSignal>();
         services.AddSingleton<QueuePause>();
@@ -40,9 +46,28 @@ public static class NzbDavServiceCollectionExtensions
         services.AddSingleton<JobCompletion>();
         services.AddHostedService<IngestionQueueService>();
 
-        // Registered with or without providers: a fresh install adds them later, at runtime.
-        var providers = configuration.GetSection("Usenet:Providers").Get<UsenetProviderOptions[]>() ?? [];
-        services.AddUsenetClient(new UsenetOptions { Providers = providers });
+        services.AddNzbDavUsenet(configuration);
+        return services;
+    }
+
+    /// <summary>
+    /// The Usenet client on the <c>Usenet</c> settings, with or without providers (a fresh install
+    /// adds them later): validated at start, and every later change applied to the running client.
+    /// </summary>
+    private static IServiceCollection AddNzbDavUsenet(this IServiceCollection services, IConfiguration configuration)
+    {
+        services.AddValidatedOptions<UsenetOptions>(configuration.GetSection("Usenet"), static o => o.Validate());
+        services.TryAddSingleton<INntpConnectionFactory, NntpConnectionFactory>();
+        services.TryAddSingleton(static provider =>
+            new GlobalOperationLimiter(provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue.LimiterOptions()));
+        services.TryAddSingleton(static provider => new UsenetClient(
+            provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue,
+            provider.GetRequiredService<INntpConnectionFactory>(),
+            provider.GetRequiredService<GlobalOperationLimiter>(),
+            provider.GetRequiredService<TimeProvider>(),
+            provider.GetRequiredService<ILogger<UsenetClient>>(),
+            provider.GetService<UsenetMetrics>()));
+        services.AddHostedService<UsenetReconfiguration>();
 
         return services;
     }

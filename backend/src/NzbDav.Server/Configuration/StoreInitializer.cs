@@ -13,7 +13,7 @@ namespace NzbDav.Server.Configuration;
 /// </summary>
 public sealed class StoreInitializer(
     IDbContextFactory<NzbDavDbContext> contextFactory,
-    IOptions<NzbDavOptions> options,
+    IOptionsMonitor<NzbDavOptions> options,
     ApiKeyProvider apiKeys,
     QueuePause pause,
     ILogger<StoreInitializer> logger) : IHostedService
@@ -24,7 +24,7 @@ public sealed class StoreInitializer(
     {
         await NzbDavDatabase.MigrateAsync(contextFactory, cancellationToken);
         await pause.LoadAsync(cancellationToken);
-        var configured = options.Value.ApiKey;
+        var configured = options.CurrentValue.ApiKey;
         if (!string.IsNullOrWhiteSpace(configured))
         {
             apiKeys.Set(configured.Trim());

@@ -14,7 +14,12 @@ namespace NzbDav.Server.Hosting;
 /// a provider's MaxConnections can be exceeded; unused, they close after the provider's IdleTimeout
 /// like any idle session.
 /// </summary>
-internal sealed class ConnectionPrewarmer(IServiceProvider services, IOptions<WebDavOptions> davOptions, ILogger<ConnectionPrewarmer> logger) : IDisposable
+internal sealed class ConnectionPrewarmer(
+    UsenetClient client,
+    GlobalOperationLimiter limiter,
+    IOptionsMonitor<StreamingOptions> streaming,
+    IOptionsMonitor<WebDavOptions> davOptions,
+    ILogger<ConnectionPrewarmer> logger) : IDisposable
 {
     // Never hold up real work for long: a permit or session not available by then is not needed.
     private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(30);
@@ -27,11 +32,10 @@ internal sealed class ConnectionPrewarmer(IServiceProvider services, IOptions<We
     {
         get
         {
-            var limiter = services.GetService<LimiterOptions>();
-            if (limiter is null || services.GetRequiredService<UsenetClient>().ProviderCount == 0)
+            if (client.ProviderCount == 0)
                 return 0;
-            var perStream = services.GetService<StreamingOptions>()?.ConnectionsPerStream ?? int.MaxValue;
-            return Math.Clamp(davOptions.Value.PrewarmConnections, 0, Math.Min(perStream, limiter.StreamingGuarantee));
+            var perStream = streaming.CurrentValue.ConnectionsPerStream;
+            return Math.Clamp(davOptions.CurrentValue.PrewarmConnections, 0, Math.Min(perStream, limiter.Options.StreamingGuarantee));
         }
     }
 
@@ -43,7 +47,7 @@ internal sealed class ConnectionPrewarmer(IServiceProvider services, IOptions<We
     {
         var count = Count;
         if (count > 0)
-            _running = Task.Run(() => OpenAsync(services.GetRequiredService<UsenetClient>(), count, _stopping.Token));
+            _running = Task.Run(() => OpenAsync(client, count, _stopping.Token));
     }
 
     /// <summary>Stops an unfinished prewarm and waits for it to hand back what it holds.</summary>

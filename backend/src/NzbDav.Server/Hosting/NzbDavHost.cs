@@ -21,6 +21,7 @@ public sealed class NzbDavHost
     public static WebApplication Build(string[] args, Action<IServiceCollection>? configureServices)
     {
         var builder = WebApplication.CreateBuilder(args);
+        var settingsWatcher = RuntimeSettings.Add(builder.Configuration);
         var settings = builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions();
         var logger = SerilogSetup.CreateLogger(builder.Configuration, (settings.Logs.ResolveDirectory(settings.DataDirectory), settings.Logs), out var logFileProblem);
         builder.Logging.ClearProviders();
@@ -42,6 +43,7 @@ public sealed class NzbDavHost
         configureServices?.Invoke(builder.Services);
 
         var app = builder.Build();
+        app.Lifetime.ApplicationStopped.Register(settingsWatcher.Dispose);
         if (logFileProblem is not null)
         {
             app.Services.GetRequiredService<ILogger<NzbDavHost>>().LogWarning("No log file is written: {Problem}", logFileProblem);

@@ -17,10 +17,11 @@ namespace NzbDav.Server.Queue;
 /// concurrently, their headers read from the probed first articles.
 /// </summary>
 public sealed class JobIngestor(
-    IServiceProvider services,
+    UsenetClient client,
+    GlobalOperationLimiter limiter,
     INzbParser parser,
     ReleaseNamer namer,
-    ReleaseBlocklist blocklist,
+    IOptionsMonitor<ReleaseBlocklistOptions> blocklistOptions,
     IArchiveIngestor archives,
     IOptionsMonitor<NzbDavOptions> options,
     ILogger<JobIngestor> logger)
@@ -28,10 +29,11 @@ public sealed class JobIngestor(
     /// <param name="progress">Where the SABnzbd queue reads how far the job got; optional.</param>
     public async Task<IReadOnlyList<IngestedFile>> IngestAsync(string jobName, byte[] gzipNzb, string? password, CancellationToken cancellationToken, JobProgress? progress = null)
     {
-        var client = services.GetRequiredService<UsenetClient>();
         if (client.ProviderCount == 0)
             throw new IngestionFailedException("No Usenet provider is configured (Usenet:Providers).");
         var started = Stopwatch.GetTimestamp();
+        // The patterns in force now: a change applies from the next job on.
+        var blocklist = new ReleaseBlocklist(blocklistOptions.CurrentValue);
         var document = await ParseAsync(gzipNzb, cancellationToken);
         var parsed = Stopwatch.GetTimestamp();
         foreach (var dropped in document.DroppedFiles)
@@ -108,8 +110,8 @@ public sealed class JobIngestor(
     /// <summary>Leases one job may hold: what the limiter lets queue operations borrow.</summary>
     private int QueueConnections()
     {
-        var limits = services.GetService<GlobalOperationLimiter>()?.Options;
-        return limits is null ? 1 : limits.QueueMaximum ?? limits.TotalConnections;
+        var limits = limiter.Options;
+        return limits.QueueMaximum ?? limits.TotalConnections;
     }
 
     private async Task<(IReadOnlyList<IngestedFile> Files, string? Failure)> IngestSetAsync(

@@ -1,4 +1,6 @@
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
+using NzbDav.Server.Configuration;
 using NzbDav.Server.Auth;
 using NzbDav.Streaming;
 using NzbDav.Usenet.Providers;
@@ -16,17 +18,16 @@ public static class WebDavServiceCollectionExtensions
     /// </summary>
     public static IServiceCollection AddNzbDavWebDav(this IServiceCollection services, IConfiguration configuration)
     {
-        services.Configure<WebDavOptions>(configuration.GetSection(WebDavOptions.SectionName));
+        services.AddOptions<WebDavOptions>().Bind(configuration.GetSection(WebDavOptions.SectionName));
         services.AddSingleton<DavTree>();
         services.AddSingleton<DavJobRemover>();
         services.AddSingleton<DavRequestHandler>();
         services.AddSingleton<WebDavCredentials>();
         services.AddHostedService<WebDavCredentialInitializer>();
 
-        services.TryAddSingleton(configuration.GetSection("Streaming").Get<StreamingOptions>() ?? new StreamingOptions());
-        // Resolved on first GET; it fails there (not at startup) when no provider is configured.
-        services.TryAddSingleton(sp => new NzbFileStreamFactory(
-            sp.GetRequiredService<UsenetClient>(), sp.GetRequiredService<StreamingOptions>(), sp.GetRequiredService<ILoggerFactory>(),
+        services.AddValidatedOptions<StreamingOptions>(configuration.GetSection("Streaming"), static o => o.Validate());
+        services.TryAddSingleton(static sp => new NzbFileStreamFactory(
+            sp.GetRequiredService<UsenetClient>(), sp.GetRequiredService<IOptionsMonitor<StreamingOptions>>(), sp.GetRequiredService<ILoggerFactory>(),
             sp.GetService<StreamingMetrics>()));
         services.AddSingleton<DavLayoutCache>();
         services.AddSingleton<IDavFileOpener, LayoutDavFileOpener>();

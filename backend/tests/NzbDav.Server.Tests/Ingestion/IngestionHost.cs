@@ -37,7 +37,7 @@ internal sealed class IngestionHost : IAsyncDisposable
             cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
 
     /// <summary>As above, with the host's log entries going to <paramref name="logs"/>.</summary>
-    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, ILoggerProvider logs, CancellationToken cancellationToken) =>
+    public static async Task<IngestionHost> StartAsync(string dataDirectory, int? nntpPort, ILoggerProvider logs, CancellationToken cancellationToken) =>
         new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false, services => services.AddSingleton(logs),
             cancellationToken, ["--NzbDav:WebDav:Password=" + Password]));
 

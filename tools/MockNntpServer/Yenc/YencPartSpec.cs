@@ -1,4 +1,4 @@
-namespace NzbDav.Usenet.Yenc;
+namespace NzbDav.MockNntp.Yenc;
 
 /// <summary>What an encoder writes into the header and trailer of one article.</summary>
 /// <param name="FileName">Written as <c>name=</c>.</param>

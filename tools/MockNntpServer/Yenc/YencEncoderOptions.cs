@@ -1,4 +1,4 @@
-namespace NzbDav.Usenet.Yenc;
+namespace NzbDav.MockNntp.Yenc;
 
 /// <summary>How <see cref="YencEncoder"/> lays out an article.</summary>
 public sealed record YencEncoderOptions

@@ -2,11 +2,12 @@ using System.Buffers;
 using System.Globalization;
 using System.Text;
 
-namespace NzbDav.Usenet.Yenc;
+namespace NzbDav.MockNntp.Yenc;
 
 /// <summary>
-/// yEnc 1.3 encoder. Used by the mock NNTP server to post content and by tests as the other half
-/// of decoder round trips; not on any read path, so it favours clarity over speed.
+/// yEnc 1.3 encoder. Used by the mock NNTP server to post content, by tests as the other half of
+/// decoder round trips and by the decode benchmark; NzbDav itself never encodes, so it lives here
+/// rather than in the protocol library, and favours clarity over speed.
 /// </summary>
 public static class YencEncoder
 {

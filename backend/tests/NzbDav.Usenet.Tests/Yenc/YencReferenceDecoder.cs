@@ -1,4 +1,6 @@
-namespace NzbDav.Usenet.Yenc;
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Usenet.Tests.Yenc;
 
 /// <summary>
 /// The test oracle: a deliberately plain, whole-article, line-at-a-time yEnc decoder with the same

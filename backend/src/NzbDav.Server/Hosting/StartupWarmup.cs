@@ -4,8 +4,6 @@ using Microsoft.Extensions.Options;
 using NzbDav.Data.Entities;
 using NzbDav.Server.Auth;
 using NzbDav.Server.WebDav;
-using NzbDav.Streaming;
-using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Server.Hosting;
 
@@ -13,22 +11,18 @@ namespace NzbDav.Server.Hosting;
 /// Pays the GET path's one-time costs at startup instead of in the first client's time to first
 /// byte. Hosted services start before Kestrel listens, so when the server accepts its first request
 /// the configured account's PBKDF2 check is remembered and EF Core has compiled the tree's queries.
-/// Then, in the background so startup is not delayed, <see cref="StreamingPathWarmup"/> runs the
-/// streaming read path on a private loopback mock and <see cref="ConnectionPrewarmer"/> opens
-/// sessions to the configured providers.
+/// Then, in the background so startup is not delayed, <see cref="ConnectionPrewarmer"/> opens
+/// sessions to the configured providers. The streaming read path itself needs no warming: the
+/// published binary is ReadyToRun (see docs/benchmarks.md, "Startup without a streaming warm-up").
 /// </summary>
 internal sealed class StartupWarmup(
-    IServiceProvider services,
     IOptions<WebDavOptions> davOptions,
     WebDavCredentials credentials,
     DavTree tree,
     ConnectionPrewarmer prewarmer,
-    ILogger<StartupWarmup> logger) : IHostedService, IDisposable
+    ILogger<StartupWarmup> logger) : IHostedService
 {
     private const string LocalBaseUrl = "http://localhost";
-
-    private readonly CancellationTokenSource _stopping = new();
-    private Task _streaming = Task.CompletedTask;
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
@@ -45,42 +39,10 @@ internal sealed class StartupWarmup(
         }
 
         logger.LogDebug("Warmed the WebDAV request path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-        // Without a provider nothing can be streamed, so there is nothing more to warm.
-        if (services.GetService<UsenetClient>() is null)
-            return;
-        _streaming = Task.Run(() => WarmStreamingAsync(_stopping.Token), CancellationToken.None);
         prewarmer.Start();
     }
 
-    public async Task StopAsync(CancellationToken cancellationToken)
-    {
-        await _stopping.CancelAsync();
-        await _streaming.WaitAsync(cancellationToken);
-        await prewarmer.StopAsync(cancellationToken);
-    }
-
-    public void Dispose() => _stopping.Dispose();
-
-    /// <summary>The background warm-up of the streaming path (completed when there is none).</summary>
-    internal Task Streaming => _streaming;
-
-    private async Task WarmStreamingAsync(CancellationToken cancellationToken)
-    {
-        var started = Stopwatch.GetTimestamp();
-        try
-        {
-            await StreamingPathWarmup.RunAsync(services.GetRequiredService<StreamingOptions>(), cancellationToken);
-            logger.LogDebug("Warmed the streaming read path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            // Stopped before it finished: nothing to report.
-        }
-        catch (Exception ex)
-        {
-            logger.LogWarning(ex, "Warm-up of the streaming read path failed; the first playback pays its compilation instead");
-        }
-    }
+    public Task StopAsync(CancellationToken cancellationToken) => prewarmer.StopAsync(cancellationToken);
 
     private void WarmCredentials()
     {

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using NzbDav.Data.Entities;
 using NzbDav.Server.Auth;
 using NzbDav.Server.WebDav;
+using NzbDav.Streaming;
 
 namespace NzbDav.Server.Hosting;
 
@@ -11,18 +12,22 @@ namespace NzbDav.Server.Hosting;
 /// Pays the GET path's one-time costs at startup instead of in the first client's time to first
 /// byte. Hosted services start before Kestrel listens, so when the server accepts its first request
 /// the configured account's PBKDF2 check is remembered and EF Core has compiled the tree's queries.
-/// Then, in the background so startup is not delayed, <see cref="ConnectionPrewarmer"/> opens
-/// sessions to the configured providers. The streaming read path itself needs no warming: the
-/// published binary is ReadyToRun (see docs/benchmarks.md, "Startup without a streaming warm-up").
+/// Then, in the background so startup is not delayed, <see cref="StreamingPathWarmup"/> runs the
+/// streaming read path on in-memory sessions and <see cref="ConnectionPrewarmer"/> opens sessions to
+/// the configured providers.
 /// </summary>
 internal sealed class StartupWarmup(
     IOptions<WebDavOptions> davOptions,
+    StreamingOptions streaming,
     WebDavCredentials credentials,
     DavTree tree,
     ConnectionPrewarmer prewarmer,
-    ILogger<StartupWarmup> logger) : IHostedService
+    ILogger<StartupWarmup> logger) : IHostedService, IDisposable
 {
     private const string LocalBaseUrl = "http://localhost";
+
+    private readonly CancellationTokenSource _stopping = new();
+    private Task<bool> _streaming = Task.FromResult(false);
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
@@ -39,10 +44,43 @@ internal sealed class StartupWarmup(
         }
 
         logger.LogDebug("Warmed the WebDAV request path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        // Also without providers: it needs none, and providers configured later stream at once.
+        _streaming = Task.Run(() => WarmStreamingAsync(_stopping.Token), CancellationToken.None);
         prewarmer.Start();
     }
 
-    public Task StopAsync(CancellationToken cancellationToken) => prewarmer.StopAsync(cancellationToken);
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await _stopping.CancelAsync();
+        await _streaming.WaitAsync(cancellationToken);
+        await prewarmer.StopAsync(cancellationToken);
+    }
+
+    public void Dispose() => _stopping.Dispose();
+
+    /// <summary>The background warm-up of the streaming path: true once it ran to its end.</summary>
+    internal Task<bool> Streaming => _streaming;
+
+    private async Task<bool> WarmStreamingAsync(CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        try
+        {
+            await StreamingPathWarmup.RunAsync(streaming, cancellationToken);
+            logger.LogDebug("Warmed the streaming read path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            return true;
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Stopped before it finished: nothing to report.
+            return false;
+        }
+        catch (Exception ex)
+        {
+            logger.LogWarning(ex, "Warm-up of the streaming read path failed; the first playback pays its compilation instead");
+            return false;
+        }
+    }
 
     private void WarmCredentials()
     {

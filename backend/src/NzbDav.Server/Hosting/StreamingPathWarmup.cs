@@ -1,0 +1,74 @@
+using Microsoft.Extensions.Logging.Abstractions;
+using NzbDav.Data.Entities;
+using NzbDav.Data.Layout;
+using NzbDav.Server.WebDav;
+using NzbDav.Streaming;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Server.Hosting;
+
+/// <summary>
+/// Runs the streaming read path once, end to end above the NNTP session, so the first playback
+/// after a start does not compile it: a private <see cref="UsenetClient"/> over in-memory sessions
+/// (<see cref="WarmupArticles"/>), a private stream factory and a <see cref="LayoutDavFileOpener"/>
+/// read a small file twice with a seek (limiter, pool, failover, segment scheduler, buffered and
+/// combined streams). ReadyToRun compiles our methods ahead of time but not the runtime's generic
+/// code instantiated over them (the state machine of every await on the path), which is what this
+/// pays for; docs/benchmarks.md has the figures. No socket is opened, and nothing of it touches the
+/// configured providers, their pools or the limiter; it all is disposed afterwards.
+/// </summary>
+internal static class StreamingPathWarmup
+{
+    private const int Segments = 16;
+    private const int SegmentBytes = 64 * 1024;
+    private const int ReadBytes = 16 * 1024;
+    private const int Passes = 2;
+    private const int Connections = 4;
+
+    /// <summary>Runs the reads; returns the bytes read (two whole passes plus a read after each seek).</summary>
+    public static async Task<long> RunAsync(StreamingOptions streaming, CancellationToken cancellationToken)
+    {
+        var articles = new WarmupArticles(Segments, SegmentBytes);
+        // The host is never resolved: the sessions come from the in-memory factory.
+        var provider = new UsenetProviderOptions { Name = "warm-up", Host = "warm-up.nzbdav.invalid", UseTls = false, MaxConnections = Connections };
+        await using var client = new UsenetClient(
+            new UsenetOptions { Providers = [provider] },
+            articles,
+            new GlobalOperationLimiter(LimiterOptions.CreateDefault(provider.MaxConnections)),
+            TimeProvider.System,
+            NullLogger<UsenetClient>.Instance);
+        var services = new ServiceCollection()
+            .AddSingleton(client)
+            .AddSingleton(new NzbFileStreamFactory(client, streaming with { ConnectionsPerStream = provider.MaxConnections }, NullLoggerFactory.Instance))
+            .BuildServiceProvider();
+        await using (services)
+        {
+            var opener = new LayoutDavFileOpener(services);
+            var item = new DavItem
+            {
+                Id = Guid.Empty,
+                Name = WarmupArticles.FileName,
+                Path = "/" + WarmupArticles.FileName,
+                Size = articles.FileSize,
+                Layout = DavFileLayoutCodec.Encode(new DavFileLayout([LayoutPart.WholeFile(articles.MessageIds, articles.FileSize, SegmentBytes)])),
+            };
+            var buffer = new byte[ReadBytes];
+            long total = 0;
+            for (var pass = 0; pass < Passes; pass++)
+            {
+                await using var stream = await opener.OpenAsync(item, item.Size, cancellationToken);
+                int read;
+                while ((read = await stream.ReadAsync(buffer, cancellationToken)) > 0)
+                    total += read;
+
+                // A seek back into the file, as a player does when it scrubs.
+                stream.Seek(articles.FileSize / 2, SeekOrigin.Begin);
+                await stream.ReadExactlyAsync(buffer, cancellationToken);
+                total += buffer.Length;
+            }
+
+            return total;
+        }
+    }
+}

@@ -5,10 +5,11 @@ COPY global.json Directory.Build.props Directory.Packages.props NzbDav.sln ./
 COPY backend/ backend/
 COPY tools/ tools/
 # ReadyToRun: the code is compiled ahead of time, so the first playback and the first seek after a
-# start do not wait for the JIT. TARGETARCH is set by buildx (amd64 or arm64).
+# start do not wait for the JIT, and start-up needs no streaming warm-up (docs/benchmarks.md).
+# TARGETARCH is set by buildx (amd64 or arm64).
 ARG TARGETARCH=amd64
 RUN rid="linux-$([ "$TARGETARCH" = "arm64" ] && echo arm64 || echo x64)" && \
-    dotnet publish backend/src/NzbDav.Server/NzbDav.Server.csproj -c Release -r "$rid" --no-self-contained \
+    dotnet publish backend/src/NzbDav/NzbDav.csproj -c Release -r "$rid" --no-self-contained \
       -p:PublishReadyToRun=true -o /app
 
 FROM mcr.microsoft.com/dotnet/aspnet:10.0
@@ -20,5 +21,5 @@ ENV ASPNETCORE_URLS=http://0.0.0.0:3000 \
     NzbDav__DataDirectory=/config
 EXPOSE 3000
 # The aspnet image has no curl: the server binary checks its own /health.
-HEALTHCHECK --interval=30s --timeout=5s CMD ["dotnet", "NzbDav.Server.dll", "--healthcheck", "http://127.0.0.1:3000/health"]
-ENTRYPOINT ["dotnet", "NzbDav.Server.dll"]
+HEALTHCHECK --interval=30s --timeout=5s CMD ["dotnet", "NzbDav.dll", "--healthcheck", "http://127.0.0.1:3000/health"]
+ENTRYPOINT ["dotnet", "NzbDav.dll"]

@@ -1,5 +1,5 @@
 using System.Buffers;
-using NzbDav.Usenet.Yenc;
+using NzbDav.MockNntp.Yenc;
 
 namespace NzbDav.MockNntp.Articles;
 

@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Attributes;
+using NzbDav.MockNntp.Yenc;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Benchmarks.Yenc;

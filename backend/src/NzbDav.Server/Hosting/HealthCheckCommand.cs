@@ -4,7 +4,7 @@ namespace NzbDav.Server.Hosting;
 /// <c>--healthcheck URL</c>: exits 0 when the URL answers 2xx within five seconds, 1 otherwise.
 /// Container images without curl use it as their HEALTHCHECK.
 /// </summary>
-internal static class HealthCheckCommand
+public static class HealthCheckCommand
 {
     public static async Task<int> RunAsync(string url, CancellationToken cancellationToken)
     {

@@ -15,6 +15,27 @@ public sealed class NzbDavHost
     {
     }
 
+    /// <summary>Runs the server until it is stopped; returns the process exit code.</summary>
+    public static async Task<int> RunAsync(string[] args)
+    {
+        var app = Build(args);
+        try
+        {
+            await app.RunAsync();
+            return 0;
+        }
+        catch (Exception ex) when (ex is IOException or InvalidOperationException)
+        {
+            // Most often the port is taken or the configuration is invalid: say so plainly.
+            app.Services.GetRequiredService<ILogger<NzbDavHost>>().LogCritical(ex, "NzbDav stopped: {Reason}", ex.Message);
+            return 1;
+        }
+        finally
+        {
+            await Log.CloseAndFlushAsync();
+        }
+    }
+
     public static WebApplication Build(string[] args) => Build(args, null);
 
     /// <summary>As <see cref="Build(string[])"/>, with a last chance to add or replace services (tests register stand-ins here).</summary>

@@ -6,7 +6,7 @@ using Serilog.Settings.Configuration;
 namespace NzbDav.Server.Hosting;
 
 /// <summary>The only place Serilog is configured; everything else logs through <c>ILogger&lt;T&gt;</c>.</summary>
-internal static class SerilogSetup
+public static class SerilogSetup
 {
     private const string ConsoleTemplate = "[{Timestamp:HH:mm:ss} {Level:u3}] {SourceContext}: {Message:lj}{NewLine}{Exception}";
     private const string FileTemplate = "{Timestamp:yyyy-MM-dd HH:mm:ss.fff zzz} [{Level:u3}] {SourceContext}: {Message:lj}{NewLine}{Exception}";

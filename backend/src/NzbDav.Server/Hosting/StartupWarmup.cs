@@ -5,7 +5,6 @@ using NzbDav.Data.Entities;
 using NzbDav.Server.Auth;
 using NzbDav.Server.WebDav;
 using NzbDav.Streaming;
-using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Server.Hosting;
 
@@ -14,12 +13,12 @@ namespace NzbDav.Server.Hosting;
 /// byte. Hosted services start before Kestrel listens, so when the server accepts its first request
 /// the configured account's PBKDF2 check is remembered and EF Core has compiled the tree's queries.
 /// Then, in the background so startup is not delayed, <see cref="StreamingPathWarmup"/> runs the
-/// streaming read path on a private loopback mock and <see cref="ConnectionPrewarmer"/> opens
-/// sessions to the configured providers.
+/// streaming read path on in-memory sessions and <see cref="ConnectionPrewarmer"/> opens sessions to
+/// the configured providers.
 /// </summary>
 internal sealed class StartupWarmup(
-    IServiceProvider services,
     IOptions<WebDavOptions> davOptions,
+    StreamingOptions streaming,
     WebDavCredentials credentials,
     DavTree tree,
     ConnectionPrewarmer prewarmer,
@@ -28,7 +27,7 @@ internal sealed class StartupWarmup(
     private const string LocalBaseUrl = "http://localhost";
 
     private readonly CancellationTokenSource _stopping = new();
-    private Task _streaming = Task.CompletedTask;
+    private Task<bool> _streaming = Task.FromResult(false);
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
@@ -45,9 +44,7 @@ internal sealed class StartupWarmup(
         }
 
         logger.LogDebug("Warmed the WebDAV request path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-        // Without a provider nothing can be streamed, so there is nothing more to warm.
-        if (services.GetRequiredService<UsenetClient>().ProviderCount == 0)
-            return;
+        // Also without providers: it needs none, and providers configured later stream at once.
         _streaming = Task.Run(() => WarmStreamingAsync(_stopping.Token), CancellationToken.None);
         prewarmer.Start();
     }
@@ -61,24 +58,27 @@ internal sealed class StartupWarmup(
 
     public void Dispose() => _stopping.Dispose();
 
-    /// <summary>The background warm-up of the streaming path (completed when there is none).</summary>
-    internal Task Streaming => _streaming;
+    /// <summary>The background warm-up of the streaming path: true once it ran to its end.</summary>
+    internal Task<bool> Streaming => _streaming;
 
-    private async Task WarmStreamingAsync(CancellationToken cancellationToken)
+    private async Task<bool> WarmStreamingAsync(CancellationToken cancellationToken)
     {
         var started = Stopwatch.GetTimestamp();
         try
         {
-            await StreamingPathWarmup.RunAsync(services.GetRequiredService<StreamingOptions>(), cancellationToken);
+            await StreamingPathWarmup.RunAsync(streaming, cancellationToken);
             logger.LogDebug("Warmed the streaming read path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            return true;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             // Stopped before it finished: nothing to report.
+            return false;
         }
         catch (Exception ex)
         {
             logger.LogWarning(ex, "Warm-up of the streaming read path failed; the first playback pays its compilation instead");
+            return false;
         }
     }
 

@@ -8,7 +8,7 @@ namespace NzbDav.Server.WebDav;
 public sealed partial class DavTree
 {
     /// <summary>The <c>/content</c> folder of a SAB category.</summary>
-    internal static string CategoryFolder(string category) =>
+    public static string CategoryFolder(string category) =>
         category == SabCategories.Default ? DefaultCategoryFolder : category;
 
     private async Task<IReadOnlyList<string>> ContentCategoriesAsync(NzbDavDbContext context, CancellationToken cancellationToken)

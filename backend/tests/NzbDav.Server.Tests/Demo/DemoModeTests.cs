@@ -2,9 +2,9 @@ using System.Net.Http.Headers;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.RegularExpressions;
-using NzbDav.Server.Demo;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.WebDav;
+using NzbDav.Tools.Demo;
 
 namespace NzbDav.Server.Tests.Demo;
 

@@ -9,8 +9,8 @@ using NzbDav.Server.Tests.Api;
 namespace NzbDav.Server.Tests.Hosting;
 
 /// <summary>
-/// The real server as a child process (<c>dotnet NzbDav.Server.dll</c>), on a port picked by binding
-/// port 0, so a test can kill it like a crash or an OOM kill would.
+/// The real server as a child process (<c>dotnet NzbDav.dll</c>, the executable users run), on a
+/// port picked by binding port 0, so a test can kill it like a crash or an OOM kill would.
 /// </summary>
 internal sealed class ServerProcess : IAsyncDisposable
 {
@@ -41,7 +41,7 @@ internal sealed class ServerProcess : IAsyncDisposable
         };
         foreach (var argument in (string[])
         [
-            Path.Combine(AppContext.BaseDirectory, "NzbDav.Server.dll"),
+            Path.Combine(AppContext.BaseDirectory, "NzbDav.dll"),
             "--urls", $"http://127.0.0.1:{port}",
             "--NzbDav:DataDirectory=" + dataDirectory,
             "--NzbDav:ApiKey=" + TestServer.ApiKey,

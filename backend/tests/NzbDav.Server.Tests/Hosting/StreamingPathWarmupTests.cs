@@ -1,4 +1,8 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using NzbDav.Server.Hosting;
+using NzbDav.Server.Tests.Api;
+using NzbDav.Server.Tests.Data;
 using NzbDav.Streaming;
 
 namespace NzbDav.Server.Tests.Hosting;
@@ -21,5 +25,18 @@ public sealed class StreamingPathWarmupTests
         await cancelled.CancelAsync();
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => StreamingPathWarmup.RunAsync(new StreamingOptions(), cancelled.Token));
+    }
+
+    [Fact]
+    public async Task The_host_warms_the_streaming_path_at_start_even_without_providers()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+
+        // No provider and no mock: the warm-up's sessions are in memory.
+        await using var server = await TestServer.StartAsync(data.Path, null, holdQueue: true, ct);
+        var warmup = server.Services.GetServices<IHostedService>().OfType<StartupWarmup>().Single();
+
+        Assert.True(await warmup.Streaming.WaitAsync(ct));
     }
 }

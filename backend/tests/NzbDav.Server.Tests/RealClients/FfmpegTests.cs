@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Text.Json;
-using NzbDav.Server.Demo;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Tools.Demo;
 
 namespace NzbDav.Server.Tests.RealClients;
 

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using NzbDav.Server.Testing;
+using NzbDav.Tools.Testing;
 
 namespace NzbDav.Server.Tests.Testing;
 

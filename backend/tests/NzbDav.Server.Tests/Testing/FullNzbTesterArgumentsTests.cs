@@ -1,4 +1,4 @@
-using NzbDav.Server.Testing;
+using NzbDav.Tools.Testing;
 
 namespace NzbDav.Server.Tests.Testing;
 

@@ -149,7 +149,7 @@ public sealed class FullNzbTesterCommandTests
         using var output = new StringWriter();
         using var error = new StringWriter();
 
-        var exitCode = await NzbDav.Server.Testing.FullNzbTesterCommand.RunAsync(
+        var exitCode = await NzbDav.Tools.Testing.FullNzbTesterCommand.RunAsync(
             ["--mock-server", "--size=1", "--Serilog:MinimumLevel:Default=Warning"], output, error, cancelled.Token);
 
         Assert.Equal(1, exitCode);

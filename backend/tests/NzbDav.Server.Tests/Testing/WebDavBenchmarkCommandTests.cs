@@ -1,5 +1,5 @@
 using System.Text.Json;
-using NzbDav.Server.Testing.DavBenchmark;
+using NzbDav.Tools.Testing.DavBenchmark;
 
 namespace NzbDav.Server.Tests.Testing;
 

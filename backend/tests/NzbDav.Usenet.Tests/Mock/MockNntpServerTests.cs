@@ -1,6 +1,6 @@
 using NzbDav.MockNntp;
 using NzbDav.MockNntp.Articles;
-using NzbDav.Usenet.Yenc;
+using NzbDav.MockNntp.Yenc;
 
 namespace NzbDav.Usenet.Tests.Mock;
 

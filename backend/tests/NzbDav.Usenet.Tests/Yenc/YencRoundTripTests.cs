@@ -1,3 +1,4 @@
+using NzbDav.MockNntp.Yenc;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Tests.Yenc;

@@ -1,4 +1,5 @@
 using System.Text;
+using NzbDav.MockNntp.Yenc;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Tests.Yenc;

@@ -1,4 +1,0 @@
-namespace NzbDav.Server.Demo;
-
-/// <summary>One file demo mode posts to its mock provider and ingests as its own job.</summary>
-internal sealed record DemoSample(string JobName, string FileName, byte[]? Data, long GeneratedSize, int SegmentSize);

@@ -1,3 +1,0 @@
-using NzbDav.Server.Hosting;
-
-return await NzbDavProgram.RunAsync(args);

@@ -1,4 +1,0 @@
-namespace NzbDav.Server.Testing;
-
-/// <summary>One timed ingestion step.</summary>
-public sealed record TimedStep(string Name, TimeSpan Elapsed, string Detail);

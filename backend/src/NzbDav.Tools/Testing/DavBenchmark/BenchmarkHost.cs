@@ -1,0 +1,177 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Security.Cryptography;
+using System.Text;
+using System.Text.Json;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using NzbDav.Server.Configuration;
+using NzbDav.Server.Hosting;
+using NzbDav.Server.WebDav;
+
+namespace NzbDav.Tools.Testing.DavBenchmark;
+
+/// <summary>
+/// The real web host for the WebDAV benchmark: Kestrel on 127.0.0.1 port 0, a temporary data
+/// directory, the mock server as its only provider with the same connection cap, a random WebDAV
+/// password, and one <see cref="HttpClient"/> that talks to it as rclone would (Basic auth).
+/// </summary>
+internal sealed class BenchmarkHost : IAsyncDisposable
+{
+    private const string User = "bench";
+    private static readonly TimeSpan CompletionDeadline = TimeSpan.FromMinutes(5);
+    private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(50);
+
+    private readonly WebApplication _app;
+    private readonly DirectoryInfo _data;
+
+    private BenchmarkHost(WebApplication app, DirectoryInfo data, Uri root, string password, string apiKey)
+    {
+        _app = app;
+        _data = data;
+        ApiKey = apiKey;
+        // One handler for every request, as a real client keeps its connections; no proxy, no decompression.
+        Http = new HttpClient(new SocketsHttpHandler { UseProxy = false, AutomaticDecompression = DecompressionMethods.None })
+        {
+            BaseAddress = root,
+            Timeout = Timeout.InfiniteTimeSpan,
+        };
+        Http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes(User + ":" + password)));
+    }
+
+    public HttpClient Http { get; }
+
+    public string ApiKey { get; }
+
+    public IServiceProvider Services => _app.Services;
+
+    public static async Task<BenchmarkHost> StartAsync(int nntpPort, int connections, IReadOnlyList<string> configuration, CancellationToken cancellationToken)
+    {
+        var data = Directory.CreateTempSubdirectory("nzbdav-webdav-bench-");
+        var password = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(12));
+        WebApplication? app = null;
+        try
+        {
+            // Later command-line values win over appsettings and the caller's --Section:Key overrides.
+            app = NzbDavHost.Build(
+            [
+                .. configuration,
+                "--urls=http://127.0.0.1:0",
+                "--NzbDav:DataDirectory=" + data.FullName,
+                "--NzbDav:WebDav:User=" + User,
+                "--NzbDav:WebDav:Password=" + password,
+                "--Usenet:Providers:0:Name=mock",
+                "--Usenet:Providers:0:Host=127.0.0.1",
+                "--Usenet:Providers:0:Port=" + nntpPort,
+                "--Usenet:Providers:0:UseTls=false",
+                "--Usenet:Providers:0:MaxConnections=" + connections,
+            ]);
+            await app.StartAsync(cancellationToken);
+            var apiKey = app.Services.GetRequiredService<ApiKeyProvider>().ApiKey
+                ?? throw new InvalidOperationException("The host started without an API key.");
+            return new BenchmarkHost(app, data, RootUrl(app), password, apiKey);
+        }
+        catch
+        {
+            await StopAsync(app, data);
+            throw;
+        }
+    }
+
+    /// <summary>Submits an NZB through SABnzbd's <c>mode=addfile</c>, as Sonarr does; returns its nzo_id.</summary>
+    public async Task<string> AddFileAsync(byte[] nzb, string fileName, CancellationToken cancellationToken)
+    {
+        using var form = new MultipartFormDataContent();
+        var file = new ByteArrayContent(nzb);
+        file.Headers.ContentType = new MediaTypeHeaderValue("application/x-nzb");
+        form.Add(file, "name", fileName);
+        using var response = await Http.PostAsync(ApiUrl("mode=addfile"), form, cancellationToken);
+        using var json = await ReadJsonAsync(response, cancellationToken);
+        var root = json.RootElement;
+        if (!root.TryGetProperty("status", out var status) || !status.GetBoolean()
+            || !root.TryGetProperty("nzo_ids", out var ids) || ids.GetArrayLength() != 1)
+        {
+            throw new InvalidOperationException($"addfile of {fileName} was refused: {root.GetRawText()}");
+        }
+
+        return ids[0].GetString()!;
+    }
+
+    /// <summary>Polls <c>mode=history</c> until the job is Completed; returns its <c>/content</c> folder path.</summary>
+    public async Task<string> WaitForCompletedAsync(string nzoId, CancellationToken cancellationToken)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(CompletionDeadline);
+        try
+        {
+            while (true)
+            {
+                using (var response = await Http.GetAsync(ApiUrl("mode=history"), deadline.Token))
+                using (var json = await ReadJsonAsync(response, deadline.Token))
+                {
+                    foreach (var slot in json.RootElement.GetProperty("history").GetProperty("slots").EnumerateArray())
+                    {
+                        if (slot.GetProperty("nzo_id").GetString() != nzoId)
+                            continue;
+                        var name = slot.GetProperty("name").GetString()!;
+                        return slot.GetProperty("status").GetString() switch
+                        {
+                            "Completed" => "/" + DavTree.Content + "/" + Uri.EscapeDataString(DavTree.CategoryFolder(slot.GetProperty("category").GetString()!)) + "/" + Uri.EscapeDataString(name) + "/",
+                            var other => throw new InvalidOperationException($"Job {name} ended {other}: {slot.GetProperty("fail_message").GetString()}"),
+                        };
+                    }
+                }
+
+                await Task.Delay(PollInterval, deadline.Token);
+            }
+        }
+        catch (OperationCanceledException ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new TimeoutException($"Job {nzoId} did not complete within {CompletionDeadline.TotalMinutes} minutes.", ex);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Http.Dispose();
+        await StopAsync(_app, _data);
+    }
+
+    private string ApiUrl(string mode) => "/api?" + mode + "&output=json&apikey=" + Uri.EscapeDataString(ApiKey);
+
+    private static async Task<JsonDocument> ReadJsonAsync(HttpResponseMessage response, CancellationToken cancellationToken)
+    {
+        if (!response.IsSuccessStatusCode)
+            throw new InvalidOperationException($"{response.RequestMessage?.RequestUri?.AbsolutePath} answered {(int)response.StatusCode}.");
+        await using var body = await response.Content.ReadAsStreamAsync(cancellationToken);
+        return await JsonDocument.ParseAsync(body, cancellationToken: cancellationToken);
+    }
+
+    private static Uri RootUrl(WebApplication app)
+    {
+        var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses ?? [];
+        var address = addresses.FirstOrDefault(a => a.StartsWith("http://", StringComparison.OrdinalIgnoreCase))
+            ?? throw new InvalidOperationException("The web host reports no http:// address.");
+        return new UriBuilder(address) { Path = "/" }.Uri;
+    }
+
+    private static async Task StopAsync(WebApplication? app, DirectoryInfo data)
+    {
+        if (app is not null)
+        {
+            await app.StopAsync(CancellationToken.None);
+            await app.DisposeAsync();
+        }
+
+        // Pooled SQLite handles would keep the database open and the folder undeletable.
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        try
+        {
+            data.Delete(recursive: true);
+        }
+        catch (IOException)
+        {
+            // A file still held for a moment only leaves a folder in the system temp directory.
+        }
+    }
+}

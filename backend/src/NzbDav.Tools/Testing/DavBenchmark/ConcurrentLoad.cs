@@ -1,0 +1,79 @@
+using System.Diagnostics;
+using Microsoft.Extensions.Logging;
+
+namespace NzbDav.Tools.Testing.DavBenchmark;
+
+/// <summary>
+/// The Plex-like phase: <see cref="WebDavBenchmarkOptions.Streams"/> whole-file GETs play (paced
+/// at <see cref="WebDavBenchmarkOptions.StreamMbps"/>); once every one has started, a scan of
+/// PROPFINDs and header reads runs with <see cref="WebDavBenchmarkOptions.ScanConcurrency"/>
+/// requests in flight; the streams keep playing until the scan is over and at least
+/// <see cref="WebDavBenchmarkOptions.StreamSeconds"/> have passed, then close their requests.
+/// </summary>
+internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavBenchmarkOptions options, ILogger logger)
+{
+    public async Task<ConcurrentLoadResult> RunAsync(BenchmarkFile streamed, CancellationToken cancellationToken)
+    {
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var allStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var pending = options.Streams;
+        if (pending == 0)
+            allStarted.SetResult();
+        void Started()
+        {
+            if (Interlocked.Decrement(ref pending) == 0)
+                allStarted.TrySetResult();
+        }
+
+        var bytesPerSecond = options.StreamMbps * 1_000_000L / 8;
+        var blockTimes = Enumerable.Range(0, options.Streams).Select(_ => new List<double>()).ToArray();
+        var started = Stopwatch.GetTimestamp();
+        var streams = blockTimes
+            .Select(times => PlayAsync(streamed, new Playback(bytesPerSecond, times, Started, stop.Token), stop, cancellationToken))
+            .ToArray();
+        var playing = Task.WhenAll(streams);
+
+        // A stream that fails before its first block ends the wait too; its error surfaces below.
+        await Task.WhenAny(allStarted.Task, playing);
+        logger.LogInformation("{Streams} streams playing at {Mbps} Mbit/s; scanning the library", options.Streams, options.StreamMbps);
+        var scanResult = await scan.RunAsync(cancellationToken);
+        var remaining = TimeSpan.FromSeconds(options.StreamSeconds) - Stopwatch.GetElapsedTime(started);
+        if (remaining > TimeSpan.Zero)
+            await Task.WhenAny(Task.Delay(remaining, cancellationToken), playing);
+        await stop.CancelAsync();
+        var results = await playing;
+        var elapsed = Stopwatch.GetElapsedTime(started);
+
+        var later = blockTimes.SelectMany(t => t.Skip(1)).ToList();
+        return new ConcurrentLoadResult
+        {
+            Streams = options.Streams,
+            StreamMbps = options.StreamMbps,
+            Elapsed = elapsed,
+            SlowestStart = TimeSpan.FromMilliseconds(blockTimes.Select(t => t.Count > 0 ? t[0] : 0).DefaultIfEmpty(0).Max()),
+            StreamReads = LatencySummary.From(later),
+            StreamBytes = results.Sum(r => r.Bytes),
+            StreamsAtEnd = results.Count(r => r.Bytes == streamed.Size),
+            Propfinds = scanResult.Propfinds,
+            HeaderReads = scanResult.HeaderReads,
+            HeaderBytes = scanResult.HeaderBytes,
+            ScanElapsed = scanResult.Elapsed,
+        };
+    }
+
+    private async Task<GetMeasurement> PlayAsync(BenchmarkFile file, Playback playback, CancellationTokenSource stop, CancellationToken cancellationToken)
+    {
+        // Off the caller's context, so the four streams and the scan run side by side.
+        await Task.Yield();
+        try
+        {
+            return await reader.ReadAsync(file.Path, file.Expected, 0, file.Size, ranged: false, playback, cancellationToken);
+        }
+        catch
+        {
+            // One failed stream ends the phase for all, instead of the others playing on for minutes.
+            await stop.CancelAsync();
+            throw;
+        }
+    }
+}

@@ -1,0 +1,41 @@
+namespace NzbDav.Tools.Testing.DavBenchmark;
+
+/// <summary>What the concurrent phase (streams playing while the library is scanned) measured.</summary>
+public sealed record ConcurrentLoadResult
+{
+    public required int Streams { get; init; }
+
+    /// <summary>Each stream's read rate in Mbit/s; 0 = unpaced.</summary>
+    public required int StreamMbps { get; init; }
+
+    /// <summary>From the first stream's request until the last stream stopped.</summary>
+    public required TimeSpan Elapsed { get; init; }
+
+    /// <summary>The slowest stream's first 256 KiB block (playback start, before the scan begins).</summary>
+    public required TimeSpan SlowestStart { get; init; }
+
+    /// <summary>Every later 256 KiB block on every stream: how long the reader waited for it.</summary>
+    public required LatencySummary StreamReads { get; init; }
+
+    /// <summary>Body bytes the streams received in total.</summary>
+    public required long StreamBytes { get; init; }
+
+    /// <summary>Streams that reached the end of the file before the phase ended.</summary>
+    public required int StreamsAtEnd { get; init; }
+
+    public required LatencySummary Propfinds { get; init; }
+
+    public required LatencySummary HeaderReads { get; init; }
+
+    /// <summary>Body bytes the header reads received in total.</summary>
+    public required long HeaderBytes { get; init; }
+
+    /// <summary>Bytes the provider (the mock server) sent during the phase: every segment fetched, read ahead or not.</summary>
+    public long ProviderBytes { get; init; }
+
+    /// <summary>Provider bytes per byte served to the clients (streams and header reads).</summary>
+    public double FetchedToServedRatio => StreamBytes + HeaderBytes > 0 ? (double)ProviderBytes / (StreamBytes + HeaderBytes) : 0;
+
+    /// <summary>From the scan's first request to its last answer.</summary>
+    public required TimeSpan ScanElapsed { get; init; }
+}

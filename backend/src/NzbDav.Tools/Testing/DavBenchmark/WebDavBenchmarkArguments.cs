@@ -1,0 +1,98 @@
+using System.Globalization;
+
+namespace NzbDav.Tools.Testing.DavBenchmark;
+
+/// <summary>
+/// Parses the arguments that follow <c>--test-webdav</c>: its own flags here, the mock server's
+/// flags, <c>--json</c> and <c>--Section:Key=value</c> through <see cref="FullNzbTesterArguments"/>
+/// so both commands read them the same way.
+/// </summary>
+public static class WebDavBenchmarkArguments
+{
+    /// <summary>The usage text printed with <c>--help</c> and after an argument error.</summary>
+    public const string Usage = """
+        Usage:
+          NzbDav --test-webdav --mock-server [options] [--json] [--Section:Key=value ...]
+              Starts the mock NNTP server and the real web host in-process, ingests a generated file
+              through the SABnzbd API and measures WebDAV reads of it over HTTP against the
+              FullNzbTester's sequential figure on the same mock server.
+              Mock server (as --test-full-nzb):
+              --size=MiB  --latency=MS  --jitter=MS  --connections=N  --stall=FRAC  --segment-size=KiB
+              Concurrent phase:
+              --streams=N          whole-file GET streams playing at once (default 4)
+              --stream-mbps=N      each stream's read rate in Mbit/s; 0 = as fast as possible (default 40)
+              --stream-seconds=N   the streams play at least this long and until the scan ends (default 20)
+              --propfinds=N        PROPFIND requests in the library scan (default 1000)
+              --scan-concurrency=N scan requests in flight at once (default 4)
+              --header-reads=N     GETs of a file's first 64 KiB mixed into the scan (default 100)
+              --library-files=N    small files in a second job for the scan to walk (default 20)
+              Metrics:
+              --scrape-metrics-ms=N  GET the host's /metrics every N ms during the web phase (default 0: never)
+          --json   also print the report as one JSON object on the last line
+        Exit codes: 0 every byte read was right, 1 the run failed (including wrong bytes), 2 bad arguments.
+        """;
+
+    /// <summary>Parses <paramref name="args"/> (without the leading <c>--test-webdav</c>).</summary>
+    /// <exception cref="FullNzbTesterUsageException">An unknown flag, a bad value, or no <c>--mock-server</c>.</exception>
+    public static WebDavBenchmarkOptions Parse(IReadOnlyList<string> args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var rest = new List<string>();
+        var own = new Dictionary<string, int>(StringComparer.Ordinal);
+        for (var i = 0; i < args.Count; i++)
+        {
+            var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
+            var equals = arg.IndexOf('=', StringComparison.Ordinal);
+            var name = equals < 0 ? arg : arg[..equals];
+            if (Limits(name) is not { } limits)
+            {
+                rest.Add(arg);
+                continue;
+            }
+
+            var value = equals >= 0 ? arg[(equals + 1)..]
+                : i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal) ? args[++i]
+                : throw new FullNzbTesterUsageException($"{name} needs a value.");
+            own[name] = int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= limits.Min && parsed <= limits.Max
+                ? parsed
+                : throw new FullNzbTesterUsageException($"{name} must be a whole number from {limits.Min} to {limits.Max}; got '{value}'.");
+        }
+
+        if (rest.Any(a => a is "--help" or "-h"))
+        {
+            return new WebDavBenchmarkOptions { Mock = new FullNzbTesterOptions { Help = true }, Help = true };
+        }
+
+        if (!rest.Contains("--mock-server"))
+        {
+            throw new FullNzbTesterUsageException("--test-webdav runs against the in-process mock server only: give --mock-server.");
+        }
+
+        var mock = FullNzbTesterArguments.Parse(rest);
+
+        int Get(string name, int fallback) => own.TryGetValue(name, out var value) ? value : fallback;
+        var defaults = new WebDavBenchmarkOptions { Mock = mock };
+        return defaults with
+        {
+            Streams = Get("--streams", defaults.Streams),
+            StreamMbps = Get("--stream-mbps", defaults.StreamMbps),
+            StreamSeconds = Get("--stream-seconds", defaults.StreamSeconds),
+            Propfinds = Get("--propfinds", defaults.Propfinds),
+            ScanConcurrency = Get("--scan-concurrency", defaults.ScanConcurrency),
+            HeaderReads = Get("--header-reads", defaults.HeaderReads),
+            LibraryFiles = Get("--library-files", defaults.LibraryFiles),
+        };
+    }
+
+    private static (int Min, int Max)? Limits(string name) => name switch
+    {
+        "--streams" => (0, 64),
+        "--stream-mbps" => (0, 100_000),
+        "--stream-seconds" => (0, 3600),
+        "--propfinds" => (0, 1_000_000),
+        "--scan-concurrency" => (1, 256),
+        "--header-reads" => (0, 1_000_000),
+        "--library-files" => (1, 1000),
+        _ => null,
+    };
+}

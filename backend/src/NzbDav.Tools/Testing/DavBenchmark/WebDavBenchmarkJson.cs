@@ -1,0 +1,105 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+
+namespace NzbDav.Tools.Testing.DavBenchmark;
+
+/// <summary>Writes a report as one line of JSON (camelCase; times in ms, sizes in bytes, MB = 10^6 bytes).</summary>
+public static class WebDavBenchmarkJson
+{
+    public static string Format(WebDavBenchmarkReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        using var buffer = new MemoryStream();
+        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        {
+            json.WriteStartObject();
+            json.WriteString("command", "test-webdav");
+            json.WriteString("path", report.Path);
+            json.WriteNumber("fileSize", report.FileSize);
+            json.WriteNumber("connections", report.Connections);
+            json.WriteNumber("ingestionMs", Round(report.Ingestion.TotalMilliseconds));
+            json.WriteNumber("testerSequentialMBps", Round(report.Tester.SequentialMBps));
+            WriteGet(json, "coldGet", report.ColdGet);
+            WriteGet(json, "warmGet", report.WarmGet);
+            json.WriteNumber("coldRatio", Math.Round(report.ColdRatio, 3));
+            json.WriteNumber("warmRatio", Math.Round(report.WarmRatio, 3));
+            json.WriteStartObject("rangedTtfbMs");
+            foreach (var ranged in report.Ranged)
+                json.WriteNumber(ranged.Percent.ToString(CultureInfo.InvariantCulture), Round(ranged.Measurement.TimeToFirstByte.TotalMilliseconds));
+            json.WriteEndObject();
+            WriteConcurrent(json, report.Concurrent);
+            json.WriteStartObject("targets");
+            json.WriteBoolean("coldRatio", report.ColdRatio >= WebDavBenchmarkReport.RatioTarget);
+            json.WriteBoolean("warmRatio", report.WarmRatio >= WebDavBenchmarkReport.RatioTarget);
+            json.WriteBoolean("rangedTtfb", report.Ranged.All(r => r.Measurement.TimeToFirstByte.TotalMilliseconds <= WebDavBenchmarkReport.RangedTtfbTargetMs));
+            json.WriteBoolean("streamWait", report.Concurrent.StreamReads.MaxMs <= WebDavBenchmarkReport.StreamWaitTargetMs);
+            json.WriteEndObject();
+            json.WriteStartObject("verification");
+            json.WriteBoolean("passed", report.Verification.MismatchedReads == 0 && report.Tester.Verification.MismatchedReads == 0);
+            json.WriteNumber("verifiedBytes", report.Verification.VerifiedBytes);
+            json.WriteNumber("testerVerifiedBytes", report.Tester.Verification.VerifiedBytes);
+            json.WriteNumber("mismatchedReads", report.Verification.MismatchedReads + report.Tester.Verification.MismatchedReads);
+            json.WriteEndObject();
+            var mock = report.Mock;
+            json.WriteStartObject("mock");
+            json.WriteNumber("sizeMiB", mock.SizeMiB);
+            json.WriteNumber("latencyMs", mock.LatencyMs);
+            json.WriteNumber("jitterMs", mock.JitterMs);
+            json.WriteNumber("connections", mock.Connections);
+            json.WriteNumber("stall", mock.StallFraction);
+            json.WriteNumber("segmentSizeKiB", mock.SegmentSizeKiB);
+            json.WriteNumber("peakConnections", mock.PeakConnections);
+            json.WriteNumber("rejectedConnections", mock.RejectedConnections);
+            json.WriteEndObject();
+            FullNzbTestJson.WriteScrapes(json, report.Scrapes);
+            json.WriteBoolean("passed", report.Passed);
+            json.WriteEndObject();
+        }
+
+        return Encoding.UTF8.GetString(buffer.GetBuffer(), 0, (int)buffer.Length);
+    }
+
+    private static void WriteGet(Utf8JsonWriter json, string name, GetMeasurement get)
+    {
+        json.WriteStartObject(name);
+        json.WriteNumber("status", get.Status);
+        json.WriteNumber("bytes", get.Bytes);
+        json.WriteNumber("MBps", Round(get.MBps));
+        json.WriteNumber("ttfbMs", Round(get.TimeToFirstByte.TotalMilliseconds));
+        json.WriteNumber("ms", Round(get.Elapsed.TotalMilliseconds));
+        json.WriteEndObject();
+    }
+
+    private static void WriteConcurrent(Utf8JsonWriter json, ConcurrentLoadResult c)
+    {
+        json.WriteStartObject("concurrent");
+        json.WriteNumber("streams", c.Streams);
+        json.WriteNumber("streamMbps", c.StreamMbps);
+        json.WriteNumber("seconds", Math.Round(c.Elapsed.TotalSeconds, 2));
+        json.WriteNumber("slowestStartMs", Round(c.SlowestStart.TotalMilliseconds));
+        WriteLatency(json, "streamReads", c.StreamReads);
+        json.WriteNumber("streamBytes", c.StreamBytes);
+        json.WriteNumber("streamsAtEnd", c.StreamsAtEnd);
+        WriteLatency(json, "propfinds", c.Propfinds);
+        WriteLatency(json, "headerReads", c.HeaderReads);
+        json.WriteNumber("headerBytes", c.HeaderBytes);
+        json.WriteNumber("providerBytes", c.ProviderBytes);
+        json.WriteNumber("fetchedToServedRatio", Math.Round(c.FetchedToServedRatio, 3));
+        json.WriteNumber("scanMs", Round(c.ScanElapsed.TotalMilliseconds));
+        json.WriteEndObject();
+    }
+
+    private static void WriteLatency(Utf8JsonWriter json, string name, LatencySummary summary)
+    {
+        json.WriteStartObject(name);
+        json.WriteNumber("count", summary.Count);
+        json.WriteNumber("p50Ms", Round(summary.P50Ms));
+        json.WriteNumber("p99Ms", Round(summary.P99Ms));
+        json.WriteNumber("maxMs", Round(summary.MaxMs));
+        json.WriteEndObject();
+    }
+
+    private static double Round(double value) => Math.Round(value, 2);
+}

@@ -1,0 +1,35 @@
+namespace NzbDav.Tools.Testing.DavBenchmark;
+
+/// <summary>What <c>--test-webdav</c> was asked to do, as parsed by <see cref="WebDavBenchmarkArguments"/>.</summary>
+public sealed record WebDavBenchmarkOptions
+{
+    /// <summary>The mock server's settings (size, latency, jitter, connections, stall, segment size), JSON and configuration overrides.</summary>
+    public required FullNzbTesterOptions Mock { get; init; }
+
+    /// <summary>Concurrent whole-file GET streams while the library is scanned. Default 4.</summary>
+    public int Streams { get; init; } = 4;
+
+    /// <summary>Rate each stream reads at, in Mbit/s (10^6 bits); 0 reads as fast as the server sends. Default 40 (what Plex asks for a high-bitrate 1080p file).</summary>
+    public int StreamMbps { get; init; } = 40;
+
+    /// <summary>The streams play at least this long, and until the scan is over. Default 20.</summary>
+    public int StreamSeconds { get; init; } = 20;
+
+    /// <summary>PROPFIND requests in the scan (Depth 1 on folders, Depth 0 on files). Default 1,000.</summary>
+    public int Propfinds { get; init; } = 1000;
+
+    /// <summary>Requests of the scan in flight at once, as a media server's scanner threads. Default 4.</summary>
+    public int ScanConcurrency { get; init; } = 4;
+
+    /// <summary>Header reads (a GET of the first 64 KiB of a file) mixed into the scan. Default 100.</summary>
+    public int HeaderReads { get; init; } = 100;
+
+    /// <summary>Small files in a second job, so the scan walks a tree and reads headers of many files. Default 20.</summary>
+    public int LibraryFiles { get; init; } = 20;
+
+    /// <summary>Only print the usage text.</summary>
+    public bool Help { get; init; }
+
+    /// <summary>Print the report as one JSON object on the last line as well.</summary>
+    public bool Json => Mock.Json;
+}

@@ -1,0 +1,122 @@
+using Microsoft.Extensions.Logging;
+using NzbDav.Streaming;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Nzb;
+using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Yenc;
+
+namespace NzbDav.Tools.Testing;
+
+/// <summary>
+/// Runs the whole read path on one NZB and measures it: parse, first segment of every file,
+/// open a stream on the largest file, scrub (seek + first read at 10/50/90/20 %), then a full
+/// sequential read on a fresh stream. It configures its own limiter and streaming options for
+/// benchmarking from the providers it is given; nothing is read from the environment.
+/// </summary>
+internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory loggerFactory, int scrapeMetricsMs = 0)
+{
+    private readonly ILogger<FullNzbTester> _logger = loggerFactory.CreateLogger<FullNzbTester>();
+
+    /// <summary>Runs every step; <paramref name="expectedFor"/> gives a file's true bytes when known.</summary>
+    public async Task<FullNzbTestReport> RunAsync(string nzbPath, Func<NzbFile, ExpectedBytesReader?> expectedFor, CancellationToken cancellationToken)
+    {
+        var allocatedAtStart = GC.GetTotalAllocatedBytes(precise: true);
+        // With metrics on, the run records into the server's instruments and collects them as a scrape would.
+        await using var metrics = scrapeMetricsMs > 0 ? TesterMetrics.Create() : null;
+        if (metrics is not null)
+        {
+            // A running server has been scraped before: the first collection's JIT is not part of the cost measured.
+            await metrics.ScrapeAsync(cancellationToken);
+        }
+
+        using var stopScraping = new CancellationTokenSource();
+        var scraping = metrics is null ? null : MetricsScrapes.RunAsync(scrapeMetricsMs, metrics.ScrapeAsync, stopScraping.Token);
+        var report = await RunStepsAsync(nzbPath, expectedFor, metrics, allocatedAtStart, cancellationToken);
+        await stopScraping.CancelAsync();
+        return scraping is null ? report : report with { Scrapes = await scraping };
+    }
+
+    private async Task<FullNzbTestReport> RunStepsAsync(
+        string nzbPath, Func<NzbFile, ExpectedBytesReader?> expectedFor, TesterMetrics? metrics, long allocatedAtStart, CancellationToken cancellationToken)
+    {
+        var steps = new TimedStepRecorder(_logger);
+        var document = await steps.RunAsync("Parse NZB", () => ParseAsync(nzbPath, cancellationToken), Describe);
+
+        // Benchmark configuration, explicit: nothing else runs, so streaming is guaranteed the whole
+        // budget (the seed's defaults left it one connection). Queue work, like the first-segment
+        // step, still borrows idle capacity.
+        var budget = LimiterOptions.BudgetOf(usenet.Providers);
+        var limiter = new GlobalOperationLimiter(new LimiterOptions { TotalConnections = budget });
+        await using var client = new UsenetClient(
+            usenet, new NntpConnectionFactory(loggerFactory, metrics?.Usenet), limiter, TimeProvider.System, loggerFactory.CreateLogger<UsenetClient>(), metrics?.Usenet);
+
+        var headers = await steps.RunAsync(
+            "Fetch first segments", () => FetchFirstSegmentsAsync(client, document.Files, cancellationToken), h => $"{h.Length} files, sizes and part sizes known");
+        var largest = Enumerable.Range(0, headers.Length).MaxBy(i => headers[i].FileSize);
+        var file = document.Files[largest];
+        var header = headers[largest];
+
+        var factory = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, metrics?.Streaming);
+        var verifier = new ReadVerifier(expectedFor(file));
+        var counters = StreamCounters.Zero;
+
+        // The first-segment step already learned the header, as ingestion stores it: opening fetches nothing.
+        var scrubStream = await steps.RunAsync(
+            "Open stream", () => factory.OpenAsync(file, header, cancellationToken), s => $"'{file.FileName}', {s.Length:N0} bytes");
+        IReadOnlyList<ScrubResult> scrub;
+        await using (scrubStream)
+        {
+            scrub = await ScrubAsync(scrubStream, verifier, cancellationToken);
+        }
+
+        counters = counters.Add(scrubStream.Statistics);
+        var sequential = await ReadSequentiallyAsync(factory, file, header, verifier, cancellationToken);
+        counters = counters.Add(sequential.Statistics);
+
+        return new FullNzbTestReport
+        {
+            Source = Path.GetFileName(nzbPath),
+            TotalFiles = document.Files.Count,
+            TestedFile = file.FileName,
+            FileSize = sequential.Length,
+            Segments = file.Segments.Length,
+            PartSize = header.PartSize,
+            StreamConnections = budget,
+            Steps = steps.Steps,
+            Scrub = scrub,
+            SequentialBytes = sequential.Bytes,
+            SequentialElapsed = sequential.Elapsed,
+            ReadTimes = sequential.ReadTimes,
+            Streams = counters,
+            Memory = MemoryUsage.Measure(allocatedAtStart),
+            Verification = new VerificationResult(verifier.Enabled, verifier.VerifiedBytes, verifier.MismatchedReads, verifier.FirstMismatchOffset),
+        };
+    }
+
+    private static string Describe(NzbDocument document)
+    {
+        var segments = document.Files.Sum(f => (long)f.Segments.Length);
+        return $"{document.Files.Count} files, {segments:N0} segments";
+    }
+
+    private static async Task<NzbDocument> ParseAsync(string nzbPath, CancellationToken cancellationToken)
+    {
+        await using var stream = new FileStream(nzbPath, FileMode.Open, FileAccess.Read, FileShare.Read, 64 * 1024, useAsync: true);
+        var document = await new NzbParser().ParseAsync(stream, cancellationToken);
+        return document.Files.Count > 0 ? document : throw new InvalidDataException($"'{nzbPath}' contains no files.");
+    }
+
+    private static async Task<YencHeader[]> FetchFirstSegmentsAsync(UsenetClient client, IReadOnlyList<NzbFile> files, CancellationToken cancellationToken)
+    {
+        async Task<YencHeader> FetchAsync(NzbFile file)
+        {
+            var first = file.Segments.Span[0];
+            var header = await client.BodyAsync(first.MessageId, () => new FirstSegmentTarget(), OperationKind.Queue, cancellationToken);
+            return header.FileSize > 0 ? header : throw new InvalidDataException($"'{file.FileName}' (article {first.MessageId}) declares a size of 0.");
+        }
+
+        // Concurrently, like ingestion: the limiter and the pools keep it within the providers' caps.
+        return await Task.WhenAll(files.Select(FetchAsync));
+    }
+}

@@ -17,8 +17,8 @@ namespace NzbDav.Server.Hosting;
 /// the configured providers.
 /// </summary>
 internal sealed class StartupWarmup(
-    IOptions<WebDavOptions> davOptions,
-    StreamingOptions streaming,
+    IOptionsMonitor<WebDavOptions> davOptions,
+    IOptionsMonitor<StreamingOptions> streaming,
     WebDavCredentials credentials,
     DavTree tree,
     ConnectionPrewarmer prewarmer,
@@ -66,7 +66,7 @@ internal sealed class StartupWarmup(
         var started = Stopwatch.GetTimestamp();
         try
         {
-            await StreamingPathWarmup.RunAsync(streaming, cancellationToken);
+            await StreamingPathWarmup.RunAsync(streaming.CurrentValue, cancellationToken);
             logger.LogDebug("Warmed the streaming read path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             return true;
         }
@@ -86,7 +86,7 @@ internal sealed class StartupWarmup(
     {
         // Only a configured password is known in clear; a generated one exists only as its hash, and
         // then the first client pays one PBKDF2 check (then its header is remembered too).
-        var settings = davOptions.Value;
+        var settings = davOptions.CurrentValue;
         if (string.IsNullOrEmpty(settings.Password))
             return;
         var user = string.IsNullOrWhiteSpace(settings.User) ? "admin" : settings.User.Trim();

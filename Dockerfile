@@ -5,8 +5,7 @@ COPY global.json Directory.Build.props Directory.Packages.props NzbDav.sln ./
 COPY backend/ backend/
 COPY tools/ tools/
 # ReadyToRun: the code is compiled ahead of time, so the first playback and the first seek after a
-# start do not wait for the JIT, and start-up needs no streaming warm-up (docs/benchmarks.md).
-# TARGETARCH is set by buildx (amd64 or arm64).
+# start do not wait for the JIT. TARGETARCH is set by buildx (amd64 or arm64).
 ARG TARGETARCH=amd64
 RUN rid="linux-$([ "$TARGETARCH" = "arm64" ] && echo arm64 || echo x64)" && \
     dotnet publish backend/src/NzbDav/NzbDav.csproj -c Release -r "$rid" --no-self-contained \

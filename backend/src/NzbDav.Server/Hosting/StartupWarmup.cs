@@ -44,7 +44,7 @@ internal sealed class StartupWarmup(
         }
 
         logger.LogDebug("Warmed the WebDAV request path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-        // Also without providers: it needs none, and providers configured later stream at once.
+        // It needs no provider, so it runs whether or not one is configured.
         _streaming = Task.Run(() => WarmStreamingAsync(_stopping.Token), CancellationToken.None);
         prewarmer.Start();
     }

@@ -1,7 +1,8 @@
 # Build: docker build -t nzbdav .
 FROM mcr.microsoft.com/dotnet/sdk:10.0 AS build
 WORKDIR /src
-COPY global.json Directory.Build.props Directory.Packages.props NzbDav.sln ./
+# .editorconfig and BannedSymbols.txt: the image is built under the same analyzer rules as CI.
+COPY global.json Directory.Build.props Directory.Packages.props NzbDav.sln .editorconfig BannedSymbols.txt ./
 COPY backend/ backend/
 COPY tools/ tools/
 # ReadyToRun: the code is compiled ahead of time, so the first playback and the first seek after a

@@ -99,13 +99,13 @@ public sealed class MockNntpServer : IAsyncDisposable
         {
             return;
         }
-        await _stopping.CancelAsync();
+        await _stopping.CancelAsync().ConfigureAwait(false);
         _listener?.Stop();
         if (_acceptLoop is not null)
         {
-            await _acceptLoop;
+            await _acceptLoop.ConfigureAwait(false);
         }
-        await Task.WhenAll(_sessions.Values);
+        await Task.WhenAll(_sessions.Values).ConfigureAwait(false);
         _certificate?.Dispose();
         _stopping.Dispose();
     }
@@ -117,7 +117,7 @@ public sealed class MockNntpServer : IAsyncDisposable
             Socket socket;
             try
             {
-                socket = await listener.AcceptSocketAsync(cancellationToken);
+                socket = await listener.AcceptSocketAsync(cancellationToken).ConfigureAwait(false);
             }
             catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
             {
@@ -143,16 +143,19 @@ public sealed class MockNntpServer : IAsyncDisposable
             {
                 var tls = new SslStream(stream, leaveInnerStreamOpen: false);
                 stream = tls;
-                await tls.AuthenticateAsServerAsync(new SslServerAuthenticationOptions { ServerCertificate = _certificate }, cancellationToken);
+                await tls.AuthenticateAsServerAsync(new SslServerAuthenticationOptions { ServerCertificate = _certificate }, cancellationToken).ConfigureAwait(false);
             }
             if (!slot.TryTake(MaxConnections))
             {
-                await stream.WriteAsync(Encoding.ASCII.GetBytes("502 too many connections\r\n"), cancellationToken);
-                await stream.FlushAsync(cancellationToken);
+                await stream.WriteAsync(Encoding.ASCII.GetBytes("502 too many connections\r\n"), cancellationToken).ConfigureAwait(false);
+                await stream.FlushAsync(cancellationToken).ConfigureAwait(false);
                 return;
             }
-            await using var session = new MockNntpSession(socket, stream, this, number, slot);
-            await session.RunAsync(cancellationToken);
+            var session = new MockNntpSession(socket, stream, this, number, slot);
+            await using (session.ConfigureAwait(false))
+            {
+                await session.RunAsync(cancellationToken).ConfigureAwait(false);
+            }
         }
         catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException or System.Security.Authentication.AuthenticationException)
         {
@@ -162,7 +165,7 @@ public sealed class MockNntpServer : IAsyncDisposable
         {
             // The session normally released its place already, just before closing the socket.
             slot.Release();
-            await stream.DisposeAsync();
+            await stream.DisposeAsync().ConfigureAwait(false);
             socket.Dispose();
         }
     }

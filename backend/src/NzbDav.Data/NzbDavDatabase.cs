@@ -9,7 +9,10 @@ public static class NzbDavDatabase
     public static async Task MigrateAsync(IDbContextFactory<NzbDavDbContext> factory, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(factory);
-        await using var context = await factory.CreateDbContextAsync(cancellationToken).ConfigureAwait(false);
-        await context.Database.MigrateAsync(cancellationToken).ConfigureAwait(false);
+        var context = await factory.CreateDbContextAsync(cancellationToken).ConfigureAwait(false);
+        await using (context.ConfigureAwait(false))
+        {
+            await context.Database.MigrateAsync(cancellationToken).ConfigureAwait(false);
+        }
     }
 }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.ExceptionServices;
 
 namespace NzbDav.Streaming;
@@ -114,6 +115,7 @@ public sealed class BufferedSegmentStream : Stream
     }
 
     /// <inheritdoc />
+    [SuppressMessage("ApiDesign", "RS0030:Do not use banned APIs", Justification = "Stream.Read is synchronous by contract: the rare synchronous caller waits on the async path.")]
     public override int Read(byte[] buffer, int offset, int count)
     {
         ValidateBufferArguments(buffer, offset, count);
@@ -121,6 +123,7 @@ public sealed class BufferedSegmentStream : Stream
     }
 
     /// <inheritdoc />
+    [SuppressMessage("ApiDesign", "RS0030:Do not use banned APIs", Justification = "Stream.Read is synchronous by contract: the rare synchronous caller waits on the async path.")]
     public override int Read(Span<byte> buffer)
     {
         var rented = ArrayPool<byte>.Shared.Rent(buffer.Length);
@@ -162,6 +165,8 @@ public sealed class BufferedSegmentStream : Stream
     public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("The stream is read-only.");
 
     /// <summary>Stops fetching, waits for fetches already receiving, returns every lease and buffer.</summary>
+    [SuppressMessage("Usage", "CA2215:Dispose methods should call base class dispose",
+        Justification = "Stream.DisposeAsync only calls Dispose(), which does nothing once this has run: this method is the whole cleanup.")]
     public override async ValueTask DisposeAsync()
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
@@ -185,6 +190,7 @@ public sealed class BufferedSegmentStream : Stream
     }
 
     /// <inheritdoc />
+    [SuppressMessage("ApiDesign", "RS0030:Do not use banned APIs", Justification = "Dispose is synchronous by contract; the cleanup is asynchronous.")]
     protected override void Dispose(bool disposing)
     {
         if (disposing)

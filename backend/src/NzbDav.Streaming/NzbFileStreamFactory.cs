@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nzb;
 using NzbDav.Usenet.Providers;

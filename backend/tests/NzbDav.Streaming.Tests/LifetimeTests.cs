@@ -1,4 +1,3 @@
-using NzbDav.MockNntp;
 using NzbDav.Streaming.Tests.Support;
 using static NzbDav.Streaming.Tests.Support.StreamHarness;
 

@@ -1,5 +1,4 @@
 using NzbDav.MockNntp;
-using NzbDav.MockNntp.Articles;
 using NzbDav.Streaming.Tests.Support;
 using static NzbDav.Streaming.Tests.Support.StreamHarness;
 

@@ -11,7 +11,7 @@ internal sealed partial class MockNntpSession
     {
         if (line is null)
         {
-            await _writer.WriteLineAsync("200 NzbDav mock NNTP server ready (posting prohibited)", cancellationToken);
+            await _writer.WriteLineAsync("200 NzbDav mock NNTP server ready (posting prohibited)", cancellationToken).ConfigureAwait(false);
             return true;
         }
         var space = line.IndexOf(' ');
@@ -21,33 +21,33 @@ internal sealed partial class MockNntpSession
         _stats.CountCommand(kind);
         if (!_authenticated && kind is not (MockCommandKind.AuthInfo or MockCommandKind.Capabilities or MockCommandKind.Quit))
         {
-            await _writer.WriteLineAsync("480 authentication required", cancellationToken);
+            await _writer.WriteLineAsync("480 authentication required", cancellationToken).ConfigureAwait(false);
             return true;
         }
         switch (kind)
         {
             case MockCommandKind.Capabilities:
-                await WriteCapabilitiesAsync(cancellationToken);
+                await WriteCapabilitiesAsync(cancellationToken).ConfigureAwait(false);
                 return true;
             case MockCommandKind.ModeReader:
-                await _writer.WriteLineAsync("201 reader mode, posting prohibited", cancellationToken);
+                await _writer.WriteLineAsync("201 reader mode, posting prohibited", cancellationToken).ConfigureAwait(false);
                 return true;
             case MockCommandKind.AuthInfo:
-                await AuthInfoAsync(argument, cancellationToken);
+                await AuthInfoAsync(argument, cancellationToken).ConfigureAwait(false);
                 return true;
             case MockCommandKind.Group:
-                await _writer.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"211 {ArticleCount()} 1 {ArticleCount()} {argument}"), cancellationToken);
+                await _writer.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"211 {ArticleCount()} 1 {ArticleCount()} {argument}"), cancellationToken).ConfigureAwait(false);
                 return true;
             case MockCommandKind.Date:
-                await _writer.WriteLineAsync("111 " + DateTime.UtcNow.ToString("yyyyMMddHHmmss", CultureInfo.InvariantCulture), cancellationToken);
+                await _writer.WriteLineAsync("111 " + DateTime.UtcNow.ToString("yyyyMMddHHmmss", CultureInfo.InvariantCulture), cancellationToken).ConfigureAwait(false);
                 return true;
             case MockCommandKind.Quit:
-                await _writer.WriteLineAsync("205 closing connection", cancellationToken);
+                await _writer.WriteLineAsync("205 closing connection", cancellationToken).ConfigureAwait(false);
                 return false;
             case MockCommandKind.Body or MockCommandKind.Stat or MockCommandKind.Head or MockCommandKind.Article:
-                return await ArticleCommandAsync(kind, argument, cancellationToken);
+                return await ArticleCommandAsync(kind, argument, cancellationToken).ConfigureAwait(false);
             default:
-                await _writer.WriteLineAsync("500 unknown command", cancellationToken);
+                await _writer.WriteLineAsync("500 unknown command", cancellationToken).ConfigureAwait(false);
                 return true;
         }
     }
@@ -71,14 +71,14 @@ internal sealed partial class MockNntpSession
 
     private async ValueTask WriteCapabilitiesAsync(CancellationToken cancellationToken)
     {
-        await _writer.WriteLineAsync("101 capability list follows", cancellationToken);
-        await _writer.WriteLineAsync("VERSION 2", cancellationToken);
-        await _writer.WriteLineAsync("READER", cancellationToken);
+        await _writer.WriteLineAsync("101 capability list follows", cancellationToken).ConfigureAwait(false);
+        await _writer.WriteLineAsync("VERSION 2", cancellationToken).ConfigureAwait(false);
+        await _writer.WriteLineAsync("READER", cancellationToken).ConfigureAwait(false);
         if (!_authenticated)
         {
-            await _writer.WriteLineAsync("AUTHINFO USER", cancellationToken);
+            await _writer.WriteLineAsync("AUTHINFO USER", cancellationToken).ConfigureAwait(false);
         }
-        await _writer.WriteLineAsync(".", cancellationToken);
+        await _writer.WriteLineAsync(".", cancellationToken).ConfigureAwait(false);
     }
 
     private async ValueTask AuthInfoAsync(string argument, CancellationToken cancellationToken)
@@ -89,22 +89,22 @@ internal sealed partial class MockNntpSession
         if (sub == "USER")
         {
             _pendingUser = value;
-            await _writer.WriteLineAsync("381 password required", cancellationToken);
+            await _writer.WriteLineAsync("381 password required", cancellationToken).ConfigureAwait(false);
         }
         else if (sub == "PASS" && _pendingUser is null)
         {
-            await _writer.WriteLineAsync("482 authentication commands issued out of sequence", cancellationToken);
+            await _writer.WriteLineAsync("482 authentication commands issued out of sequence", cancellationToken).ConfigureAwait(false);
         }
         else if (sub == "PASS")
         {
             var ok = _options.User is null || (_pendingUser == _options.User && value == _options.Password);
             _pendingUser = null;
             _authenticated |= ok;
-            await _writer.WriteLineAsync(ok ? "281 authentication accepted" : "481 authentication failed", cancellationToken);
+            await _writer.WriteLineAsync(ok ? "281 authentication accepted" : "481 authentication failed", cancellationToken).ConfigureAwait(false);
         }
         else
         {
-            await _writer.WriteLineAsync("501 unknown AUTHINFO variant", cancellationToken);
+            await _writer.WriteLineAsync("501 unknown AUTHINFO variant", cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -112,39 +112,39 @@ internal sealed partial class MockNntpSession
     {
         if (!_store.TryGetArticle(argument, out var article) || _store.IsMissing(article))
         {
-            await _writer.WriteLineAsync("430 no such article", cancellationToken);
+            await _writer.WriteLineAsync("430 no such article", cancellationToken).ConfigureAwait(false);
             return true;
         }
         if (_store.TakeDelay(article) is var delay && delay > TimeSpan.Zero)
         {
-            await _writer.FlushAsync(cancellationToken);
-            await Task.Delay(delay, cancellationToken);
+            await _writer.FlushAsync(cancellationToken).ConfigureAwait(false);
+            await Task.Delay(delay, cancellationToken).ConfigureAwait(false);
         }
         if (Draw(_behavior.StallFraction))
         {
-            await _writer.FlushAsync(cancellationToken);
-            await Task.Delay(_behavior.StallDuration, cancellationToken);
+            await _writer.FlushAsync(cancellationToken).ConfigureAwait(false);
+            await Task.Delay(_behavior.StallDuration, cancellationToken).ConfigureAwait(false);
             return false;
         }
         var id = "<" + article.MessageId + ">";
         switch (kind)
         {
             case MockCommandKind.Stat:
-                await _writer.WriteLineAsync("223 0 " + id, cancellationToken);
+                await _writer.WriteLineAsync("223 0 " + id, cancellationToken).ConfigureAwait(false);
                 return true;
             case MockCommandKind.Head:
-                await _writer.WriteLineAsync("221 0 " + id, cancellationToken);
-                await _writer.WriteAsync(MockArticleFraming.NntpHeaders(article, _postedAt), cancellationToken);
-                await _writer.WriteLineAsync(".", cancellationToken);
+                await _writer.WriteLineAsync("221 0 " + id, cancellationToken).ConfigureAwait(false);
+                await _writer.WriteAsync(MockArticleFraming.NntpHeaders(article, _postedAt), cancellationToken).ConfigureAwait(false);
+                await _writer.WriteLineAsync(".", cancellationToken).ConfigureAwait(false);
                 return true;
             case MockCommandKind.Article:
-                await _writer.WriteLineAsync("220 0 " + id, cancellationToken);
-                await _writer.WriteAsync(MockArticleFraming.NntpHeaders(article, _postedAt), cancellationToken);
-                await _writer.WriteLineAsync("", cancellationToken);
-                return await WriteBodyAsync(article, cancellationToken);
+                await _writer.WriteLineAsync("220 0 " + id, cancellationToken).ConfigureAwait(false);
+                await _writer.WriteAsync(MockArticleFraming.NntpHeaders(article, _postedAt), cancellationToken).ConfigureAwait(false);
+                await _writer.WriteLineAsync("", cancellationToken).ConfigureAwait(false);
+                return await WriteBodyAsync(article, cancellationToken).ConfigureAwait(false);
             default:
-                await _writer.WriteLineAsync("222 0 " + id, cancellationToken);
-                return await WriteBodyAsync(article, cancellationToken);
+                await _writer.WriteLineAsync("222 0 " + id, cancellationToken).ConfigureAwait(false);
+                return await WriteBodyAsync(article, cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -155,19 +155,19 @@ internal sealed partial class MockNntpSession
         {
             data = data with { Lines = Corrupt(data.Lines) };
         }
-        await _writer.WriteAsync(MockArticleFraming.YencHeader(article), cancellationToken);
+        await _writer.WriteAsync(MockArticleFraming.YencHeader(article), cancellationToken).ConfigureAwait(false);
         if (Draw(_behavior.DropFraction))
         {
-            await _writer.WriteAsync(data.Lines[..(data.Lines.Length / 2)], cancellationToken);
-            await _writer.FlushAsync(cancellationToken);
+            await _writer.WriteAsync(data.Lines[..(data.Lines.Length / 2)], cancellationToken).ConfigureAwait(false);
+            await _writer.FlushAsync(cancellationToken).ConfigureAwait(false);
             // An abortive close (RST), as a provider dropping the session would look.
             _socket.LingerState = new LingerOption(true, 0);
             _abortiveClose = true;
             return false;
         }
-        await _writer.WriteAsync(data.Lines, cancellationToken);
-        await _writer.WriteAsync(MockArticleFraming.YencTrailer(article.Number, article.PartSize, data.Crc32), cancellationToken);
-        await _writer.WriteLineAsync(".", cancellationToken);
+        await _writer.WriteAsync(data.Lines, cancellationToken).ConfigureAwait(false);
+        await _writer.WriteAsync(MockArticleFraming.YencTrailer(article.Number, article.PartSize, data.Crc32), cancellationToken).ConfigureAwait(false);
+        await _writer.WriteLineAsync(".", cancellationToken).ConfigureAwait(false);
         return true;
     }
 

@@ -58,7 +58,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
         var reading = ReadLoopAsync(sessionCts);
         try
         {
-            await WriteLoopAsync(sessionCts.Token);
+            await WriteLoopAsync(sessionCts.Token).ConfigureAwait(false);
         }
         catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
         {
@@ -82,7 +82,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
             }
             try
             {
-                await reading;
+                await reading.ConfigureAwait(false);
             }
             catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
             {
@@ -124,13 +124,13 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
         {
             while (true)
             {
-                var result = await reader.ReadAsync(cancellationToken);
+                var result = await reader.ReadAsync(cancellationToken).ConfigureAwait(false);
                 var buffer = result.Buffer;
                 while (TryReadLine(ref buffer, out var line))
                 {
                     _stats.CountReceived();
                     // Stamped on arrival, so time spent waiting behind earlier answers counts toward this one's latency.
-                    await _commands.Writer.WriteAsync(new MockPendingCommand(line, DueAfterLatency()), cancellationToken);
+                    await _commands.Writer.WriteAsync(new MockPendingCommand(line, DueAfterLatency()), cancellationToken).ConfigureAwait(false);
                 }
                 if (buffer.Length > MaxLineLength)
                 {
@@ -146,7 +146,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
         finally
         {
             _commands.Writer.TryComplete();
-            await reader.CompleteAsync();
+            await reader.CompleteAsync().ConfigureAwait(false);
             session.Cancel();
         }
     }
@@ -154,7 +154,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
     private async Task WriteLoopAsync(CancellationToken cancellationToken)
     {
         var reader = _commands.Reader;
-        while (await reader.WaitToReadAsync(cancellationToken))
+        while (await reader.WaitToReadAsync(cancellationToken).ConfigureAwait(false))
         {
             while (reader.TryRead(out var command))
             {
@@ -162,16 +162,16 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
                 if (wait > TimeSpan.Zero)
                 {
                     // Answers already formatted go out now; only this one waits for its own due time.
-                    await _writer.FlushAsync(cancellationToken);
-                    await Task.Delay(wait, cancellationToken);
+                    await _writer.FlushAsync(cancellationToken).ConfigureAwait(false);
+                    await Task.Delay(wait, cancellationToken).ConfigureAwait(false);
                 }
-                if (!await ExecuteAsync(command.Line, cancellationToken))
+                if (!await ExecuteAsync(command.Line, cancellationToken).ConfigureAwait(false))
                 {
-                    await _writer.FlushAsync(cancellationToken);
+                    await _writer.FlushAsync(cancellationToken).ConfigureAwait(false);
                     return;
                 }
             }
-            await _writer.FlushAsync(cancellationToken);
+            await _writer.FlushAsync(cancellationToken).ConfigureAwait(false);
         }
     }
 

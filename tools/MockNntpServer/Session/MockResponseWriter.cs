@@ -49,8 +49,8 @@ internal sealed class MockResponseWriter : IDisposable
             _count += data.Length;
             return;
         }
-        await FlushAsync(cancellationToken);
-        await SendAsync(data, cancellationToken);
+        await FlushAsync(cancellationToken).ConfigureAwait(false);
+        await SendAsync(data, cancellationToken).ConfigureAwait(false);
     }
 
     public async ValueTask FlushAsync(CancellationToken cancellationToken)
@@ -59,7 +59,7 @@ internal sealed class MockResponseWriter : IDisposable
         {
             var count = _count;
             _count = 0;
-            await SendAsync(_buffer.AsMemory(0, count), cancellationToken);
+            await SendAsync(_buffer.AsMemory(0, count), cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -80,16 +80,16 @@ internal sealed class MockResponseWriter : IDisposable
         if (bandwidth <= 0)
         {
             _stats.AddBytesSent(data.Length);
-            await _stream.WriteAsync(data, cancellationToken);
+            await _stream.WriteAsync(data, cancellationToken).ConfigureAwait(false);
             return;
         }
         while (!data.IsEmpty)
         {
             var chunk = data[..Math.Min(data.Length, (int)Math.Clamp(bandwidth / 20, 1, PacedChunk))];
-            await PaceAsync(bandwidth, cancellationToken);
+            await PaceAsync(bandwidth, cancellationToken).ConfigureAwait(false);
             _stats.AddBytesSent(chunk.Length);
-            await _stream.WriteAsync(chunk, cancellationToken);
-            await _stream.FlushAsync(cancellationToken);
+            await _stream.WriteAsync(chunk, cancellationToken).ConfigureAwait(false);
+            await _stream.FlushAsync(cancellationToken).ConfigureAwait(false);
             _pacedBytes += chunk.Length;
             data = data[chunk.Length..];
         }
@@ -108,7 +108,7 @@ internal sealed class MockResponseWriter : IDisposable
         }
         if (due > now)
         {
-            await Task.Delay(Stopwatch.GetElapsedTime(now, due), cancellationToken);
+            await Task.Delay(Stopwatch.GetElapsedTime(now, due), cancellationToken).ConfigureAwait(false);
         }
     }
 }

@@ -1,8 +1,11 @@
+using System.Diagnostics.CodeAnalysis;
 using NzbDav.Archives.Crypto;
 
 namespace NzbDav.Archives.Entries;
 
 /// <summary>Opens an entry's contents as a seekable read-only stream over the archive volumes.</summary>
+[SuppressMessage("Naming", "CA1711:Identifiers should not have incorrect suffix",
+    Justification = "A factory named for what it returns: ArchiveEntryStream.Open(entry, volumes) is the entry's Stream.")]
 public static class ArchiveEntryStream
 {
     /// <summary>

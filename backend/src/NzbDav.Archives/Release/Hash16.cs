@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
 using System.Security.Cryptography;
 
 namespace NzbDav.Archives.Release;
@@ -38,6 +39,8 @@ public readonly record struct Hash16(UInt128 Value)
     }
 
     /// <summary>MD5 of <paramref name="data"/>.</summary>
+    [SuppressMessage("Security", "CA5351:Do Not Use Broken Cryptographic Algorithms",
+        Justification = "PAR2 identifies files by MD5 (its specification); this is matching, not security.")]
     public static Hash16 Md5Of(ReadOnlySpan<byte> data)
     {
         Span<byte> digest = stackalloc byte[Size];

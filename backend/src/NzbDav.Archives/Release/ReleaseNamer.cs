@@ -1,3 +1,5 @@
+using System.Diagnostics.CodeAnalysis;
+
 namespace NzbDav.Archives.Release;
 
 /// <summary>
@@ -12,6 +14,8 @@ public sealed class ReleaseNamer
     /// <param name="files">The job's files in NZB order.</param>
     /// <param name="par2Files">All PAR2 descriptions found in the job (duplicates are fine).</param>
     /// <param name="jobName">The job's name, given (with the right extension) to obfuscated videos.</param>
+    [SuppressMessage("Performance", "CA1822:Mark members as static",
+        Justification = "The namer is injected as a service (a singleton); a static method could not be.")]
     public IReadOnlyList<ResolvedReleaseName> Resolve(
         IReadOnlyList<ReleaseFileInput> files,
         IEnumerable<Par2FileDescription> par2Files,

@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using NzbDav.Archives.Entries;
 using SharpCompress.Compressors.LZMA;
 
 namespace NzbDav.Archives.SevenZip;

@@ -60,7 +60,9 @@ public static class DavFileLayoutCodec
         {
             if (encryption.Key.Length is not (16 or 32) || encryption.Iv.Length != IvLength || encryption.PlaintextLength < 0 || encryption.PlaintextOffset < 0
                 || encryption.PlaintextLength > layout.StoredLength - encryption.PlaintextOffset || layout.StoredLength % IvLength != 0)
+            {
                 throw new ArgumentException("An encrypted layout needs a 16/32-byte key, a 16-byte IV and whole AES blocks covering the plaintext.", nameof(layout));
+            }
             WriteVarint(buffer, (ulong)encryption.Key.Length);
             buffer.Write(encryption.Key);
             buffer.Write(encryption.Iv);

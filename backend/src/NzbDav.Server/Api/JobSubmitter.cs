@@ -64,7 +64,7 @@ public sealed class JobSubmitter(
             AddedAt = now,
             CompletedAt = failure is not null ? now : null,
             TotalBytes = document?.EncodedBytes ?? 0,
-            Password = password ?? document?.Meta.Passwords.FirstOrDefault(),
+            Password = password ?? (document?.Meta.Passwords is [var first, ..] ? first : null),
             NzbHash = hash,
         };
         context.Jobs.Add(job);

@@ -1,8 +1,11 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Text.Json.Serialization;
 
 namespace NzbDav.Server.Api;
 
 /// <summary>The <c>queue</c> object of mode=queue.</summary>
+[SuppressMessage("Naming", "CA1711:Identifiers should not have incorrect suffix",
+    Justification = "Named after the SABnzbd API's queue object it serializes.")]
 public sealed record SabQueue(
     [property: JsonPropertyName("status")] string Status,
     [property: JsonPropertyName("paused")] bool Paused,

@@ -42,7 +42,9 @@ public sealed class PasswordHash
         var parts = stored.Split('$');
         if (parts.Length != 4 || parts[0] != Scheme
             || !int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var iterations) || iterations < 100_000)
+        {
             return null;
+        }
         try
         {
             var salt = Convert.FromBase64String(parts[2]);

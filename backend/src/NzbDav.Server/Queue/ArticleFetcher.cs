@@ -47,8 +47,10 @@ internal sealed class ArticleFetcher : IAsyncDisposable
         if (_progress is { } progress)
         {
             progress.Planning();
+#pragma warning disable RS0030 // A continuation runs once the task has completed, and reads Result only when it succeeded: nothing blocks.
             request.Task.ContinueWith(static (task, state) => ((JobProgress)state!).Answered(task.IsCompletedSuccessfully ? task.Result.PartSize : 0),
                 progress, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+#pragma warning restore RS0030
         }
 
         _group.Submit(request);

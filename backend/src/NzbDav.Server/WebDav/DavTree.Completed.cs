@@ -49,7 +49,7 @@ public sealed partial class DavTree
         return job is null ? [] : await EntriesAsync(segments, job, baseUrl, cancellationToken);
     }
 
-    private DavResource JobEntryFolder(IReadOnlyList<string> parent, CompletedJob job) =>
+    private static DavResource JobEntryFolder(IReadOnlyList<string> parent, CompletedJob job) =>
         new() { Segments = Child(parent, job.Folder), Kind = DavResourceKind.Folder, Modified = job.Modified, JobId = job.Id };
 
     private async Task<IReadOnlyList<CompletedJob>> CompletedJobsAsync(string category, CancellationToken cancellationToken)

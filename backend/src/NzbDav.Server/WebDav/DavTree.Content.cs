@@ -68,7 +68,7 @@ public sealed partial class DavTree
             JobTime(r.CompletedAt, r.AddedAt)))];
     }
 
-    private DavResource FromItem(IReadOnlyList<string> segments, DavItem item, DateTimeOffset modified)
+    private static DavResource FromItem(IReadOnlyList<string> segments, DavItem item, DateTimeOffset modified)
     {
         if (!item.IsDirectory)
             return LibraryFile(segments, item, modified);

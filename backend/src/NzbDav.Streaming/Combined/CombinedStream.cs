@@ -1,3 +1,5 @@
+using System.Diagnostics.CodeAnalysis;
+
 namespace NzbDav.Streaming.Combined;
 
 /// <summary>
@@ -122,6 +124,7 @@ public sealed partial class CombinedStream : Stream
         ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
     // Part factories are asynchronous, so the rare synchronous caller waits on the async path.
+    [SuppressMessage("ApiDesign", "RS0030:Do not use banned APIs", Justification = "Stream.Read is synchronous by contract.")]
     public override int Read(byte[] buffer, int offset, int count) =>
         ReadAsync(buffer.AsMemory(offset, count), CancellationToken.None).AsTask().GetAwaiter().GetResult();
 
@@ -135,6 +138,8 @@ public sealed partial class CombinedStream : Stream
     public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("A combined stream is read-only.");
 
     /// <summary>Disposes every open inner stream.</summary>
+    [SuppressMessage("Usage", "CA2215:Dispose methods should call base class dispose",
+        Justification = "Stream.DisposeAsync only calls Dispose(), which does nothing once this has run: this method is the whole cleanup.")]
     public override async ValueTask DisposeAsync()
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)

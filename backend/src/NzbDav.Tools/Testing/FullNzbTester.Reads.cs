@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Diagnostics;
-using Microsoft.Extensions.Logging;
 using NzbDav.Streaming;
 using NzbDav.Usenet.Nzb;
 using NzbDav.Usenet.Yenc;

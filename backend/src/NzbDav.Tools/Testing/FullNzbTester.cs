@@ -1,4 +1,3 @@
-using Microsoft.Extensions.Logging;
 using NzbDav.Streaming;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;

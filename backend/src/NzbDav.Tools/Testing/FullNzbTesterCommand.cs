@@ -1,4 +1,4 @@
-using Microsoft.Extensions.Logging;
+using System.Diagnostics.CodeAnalysis;
 using NzbDav.Server.Hosting;
 using NzbDav.Usenet.Providers;
 using Serilog.Extensions.Logging;
@@ -80,6 +80,8 @@ public static class FullNzbTesterCommand
         return report.Passed ? 0 : 1;
     }
 
+    [SuppressMessage("Performance", "CA1859:Use concrete types when possible for improved performance",
+        Justification = "Called once per command; the runner needs only the logging abstraction, not Serilog.")]
     private static async Task<FullNzbTestReport> RunLoggedAsync(
         FullNzbTesterOptions options, IConfiguration configuration, ILoggerFactory loggerFactory, CancellationToken cancellationToken)
     {

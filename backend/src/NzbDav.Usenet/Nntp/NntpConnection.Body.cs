@@ -18,7 +18,7 @@ public sealed partial class NntpConnection
     {
         if (!wanted)
         {
-            await SkipToTerminatorAsync(NntpTerminatorScanner.AtLineStart());
+            await SkipToTerminatorAsync(NntpTerminatorScanner.AtLineStart()).ConfigureAwait(false);
             return;
         }
         var target = request.Target!;
@@ -28,7 +28,7 @@ public sealed partial class NntpConnection
         {
             while (true)
             {
-                var result = await _reader.ReadAsync(_shutdown.Token);
+                var result = await _reader.ReadAsync(_shutdown.Token).ConfigureAwait(false);
                 MarkProgress();
                 var buffer = result.Buffer;
                 var completed = DecodeBuffer(buffer, target, ref state, out var consumed);
@@ -36,7 +36,7 @@ public sealed partial class NntpConnection
                 {
                     _reader.AdvanceTo(buffer.GetPosition(consumed));
                     CountArticle(request, wanted, ArticleOutcome.Error, state.Written, statusAt);
-                    await SkipToTerminatorAsync(state.ScannerAfterTail());
+                    await SkipToTerminatorAsync(state.ScannerAfterTail()).ConfigureAwait(false);
                     request.Fail(state.Failure);
                     return;
                 }
@@ -141,7 +141,7 @@ public sealed partial class NntpConnection
     {
         while (true)
         {
-            var result = await _reader.ReadAsync(_shutdown.Token);
+            var result = await _reader.ReadAsync(_shutdown.Token).ConfigureAwait(false);
             MarkProgress();
             if (scanner.TryFind(result.Buffer, out var end))
             {

@@ -1,5 +1,4 @@
 using System.Net.Sockets;
-using Microsoft.Extensions.Logging;
 
 namespace NzbDav.Usenet.Nntp;
 

@@ -26,10 +26,10 @@ public sealed partial class NntpConnection
             if (Interlocked.Exchange(ref _closeRequested, 1) == 0)
             {
                 StartCloseDeadline();
-                await QuitIfIdleAsync();
+                await QuitIfIdleAsync().ConfigureAwait(false);
                 Break(new NntpProtocolException($"The connection to '{ProviderName}' was closed by its owner."), quiet: true);
             }
-            await _closed.Task;
+            await _closed.Task.ConfigureAwait(false);
         }
     }
 
@@ -62,7 +62,7 @@ public sealed partial class NntpConnection
         try
         {
             // After its 205 the provider closes; the drain below then sees the end of stream at once.
-            await quit.Task.WaitAsync(_closeBudget.Token);
+            await quit.Task.WaitAsync(_closeBudget.Token).ConfigureAwait(false);
         }
         catch (Exception e) when (e is NntpException or OperationCanceledException)
         {
@@ -81,8 +81,8 @@ public sealed partial class NntpConnection
         var confirmed = false;
         try
         {
-            await Task.WhenAll(_sendLoop, _receiveLoop).WaitAsync(budget);
-            await DrainAsync(_socket, budget);
+            await Task.WhenAll(_sendLoop, _receiveLoop).WaitAsync(budget).ConfigureAwait(false);
+            await DrainAsync(_socket, budget).ConfigureAwait(false);
             confirmed = true;
         }
         catch (OperationCanceledException)
@@ -100,11 +100,11 @@ public sealed partial class NntpConnection
                 NntpLog.CloseUnconfirmed(_logger, ProviderName, _provider.CloseTimeout);
             }
             _socket.Dispose();
-            await Task.WhenAll(_sendLoop, _receiveLoop);
-            await _reader.CompleteAsync();
+            await Task.WhenAll(_sendLoop, _receiveLoop).ConfigureAwait(false);
+            await _reader.CompleteAsync().ConfigureAwait(false);
             try
             {
-                await _stream.DisposeAsync();
+                await _stream.DisposeAsync().ConfigureAwait(false);
             }
             catch (Exception e) when (e is IOException or ObjectDisposedException or SocketException)
             {
@@ -127,7 +127,7 @@ public sealed partial class NntpConnection
         try
         {
             socket.Shutdown(SocketShutdown.Send);
-            await DrainAsync(socket, budget.Token);
+            await DrainAsync(socket, budget.Token).ConfigureAwait(false);
         }
         catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
         {
@@ -141,7 +141,7 @@ public sealed partial class NntpConnection
         var buffer = ArrayPool<byte>.Shared.Rent(DrainBufferSize);
         try
         {
-            while (await socket.ReceiveAsync(buffer.AsMemory(), SocketFlags.None, cancellationToken) > 0)
+            while (await socket.ReceiveAsync(buffer.AsMemory(), SocketFlags.None, cancellationToken).ConfigureAwait(false) > 0)
             {
             }
         }

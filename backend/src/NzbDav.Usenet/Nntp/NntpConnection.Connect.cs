@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Net.Security;
 using System.Net.Sockets;
 using System.Security.Authentication;
@@ -24,16 +25,16 @@ public sealed partial class NntpConnection
         NntpConnection? connection = null;
         try
         {
-            await socket.ConnectAsync(provider.Host, provider.Port, linked.Token);
+            await socket.ConnectAsync(provider.Host, provider.Port, linked.Token).ConfigureAwait(false);
             stream = new NetworkStream(socket, ownsSocket: false);
             if (provider.UseTls)
             {
                 var tls = new SslStream(stream, leaveInnerStreamOpen: false);
                 stream = tls;
-                await tls.AuthenticateAsClientAsync(TlsOptions(provider), linked.Token);
+                await tls.AuthenticateAsClientAsync(TlsOptions(provider), linked.Token).ConfigureAwait(false);
             }
             connection = new NntpConnection(provider, logger, metrics, socket, stream);
-            await connection.HandshakeAsync(linked.Token);
+            await connection.HandshakeAsync(linked.Token).ConfigureAwait(false);
             connection.Start();
             NntpLog.Connected(logger, provider.Name, provider.Host, provider.Port, provider.UseTls, (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             return connection;
@@ -42,16 +43,16 @@ public sealed partial class NntpConnection
         {
             if (connection is not null)
             {
-                await connection._reader.CompleteAsync();
+                await connection._reader.CompleteAsync().ConfigureAwait(false);
             }
             if (connection is not null && e is NntpException and not NntpTimeoutException)
             {
                 // The server answered and counts this session until it sees it end.
-                await LetGoAfterHandshakeAsync(socket, provider.CloseTimeout, cancellationToken);
+                await LetGoAfterHandshakeAsync(socket, provider.CloseTimeout, cancellationToken).ConfigureAwait(false);
             }
             if (stream is not null)
             {
-                await DisposeQuietlyAsync(stream);
+                await DisposeQuietlyAsync(stream).ConfigureAwait(false);
             }
             socket.Dispose();
             if (e is OperationCanceledException && deadline.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
@@ -88,6 +89,8 @@ public sealed partial class NntpConnection
         }
     }
 
+    [SuppressMessage("Security", "CA5359:Do not disable certificate validation",
+        Justification = "Only when the provider's AllowUntrustedCertificate is set (a self-signed provider); off by default.")]
     private static SslClientAuthenticationOptions TlsOptions(UsenetProviderOptions provider) => new()
     {
         TargetHost = provider.Host,
@@ -96,7 +99,7 @@ public sealed partial class NntpConnection
 
     private async Task HandshakeAsync(CancellationToken cancellationToken)
     {
-        var greeting = await ReadStatusLineAsync(cancellationToken);
+        var greeting = await ReadStatusLineAsync(cancellationToken).ConfigureAwait(false);
         switch (greeting.Code)
         {
             case 200 or 201:
@@ -108,20 +111,20 @@ public sealed partial class NntpConnection
         }
         if (_provider.User is not null)
         {
-            await AuthenticateAsync(_provider.User, _provider.Password, cancellationToken);
+            await AuthenticateAsync(_provider.User, _provider.Password, cancellationToken).ConfigureAwait(false);
         }
     }
 
     private async Task AuthenticateAsync(string user, string? password, CancellationToken cancellationToken)
     {
-        var answer = await CommandAsync($"AUTHINFO USER {user}", cancellationToken);
+        var answer = await CommandAsync($"AUTHINFO USER {user}", cancellationToken).ConfigureAwait(false);
         if (answer.Code == 381)
         {
             if (password is null)
             {
                 throw new NntpAuthenticationException($"'{ProviderName}' asks for a password but none is configured.");
             }
-            answer = await CommandAsync($"AUTHINFO PASS {password}", cancellationToken);
+            answer = await CommandAsync($"AUTHINFO PASS {password}", cancellationToken).ConfigureAwait(false);
         }
         switch (answer.Code)
         {
@@ -137,9 +140,9 @@ public sealed partial class NntpConnection
     /// <summary>One command and its status line, before the loops run (greeting and login only).</summary>
     private async Task<NntpStatusLine> CommandAsync(string line, CancellationToken cancellationToken)
     {
-        await _stream.WriteAsync(Encoding.UTF8.GetBytes(line + "\r\n"), cancellationToken);
-        await _stream.FlushAsync(cancellationToken);
-        return await ReadStatusLineAsync(cancellationToken);
+        await _stream.WriteAsync(Encoding.UTF8.GetBytes(line + "\r\n"), cancellationToken).ConfigureAwait(false);
+        await _stream.FlushAsync(cancellationToken).ConfigureAwait(false);
+        return await ReadStatusLineAsync(cancellationToken).ConfigureAwait(false);
     }
 
     private void Start()
@@ -154,7 +157,7 @@ public sealed partial class NntpConnection
     {
         try
         {
-            await stream.DisposeAsync();
+            await stream.DisposeAsync().ConfigureAwait(false);
         }
         catch (Exception e) when (e is IOException or ObjectDisposedException or SocketException)
         {
@@ -166,7 +169,7 @@ public sealed partial class NntpConnection
     {
         while (true)
         {
-            var result = await _reader.ReadAsync(cancellationToken);
+            var result = await _reader.ReadAsync(cancellationToken).ConfigureAwait(false);
             MarkProgress();
             var buffer = result.Buffer;
             if (TryReadLine(ref buffer, out var line))

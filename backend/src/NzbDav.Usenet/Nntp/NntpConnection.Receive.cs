@@ -12,11 +12,11 @@ public sealed partial class NntpConnection
         try
         {
             var queue = _receiveQueue.Reader;
-            while (await queue.WaitToReadAsync(_shutdown.Token))
+            while (await queue.WaitToReadAsync(_shutdown.Token).ConfigureAwait(false))
             {
                 while (queue.TryRead(out current))
                 {
-                    await ReceiveAsync(current);
+                    await ReceiveAsync(current).ConfigureAwait(false);
                     Finish();
                     current = null;
                 }
@@ -46,7 +46,7 @@ public sealed partial class NntpConnection
     /// <summary>Reads one answer. Failures that leave the session in step (430, bad yEnc) fail only the request.</summary>
     private async ValueTask ReceiveAsync(NntpRequest request)
     {
-        var status = await ReadStatusLineAsync(_shutdown.Token);
+        var status = await ReadStatusLineAsync(_shutdown.Token).ConfigureAwait(false);
         var statusAt = _metrics is null ? 0 : Stopwatch.GetTimestamp();
         var wanted = request.TryStartReceiving();
         switch (request.Kind, status.Code)
@@ -58,7 +58,7 @@ public sealed partial class NntpConnection
                 Complete(request, false);
                 break;
             case (NntpCommandKind.Body, 222):
-                await ReceiveBodyAsync(request, wanted, statusAt);
+                await ReceiveBodyAsync(request, wanted, statusAt).ConfigureAwait(false);
                 break;
             case (NntpCommandKind.Body, 430 or 423):
                 CountArticle(request, wanted, ArticleOutcome.Missing, 0, statusAt);

@@ -13,15 +13,15 @@ public sealed partial class NntpConnection
         try
         {
             var queue = _sendQueue.Reader;
-            while (await queue.WaitToReadAsync(_shutdown.Token))
+            while (await queue.WaitToReadAsync(_shutdown.Token).ConfigureAwait(false))
             {
                 var count = 0;
                 while (count + NntpRequest.MaxCommandLength <= buffer.Length && queue.TryRead(out var request))
                 {
                     count += request.WriteCommand(buffer.AsSpan(count));
                 }
-                await _stream.WriteAsync(buffer.AsMemory(0, count), _shutdown.Token);
-                await _stream.FlushAsync(_shutdown.Token);
+                await _stream.WriteAsync(buffer.AsMemory(0, count), _shutdown.Token).ConfigureAwait(false);
+                await _stream.FlushAsync(_shutdown.Token).ConfigureAwait(false);
             }
         }
         catch (Exception e)

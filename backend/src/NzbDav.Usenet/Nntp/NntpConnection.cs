@@ -85,7 +85,7 @@ public sealed partial class NntpConnection : INntpConnection
         var cancellationToken = request.CallerToken;
         cancellationToken.ThrowIfCancellationRequested();
         ThrowIfBroken();
-        await _slots.WaitAsync(cancellationToken);
+        await _slots.WaitAsync(cancellationToken).ConfigureAwait(false);
         if (!TryEnqueue(request))
         {
             _slots.Release();
@@ -94,7 +94,7 @@ public sealed partial class NntpConnection : INntpConnection
         request.Owner = this;
         using (cancellationToken.UnsafeRegister(static state => ((NntpRequest)state!).Owner!.OnCallerCancelled((NntpRequest)state), request))
         {
-            return await request.Task;
+            return await request.Task.ConfigureAwait(false);
         }
     }
 

@@ -23,9 +23,13 @@ public sealed class NzbMetadata
             if (value.Length == 0)
                 continue;
             if (type.Equals("name", StringComparison.OrdinalIgnoreCase))
+            {
                 Name ??= value;
+            }
             else if (type.Equals("category", StringComparison.OrdinalIgnoreCase))
+            {
                 Category ??= value;
+            }
             else if (type.Equals("password", StringComparison.OrdinalIgnoreCase))
             {
                 passwords ??= [];

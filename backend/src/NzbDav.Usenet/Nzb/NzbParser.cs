@@ -29,7 +29,9 @@ public sealed class NzbParser : INzbParser
         cancellationToken.ThrowIfCancellationRequested();
         var parse = ParseCoreAsync(stream, async: false, cancellationToken);
         Debug.Assert(parse.IsCompleted, "With async: false every awaited operation completes synchronously.");
+#pragma warning disable RS0030 // With async: false the parse has already completed (asserted above): GetResult reads the result, it never blocks.
         return parse.GetAwaiter().GetResult();
+#pragma warning restore RS0030
     }
 
     private static async ValueTask<NzbDocument> ParseCoreAsync(Stream stream, bool async, CancellationToken cancellationToken)

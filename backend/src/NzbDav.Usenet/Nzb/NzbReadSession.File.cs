@@ -13,7 +13,7 @@ internal sealed partial class NzbReadSession
     private readonly List<NzbDroppedFile> _dropped = [];
     private int _malformedCount;
     private string? _firstMalformed;
-    private IReadOnlyList<string> _previousGroups = ReadOnlyCollection<string>.Empty;
+    private ReadOnlyCollection<string> _previousGroups = ReadOnlyCollection<string>.Empty;
 
     private async ValueTask ReadFileAsync()
     {
@@ -25,7 +25,9 @@ internal sealed partial class NzbReadSession
         {
             var name = _reader.LocalName;
             if (NzbNames.Is(name, _names.Subject))
+            {
                 subject = _reader.Value;
+            }
             else if (NzbNames.Is(name, _names.Poster))
             {
                 ReadAttributeText();
@@ -143,7 +145,9 @@ internal sealed partial class NzbReadSession
         {
             var id = NzbMessageId.Normalize(TextSpan);
             if (id.IsEmpty)
+            {
                 problem = $"<segment> number {number} has no message-id";
+            }
             else if (!NntpMessageId.IsValid(id))
             {
                 problem = $"<segment> number {number} has an invalid message-id \"{NzbPreview.Of(id)}\": "
@@ -161,7 +165,7 @@ internal sealed partial class NzbReadSession
     }
 
     // Consecutive files of a post nearly always list the same groups; share one list between them.
-    private IReadOnlyList<string> ShareGroups()
+    private ReadOnlyCollection<string> ShareGroups()
     {
         if (_groupScratch.Count == _previousGroups.Count)
         {

@@ -55,14 +55,14 @@ public sealed partial class ProviderConnectionPool
 
         // If the token is already cancelled the callback runs right here (the gate is re-entrant).
         waiter.Registration = cancellationToken.UnsafeRegister(
-            static (state, token) => ((PoolWaiter)state!).Owner.Abandon((PoolWaiter)state!, token, timedOut: false), waiter);
+            static (state, token) => ((PoolWaiter)state!).Owner.Abandon((PoolWaiter)state!, timedOut: false, token), waiter);
         waiter.Timeout = _time.CreateTimer(
-            static state => ((PoolWaiter)state!).Owner.Abandon((PoolWaiter)state!, CancellationToken.None, timedOut: true),
+            static state => ((PoolWaiter)state!).Owner.Abandon((PoolWaiter)state!, timedOut: true, CancellationToken.None),
             waiter, Provider.OperationTimeout, Timeout.InfiniteTimeSpan);
         return waiter;
     }
 
-    private void Abandon(PoolWaiter waiter, CancellationToken token, bool timedOut)
+    private void Abandon(PoolWaiter waiter, bool timedOut, CancellationToken token)
     {
         lock (_gate)
         {

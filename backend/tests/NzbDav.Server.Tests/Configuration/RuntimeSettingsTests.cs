@@ -1,6 +1,5 @@
 using System.Text.Json;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using NzbDav.MockNntp;
 using NzbDav.MockNntp.Nzb;
 using NzbDav.Server.Configuration;

@@ -23,7 +23,7 @@ public sealed class ArchiveIngestorTests
         var file = Assert.Single(files);
         Assert.Equal("video.mkv", file.Name);
         Assert.Equal(Video.Data.Length, file.Layout!.Length);
-        Assert.Equal([volumes.MessageId(7, volumes.ArticleCount(7) - 1)], volumes.Requested);
+        Assert.Equal([InMemoryVolumes.MessageId(7, volumes.ArticleCount(7) - 1)], volumes.Requested);
     }
 
     [Fact]
@@ -41,7 +41,7 @@ public sealed class ArchiveIngestorTests
         var files = await ingestion;
 
         Assert.Equal(Video.Data.Length, Assert.Single(files).Layout!.Length);
-        var ends = Enumerable.Range(0, written.Length).Select(v => volumes.MessageId(v, volumes.ArticleCount(v) - 1));
+        var ends = Enumerable.Range(0, written.Length).Select(v => InMemoryVolumes.MessageId(v, volumes.ArticleCount(v) - 1));
         Assert.Equal(ends.Order(), waiting.Order());
     }
 }

@@ -55,7 +55,7 @@ internal sealed class InMemoryVolumes : IIngestionArticles
         return (Header(volume, segment), Part(volume, segment));
     }
 
-    public string MessageId(int volume, int segment) => $"v{volume}s{segment + 1}@test";
+    public static string MessageId(int volume, int segment) => $"v{volume}s{segment + 1}@test";
 
     public int ArticleCount(int volume) => (_volumes[volume].Length + _segmentSize - 1) / _segmentSize;
 

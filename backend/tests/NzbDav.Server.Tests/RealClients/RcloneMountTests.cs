@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
 using NzbDav.Server.Tests.Data;
-using NzbDav.Server.Tests.Ingestion;
 
 namespace NzbDav.Server.Tests.RealClients;
 

@@ -1,7 +1,6 @@
 using System.Security.Cryptography;
 using System.Text.Json;
 using NzbDav.Server.Tests.Data;
-using NzbDav.Server.Tests.Ingestion;
 
 namespace NzbDav.Server.Tests.RealClients;
 

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using NzbDav.MockNntp;
 
 namespace NzbDav.Server.Tests.Testing;

@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using NzbDav.Usenet.Limiting;
 
 namespace NzbDav.Usenet.Tests.Limiting;
@@ -5,6 +6,7 @@ namespace NzbDav.Usenet.Tests.Limiting;
 internal static class LimiterTestHelpers
 {
     /// <summary>Acquires and asserts the fast path answered synchronously.</summary>
+    [SuppressMessage("Reliability", "CA2012:Use ValueTasks correctly", Justification = "Result is read only after asserting the ValueTask completed.")]
     public static LimiterPermit TakeNow(this GlobalOperationLimiter limiter, OperationKind kind)
     {
         var pending = limiter.AcquireAsync(kind, TestContext.Current.CancellationToken);

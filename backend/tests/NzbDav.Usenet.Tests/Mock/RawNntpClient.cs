@@ -26,7 +26,9 @@ internal sealed class RawNntpClient : IAsyncDisposable
         Stream stream = tcp.GetStream();
         if (tls)
         {
+#pragma warning disable CA5359 // The peer is the mock server on loopback with its self-signed certificate.
             var ssl = new SslStream(stream, false, (_, _, _, _) => true);
+#pragma warning restore CA5359
             await ssl.AuthenticateAsClientAsync(new SslClientAuthenticationOptions { TargetHost = "localhost" }, cancellationToken);
             stream = ssl;
         }

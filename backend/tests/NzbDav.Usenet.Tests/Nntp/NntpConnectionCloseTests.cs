@@ -2,7 +2,6 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using NzbDav.MockNntp;
-using NzbDav.Usenet.Nntp;
 
 namespace NzbDav.Usenet.Tests.Nntp;
 

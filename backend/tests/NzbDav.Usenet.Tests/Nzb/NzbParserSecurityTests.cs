@@ -1,5 +1,3 @@
-using NzbDav.Usenet.Nzb;
-
 namespace NzbDav.Usenet.Tests.Nzb;
 
 // Documented behaviour: the DTD is skipped, so any reference to a custom entity is an undeclared

@@ -1,5 +1,6 @@
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Yenc;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 
 namespace NzbDav.Usenet.Tests.Providers;
@@ -92,6 +93,6 @@ public sealed class CircuitBreakerTests
         }
     }
 
-    private static Task Body(ClientTestKit kit, string messageId) =>
+    private static Task<YencHeader> Body(ClientTestKit kit, string messageId) =>
         kit.Client.BodyAsync(messageId, () => new RecordingTarget(), OperationKind.Streaming, Token);
 }

@@ -1,6 +1,5 @@
 using Microsoft.Extensions.Logging.Abstractions;
 using NzbDav.MockNntp;
-using NzbDav.MockNntp.Articles;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;

@@ -1,9 +1,12 @@
+using System.Diagnostics.CodeAnalysis;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Tests.Providers;
 
 /// <summary>Collects decoded bytes in small chunks, the way a streaming decoder delivers them.</summary>
+[SuppressMessage("Design", "CA1001:Types that own disposable fields should be disposable",
+    Justification = "A MemoryStream holds only a managed array: disposing it would free nothing.")]
 internal sealed class RecordingTarget : IYencBodyTarget
 {
     private readonly byte[] _chunk = new byte[64];

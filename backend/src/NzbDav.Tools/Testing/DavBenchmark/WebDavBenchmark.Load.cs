@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Logging;
-
 namespace NzbDav.Tools.Testing.DavBenchmark;
 
 // The concurrent phase: a second job of small files makes a tree to scan while streams play.

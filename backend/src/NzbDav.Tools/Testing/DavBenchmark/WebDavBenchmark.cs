@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Microsoft.Extensions.Logging;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Tools.Testing.DavBenchmark;

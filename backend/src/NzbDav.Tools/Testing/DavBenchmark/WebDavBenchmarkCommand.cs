@@ -1,4 +1,4 @@
-using Microsoft.Extensions.Logging;
+using System.Diagnostics.CodeAnalysis;
 using NzbDav.Server.Hosting;
 using Serilog.Extensions.Logging;
 
@@ -74,6 +74,8 @@ public static class WebDavBenchmarkCommand
         return report.Passed ? 0 : 1;
     }
 
+    [SuppressMessage("Performance", "CA1859:Use concrete types when possible for improved performance",
+        Justification = "Called once per command; the runner needs only the logging abstraction, not Serilog.")]
     private static async Task<WebDavBenchmarkReport> RunLoggedAsync(WebDavBenchmarkOptions options, ILoggerFactory loggerFactory, CancellationToken cancellationToken)
     {
         var logger = loggerFactory.CreateLogger(typeof(WebDavBenchmarkCommand).FullName!);

@@ -20,14 +20,15 @@ public static class RuntimeSettings
     /// <summary>
     /// Adds the data directory's settings file after the app settings files and before the
     /// environment and command line. Returns its file watcher, which the caller disposes when the
-    /// host stops (a configuration is never disposed with its host, so the watcher would outlive it).
+    /// host stops (a configuration is never disposed with its host, so the watcher would outlive it),
+    /// and, when the file is polled rather than watched, why (for the caller to log).
     /// </summary>
-    public static IDisposable Add(ConfigurationManager configuration)
+    public static IDisposable Add(ConfigurationManager configuration, out string? watchProblem)
     {
         ArgumentNullException.ThrowIfNull(configuration);
         var dataDirectory = Path.GetFullPath(configuration[NzbDavOptions.SectionName + ":" + nameof(NzbDavOptions.DataDirectory)] ?? new NzbDavOptions().DataDirectory);
         Directory.CreateDirectory(dataDirectory);
-        var files = new PhysicalFileProvider(dataDirectory);
+        var files = WatchedOrPolled(dataDirectory, out watchProblem);
         var source = new JsonConfigurationSource { FileProvider = files, Path = FileName, Optional = true, ReloadOnChange = true };
         var sources = configuration.Sources;
         var afterLastFile = 0;
@@ -41,5 +42,28 @@ public static class RuntimeSettings
 
         sources.Insert(afterLastFile, source);
         return files;
+    }
+
+    /// <summary>
+    /// A provider that watches the directory through inotify, or, where the kernel refuses another
+    /// inotify instance (the per-user limit, 128 by default, is often used up on a NAS that also runs
+    /// Plex or Syncthing), one that polls it every few seconds. A server must start either way.
+    /// </summary>
+    private static PhysicalFileProvider WatchedOrPolled(string dataDirectory, out string? watchProblem)
+    {
+        var files = new PhysicalFileProvider(dataDirectory);
+        try
+        {
+            // Watch starts the FileSystemWatcher now, so a refusal surfaces here, not inside configuration.
+            _ = files.Watch(FileName);
+            watchProblem = null;
+            return files;
+        }
+        catch (IOException ex)
+        {
+            files.Dispose();
+            watchProblem = ex.Message;
+            return new PhysicalFileProvider(dataDirectory) { UsePollingFileWatcher = true, UseActivePolling = true };
+        }
     }
 }

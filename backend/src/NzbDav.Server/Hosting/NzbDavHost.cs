@@ -41,8 +41,11 @@ public sealed class NzbDavHost
     /// <summary>As <see cref="Build(string[])"/>, with a last chance to add or replace services (tests register stand-ins here).</summary>
     public static WebApplication Build(string[] args, Action<IServiceCollection>? configureServices)
     {
-        var builder = WebApplication.CreateBuilder(args);
-        var settingsWatcher = RuntimeSettings.Add(builder.Configuration);
+        // appsettings.json is read once at start: what changes at runtime lives in settings.json, which
+        // has its own watcher. One inotify instance per server, not two (the kernel's per-user budget
+        // is small and shared with Plex and the like); an explicit argument still turns reload on.
+        var builder = WebApplication.CreateBuilder(["--hostBuilder:reloadConfigOnChange=false", .. args]);
+        var settingsWatcher = RuntimeSettings.Add(builder.Configuration, out var settingsWatchProblem);
         var settings = builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions();
         var logger = SerilogSetup.CreateLogger(builder.Configuration, (settings.Logs.ResolveDirectory(settings.DataDirectory), settings.Logs), out var logFileProblem);
         builder.Logging.ClearProviders();
@@ -68,6 +71,12 @@ public sealed class NzbDavHost
         if (logFileProblem is not null)
         {
             app.Services.GetRequiredService<ILogger<NzbDavHost>>().LogWarning("No log file is written: {Problem}", logFileProblem);
+        }
+
+        if (settingsWatchProblem is not null)
+        {
+            app.Services.GetRequiredService<ILogger<NzbDavHost>>().LogWarning(
+                "{File} is polled every few seconds instead of watched: {Problem}", RuntimeSettings.FileName, settingsWatchProblem);
         }
         app.UseRequestLogging(logger);
         app.UseRouting();

@@ -37,16 +37,21 @@ public sealed class LimiterCancellationTests
     {
         var limiter = LimiterTestHelpers.Create(total: 1);
         var outcomes = new int[2]; // [granted, cancelled]
-        for (var i = 0; i < 2000; i++)
+        var jitter = new Random(11);
+        // At least 2000 rounds, and on until each side has won some: on a loaded machine one thread
+        // can win hundreds of rounds in a row. The jitter varies which side reaches the gate first.
+        for (var i = 0; i < 2000 || (Math.Min(outcomes[0], outcomes[1]) < 10 && i < 200_000); i++)
         {
+            var releaseSpin = jitter.Next(64);
+            var cancelSpin = jitter.Next(64);
             var held = limiter.TakeNow(OperationKind.HealthCheck);
             using var cts = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
             var waiter = limiter.AcquireAsync(OperationKind.Streaming, cts.Token).AsTask();
             var bystander = limiter.AcquireAsync(OperationKind.Streaming, TestContext.Current.CancellationToken).AsTask();
 
             using var start = new Barrier(2);
-            var release = Task.Run(() => { start.SignalAndWait(); held.Dispose(); }, TestContext.Current.CancellationToken);
-            var cancel = Task.Run(() => { start.SignalAndWait(); cts.Cancel(); }, TestContext.Current.CancellationToken);
+            var release = Task.Run(() => { start.SignalAndWait(); Thread.SpinWait(releaseSpin); held.Dispose(); }, TestContext.Current.CancellationToken);
+            var cancel = Task.Run(() => { start.SignalAndWait(); Thread.SpinWait(cancelSpin); cts.Cancel(); }, TestContext.Current.CancellationToken);
             await Task.WhenAll(release, cancel);
 
             try

@@ -37,7 +37,7 @@ public sealed partial class NntpConnection
         _shutdown.Cancel();
         try
         {
-            _socket.Shutdown(SocketShutdown.Send);
+            _socket?.Shutdown(SocketShutdown.Send);
         }
         catch (SocketException)
         {

@@ -82,7 +82,10 @@ public sealed partial class NntpConnection
         try
         {
             await Task.WhenAll(_sendLoop, _receiveLoop).WaitAsync(budget).ConfigureAwait(false);
-            await DrainAsync(_socket, budget).ConfigureAwait(false);
+            if (_socket is not null)
+            {
+                await DrainAsync(_socket, budget).ConfigureAwait(false);
+            }
             confirmed = true;
         }
         catch (OperationCanceledException)
@@ -99,7 +102,7 @@ public sealed partial class NntpConnection
             {
                 NntpLog.CloseUnconfirmed(_logger, ProviderName, _provider.CloseTimeout);
             }
-            _socket.Dispose();
+            _socket?.Dispose();
             await Task.WhenAll(_sendLoop, _receiveLoop).ConfigureAwait(false);
             await _reader.CompleteAsync().ConfigureAwait(false);
             try

@@ -67,6 +67,34 @@ public sealed partial class NntpConnection
         }
     }
 
+    /// <summary>
+    /// A session over a transport the caller has already connected (an in-memory duplex pipe, say):
+    /// greeting and login as over a socket, then the same send and receive loops. The session owns
+    /// <paramref name="transport"/> and disposes it when it closes; there is no socket to half-close
+    /// or drain, so closing ends with the transport's disposal.
+    /// </summary>
+    public static async Task<NntpConnection> OpenAsync(UsenetProviderOptions provider, Stream transport, ILogger logger, CancellationToken cancellationToken)
+    {
+        Validate(provider);
+        ArgumentNullException.ThrowIfNull(transport);
+        ArgumentNullException.ThrowIfNull(logger);
+        using var deadline = new CancellationTokenSource(provider.OperationTimeout);
+        using var linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, deadline.Token);
+        var connection = new NntpConnection(provider, logger, null, null, transport);
+        try
+        {
+            await connection.HandshakeAsync(linked.Token).ConfigureAwait(false);
+        }
+        catch
+        {
+            await connection._reader.CompleteAsync().ConfigureAwait(false);
+            await DisposeQuietlyAsync(transport).ConfigureAwait(false);
+            throw;
+        }
+        connection.Start();
+        return connection;
+    }
+
     private static void Validate(UsenetProviderOptions provider)
     {
         ArgumentNullException.ThrowIfNull(provider);

@@ -28,7 +28,8 @@ public sealed partial class NntpConnection : INntpConnection
     private readonly UsenetProviderOptions _provider;
     private readonly ILogger _logger;
     private readonly ProviderMetrics? _metrics;
-    private readonly Socket _socket;
+    // Null when the session runs over a transport its caller connected (OpenAsync): no half-close or drain then.
+    private readonly Socket? _socket;
     private readonly Stream _stream;
     private readonly PipeReader _reader;
     // SemaphoreSlim queues async waiters FIFO and wakes one per Release: fair slots.
@@ -45,7 +46,7 @@ public sealed partial class NntpConnection : INntpConnection
     private long _lastProgressTicks;
     private int _outstanding;
 
-    private NntpConnection(UsenetProviderOptions provider, ILogger logger, ProviderMetrics? metrics, Socket socket, Stream stream)
+    private NntpConnection(UsenetProviderOptions provider, ILogger logger, ProviderMetrics? metrics, Socket? socket, Stream stream)
     {
         _provider = provider;
         _logger = logger;

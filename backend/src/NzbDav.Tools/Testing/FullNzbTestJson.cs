@@ -84,7 +84,8 @@ public static class FullNzbTestJson
         return Encoding.UTF8.GetString(buffer.GetBuffer(), 0, (int)buffer.Length);
     }
 
-    private static void WriteMock(Utf8JsonWriter json, MockServerReport? mock)
+    /// <summary>The <c>mock</c> object: the mock server's settings and what it saw.</summary>
+    internal static void WriteMock(Utf8JsonWriter json, MockServerReport? mock)
     {
         if (mock is null)
         {

@@ -14,7 +14,7 @@ public sealed class FetchStatistics
     private long _leaseAcquireTicks;
     private long _maxLeaseAcquireTicks;
     private int _leasesHeld;
-    private int _peakLeasesHeld;
+    private long _peakLeasesHeld; // long, so one RaiseMax serves both maxima
 
     /// <summary>Fetches repeated after a failure (broken connection, 430, bad CRC).</summary>
     public long Retries => Interlocked.Read(ref _retries);
@@ -35,7 +35,7 @@ public sealed class FetchStatistics
     public int LeasesHeld => Volatile.Read(ref _leasesHeld);
 
     /// <summary>The most leases held at once.</summary>
-    public int PeakLeasesHeld => Volatile.Read(ref _peakLeasesHeld);
+    public int PeakLeasesHeld => (int)Interlocked.Read(ref _peakLeasesHeld);
 
     internal void Retried() => Interlocked.Increment(ref _retries);
 
@@ -55,20 +55,6 @@ public sealed class FetchStatistics
     private static void RaiseMax(ref long target, long value)
     {
         var seen = Interlocked.Read(ref target);
-        while (value > seen)
-        {
-            var previous = Interlocked.CompareExchange(ref target, value, seen);
-            if (previous == seen)
-            {
-                return;
-            }
-            seen = previous;
-        }
-    }
-
-    private static void RaiseMax(ref int target, int value)
-    {
-        var seen = Volatile.Read(ref target);
         while (value > seen)
         {
             var previous = Interlocked.CompareExchange(ref target, value, seen);

@@ -81,10 +81,7 @@ public sealed partial class ProviderConnectionPool
             }
 
             _retired = true;
-            idle = [.. _idle];
-            _idle.Clear();
-            waiters = [.. _waiters];
-            _waiters.Clear();
+            (idle, waiters) = TakeIdleAndWaiters();
             _drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
             drained = Volatile.Read(ref _open) == 0 ? Task.CompletedTask : _drained.Task;
         }

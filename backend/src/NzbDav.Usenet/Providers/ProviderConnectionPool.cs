@@ -174,10 +174,7 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
             }
 
             _disposed = true;
-            idle = [.. _idle];
-            _idle.Clear();
-            waiters = [.. _waiters];
-            _waiters.Clear();
+            (idle, waiters) = TakeIdleAndWaiters();
             sweep = _sweep;
         }
 
@@ -192,5 +189,15 @@ public sealed partial class ProviderConnectionPool : IAsyncDisposable
         await Task.WhenAll(idle.Select(entry => CloseTrackedAsync(entry.Connection, releaseSlot: true))).ConfigureAwait(false);
         await sweep.ConfigureAwait(false);
         await AwaitClosesAsync().ConfigureAwait(false);
+    }
+
+    /// <summary>Empties the idle list and the wait queue, handing both to the caller; under <c>_gate</c>.</summary>
+    private (List<IdleConnection> Idle, List<PoolWaiter> Waiters) TakeIdleAndWaiters()
+    {
+        List<IdleConnection> idle = [.. _idle];
+        _idle.Clear();
+        List<PoolWaiter> waiters = [.. _waiters];
+        _waiters.Clear();
+        return (idle, waiters);
     }
 }

@@ -42,17 +42,7 @@ public static class WebDavBenchmarkJson
             json.WriteNumber("testerVerifiedBytes", report.Tester.Verification.VerifiedBytes);
             json.WriteNumber("mismatchedReads", report.Verification.MismatchedReads + report.Tester.Verification.MismatchedReads);
             json.WriteEndObject();
-            var mock = report.Mock;
-            json.WriteStartObject("mock");
-            json.WriteNumber("sizeMiB", mock.SizeMiB);
-            json.WriteNumber("latencyMs", mock.LatencyMs);
-            json.WriteNumber("jitterMs", mock.JitterMs);
-            json.WriteNumber("connections", mock.Connections);
-            json.WriteNumber("stall", mock.StallFraction);
-            json.WriteNumber("segmentSizeKiB", mock.SegmentSizeKiB);
-            json.WriteNumber("peakConnections", mock.PeakConnections);
-            json.WriteNumber("rejectedConnections", mock.RejectedConnections);
-            json.WriteEndObject();
+            FullNzbTestJson.WriteMock(json, report.Mock);
             FullNzbTestJson.WriteScrapes(json, report.Scrapes);
             json.WriteBoolean("passed", report.Passed);
             json.WriteEndObject();

@@ -1,10 +1,20 @@
 # Build: docker build -t nzbdav .
+# The web UI: built once here, for every architecture (it is plain JavaScript and CSS).
+FROM node:20-bookworm-slim AS ui
+WORKDIR /src/frontend
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY frontend/ ./
+RUN npm run build
+
 FROM mcr.microsoft.com/dotnet/sdk:10.0 AS build
 WORKDIR /src
 # .editorconfig and BannedSymbols.txt: the image is built under the same analyzer rules as CI.
 COPY global.json Directory.Build.props Directory.Packages.props NzbDav.sln .editorconfig BannedSymbols.txt ./
 COPY backend/ backend/
 COPY tools/ tools/
+# The SDK image has no Node.js: the server's build copies this ready-made UI beside the server.
+COPY --from=ui /src/frontend/dist frontend/dist/
 # ReadyToRun: the code is compiled ahead of time, so the first playback and the first seek after a
 # start do not wait for the JIT. TARGETARCH is set by buildx (amd64 or arm64).
 ARG TARGETARCH=amd64

@@ -25,10 +25,30 @@ fi
 # The repository's local .NET tools (dotnet-ef, pinned in .config/dotnet-tools.json).
 dotnet tool restore >/dev/null || echo "warning: dotnet tool restore failed" >&2
 
+# The web UI (frontend/) is built by the server's build with npm; here a missing or failing UI
+# build is an error (NzbDavRequireUi), not the message a user without Node.js gets.
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null; then
+  echo "error: the tests need Node.js >= 20.19 for the web UI (found: $(node --version 2>/dev/null || echo none))" >&2
+fi
+
 log=$(mktemp)
 # --blame-hang-timeout turns a hung test into a failure with a dump instead of a stuck CI run.
-dotnet test NzbDav.sln --blame-hang-timeout 5m 2>&1 | tee "$log"
+dotnet test NzbDav.sln --blame-hang-timeout 5m -p:NzbDavRequireUi=true 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+
+# The UI's unit tests (Vitest); the build above has run npm ci. Summarised like a test assembly.
+ui_log=$(mktemp)
+if (cd frontend && NO_COLOR=1 CI=1 npx --no-install vitest run) 2>&1 | tee "$ui_log"; then
+  ui_status=0
+else
+  ui_status=1
+fi
+ui_passed=$(grep -E '^ +Tests ' "$ui_log" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || echo 0)
+ui_failed=$(grep -E '^ +Tests ' "$ui_log" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' || echo 0)
+[ "$ui_status" -ne 0 ] && [ "${ui_failed:-0}" -eq 0 ] && ui_failed=1
+echo "$( [ "$ui_status" -eq 0 ] && echo Passed || echo Failed)!  - Failed: ${ui_failed:-0}, Passed: ${ui_passed:-0}, Skipped: 0, Total: $(( ${ui_passed:-0} + ${ui_failed:-0} )) - frontend (Vitest)" | tee -a "$log"
+rm -f "$ui_log"
+[ "$ui_status" -ne 0 ] && status=1
 
 # dotnet test prints one "Passed!/Failed!  - Failed: a, Passed: b, Skipped: c, Total: d" line per test assembly.
 read -r passed failed skipped < <(

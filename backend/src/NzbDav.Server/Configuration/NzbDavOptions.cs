@@ -34,6 +34,9 @@ public sealed class NzbDavOptions
     /// <summary><c>/metrics</c> (Prometheus).</summary>
     public MetricsOptions Metrics { get; set; } = new();
 
+    /// <summary>The web UI under <c>/ui/</c>; see docs/ui.md.</summary>
+    public WebUiOptions Ui { get; set; } = new();
+
     /// <summary>Categories in effect (the defaults when none are configured).</summary>
     public IReadOnlyList<string> EffectiveCategories =>
         Categories.Count > 0 ? Categories : ["tv", "movies", "audio", "software"];

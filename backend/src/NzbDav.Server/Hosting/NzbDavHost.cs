@@ -3,6 +3,7 @@ using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Monitoring;
 using NzbDav.Server.WebDav;
+using NzbDav.Server.WebUi;
 using Serilog;
 using Serilog.Extensions.Hosting;
 
@@ -58,6 +59,7 @@ public sealed class NzbDavHost
 
         builder.Services.AddNzbDavLibrary(builder.Configuration);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
+        builder.Services.AddNzbDavWebUi();
         var metrics = settings.Metrics;
         if (metrics.Enabled)
             builder.Services.AddNzbDavMetrics();
@@ -79,6 +81,7 @@ public sealed class NzbDavHost
                 "{File} is polled every few seconds instead of watched: {Problem}", RuntimeSettings.FileName, settingsWatchProblem);
         }
         app.UseRequestLogging(logger);
+        app.UseWebUiRedirect();
         app.UseRouting();
         app.UseWebDavBasicAuth();
         app.MapGet("/health", () => Results.Ok(new HealthResponse("ok")))
@@ -87,6 +90,7 @@ public sealed class NzbDavHost
         app.MapGroup("").WithMetadata(new BasicAuthExemption("SABnzbd API key")).MapSabApi();
         if (metrics.Enabled)
             app.MapNzbDavMetrics();
+        app.MapWebUi();
         app.MapWebDav();
         return app;
     }

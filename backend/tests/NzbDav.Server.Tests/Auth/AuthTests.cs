@@ -15,7 +15,9 @@ public sealed class AuthTests
         ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "PATCH"];
 
     private static readonly string[] CatchAllSamples =
-        ["/", "/nzbs/", "/nzbs/tv/x.nzb", "/content/", "/content/tv/Show/e1.mkv", "/completed/tv/Show/", "/.ids/", "/healthz", "/api/x", "/apis", "/anything"];
+        ["/", "/nzbs/", "/nzbs/tv/x.nzb", "/content/", "/content/tv/Show/e1.mkv", "/completed/tv/Show/", "/.ids/", "/healthz", "/api/x", "/apis", "/anything", "/uix", "/ui.txt"];
+
+    private static readonly string[] UiSamples = ["/ui", "/ui/", "/ui/queue", "/ui/assets/missing.js"];
 
     [Fact]
     public async Task Every_endpoint_and_method_refuses_unauthenticated_requests()
@@ -25,8 +27,8 @@ public sealed class AuthTests
         await using var server = await DavTestServer.StartAsync(temp.Path, ct);
         await server.SeedCompletedJobAsync("tv", "Show", [("e1.mkv", 100)], ct);
         var endpoints = server.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>().ToList();
-        // /health, /api, /metrics and the tree's catch-all.
-        Assert.Equal(4, endpoints.Count);
+        // /health, /api, /metrics, the web UI's files and the tree's catch-all.
+        Assert.Equal(5, endpoints.Count);
         Assert.Contains(endpoints, e => e.RoutePattern.RawText == "/metrics");
 
         var exempt = new List<string>();
@@ -35,7 +37,7 @@ public sealed class AuthTests
         {
             var methods = endpoint.Metadata.GetMetadata<IHttpMethodMetadata>()?.HttpMethods ?? AllMethods;
             var raw = endpoint.RoutePattern.RawText!;
-            var paths = raw.Contains("**") ? CatchAllSamples : [raw];
+            var paths = raw.StartsWith("/ui/", StringComparison.Ordinal) ? UiSamples : raw.Contains("**") ? CatchAllSamples : [raw];
             foreach (var method in methods)
             {
                 foreach (var path in paths)
@@ -52,6 +54,12 @@ public sealed class AuthTests
                             Assert.False(body.GetProperty("status").GetBoolean());
                             Assert.Equal("API Key Required", body.GetProperty("error").GetString());
                         }
+                        else if (raw.StartsWith("/ui/", StringComparison.Ordinal))
+                        {
+                            // The UI's shell and scripts, never a listing or a file of the library.
+                            Assert.DoesNotContain("multistatus", await response.Content.ReadAsStringAsync(ct), StringComparison.Ordinal);
+                            Assert.Contains(response.Content.Headers.ContentType?.MediaType, new[] { "text/html", "text/javascript", "text/css", null });
+                        }
 
                         continue;
                     }
@@ -62,7 +70,7 @@ public sealed class AuthTests
             }
         }
 
-        Assert.Equal(["GET /api", "GET /health", "POST /api"], exempt.Order(StringComparer.Ordinal));
+        Assert.Equal(["GET /api", "GET /health", "GET /ui/{**path}", "HEAD /ui/{**path}", "POST /api"], exempt.Distinct().Order(StringComparer.Ordinal));
         Assert.True(checkedRequests > 100);
 
         // Methods the named endpoints do not take fall through to the tree, which asks for credentials.

@@ -9,7 +9,8 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 # Real peers the tests drive (command:package). Installed only when missing. fuse3 lets the
 # rclone mount test run; where the machine has no usable FUSE device that test skips, saying why.
 # 7zz (Debian's 7-Zip, package 7zip) makes the stored, split and encrypted 7z archives the tests read.
-required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip)
+# chromium is the browser Playwright drives for the web UI's end-to-end tests (it cannot download its own here).
+required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip chromium:chromium)
 missing=()
 for pair in "${required[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
@@ -49,6 +50,23 @@ ui_failed=$(grep -E '^ +Tests ' "$ui_log" | grep -oE '[0-9]+ failed' | grep -oE 
 echo "$( [ "$ui_status" -eq 0 ] && echo Passed || echo Failed)!  - Failed: ${ui_failed:-0}, Passed: ${ui_passed:-0}, Skipped: 0, Total: $(( ${ui_passed:-0} + ${ui_failed:-0} )) - frontend (Vitest)" | tee -a "$log"
 rm -f "$ui_log"
 [ "$ui_status" -ne 0 ] && status=1
+
+# The UI in a real browser: Playwright drives Debian's chromium against the built server
+# (frontend/e2e; each spec starts its own server; screenshots in frontend/e2e-results/screenshots).
+e2e_log=$(mktemp)
+if (cd frontend && CI=1 npx --no-install playwright test) 2>&1 | tee "$e2e_log"; then
+  e2e_status=0
+else
+  e2e_status=1
+fi
+e2e_passed=$(grep -oE '^ +[0-9]+ passed' "$e2e_log" | grep -oE '[0-9]+' | tail -1)
+e2e_failed=$(grep -oE '^ +[0-9]+ (failed|flaky)' "$e2e_log" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')
+e2e_skipped=$(grep -oE '^ +[0-9]+ skipped' "$e2e_log" | grep -oE '[0-9]+' | tail -1)
+e2e_passed=${e2e_passed:-0}; e2e_failed=${e2e_failed:-0}; e2e_skipped=${e2e_skipped:-0}
+[ "$e2e_status" -ne 0 ] && [ "$e2e_failed" -eq 0 ] && e2e_failed=1
+echo "$( [ "$e2e_status" -eq 0 ] && echo Passed || echo Failed)!  - Failed: ${e2e_failed}, Passed: ${e2e_passed}, Skipped: ${e2e_skipped}, Total: $(( e2e_passed + e2e_failed + e2e_skipped )) - frontend e2e (Playwright, chromium)" | tee -a "$log"
+rm -f "$e2e_log"
+[ "$e2e_status" -ne 0 ] && status=1
 
 # dotnet test prints one "Passed!/Failed!  - Failed: a, Passed: b, Skipped: c, Total: d" line per test assembly.
 read -r passed failed skipped < <(

@@ -1,19 +1,47 @@
 import { NavLink, Outlet } from "react-router";
+import { useLogout, useSession } from "./api/session";
+import { LoginPage } from "./pages/LoginPage";
+import { SetupPage } from "./pages/SetupPage";
 
+/** The frame of every page; until someone is logged in (or the first account exists), the only page is the one that gets them there. */
 export function Layout() {
+  const session = useSession();
+  const logout = useLogout();
+
+  let content;
+  if (session.isPending) content = <p className="muted">Loading…</p>;
+  else if (session.isError)
+    content = (
+      <p role="alert" className="error">
+        The server did not answer: {session.error.message}
+      </p>
+    );
+  else if (session.data.setupRequired) content = <SetupPage />;
+  else if (!session.data.authenticated) content = <LoginPage />;
+  else content = <Outlet />;
+
+  const user = session.data?.authenticated ? session.data.user : null;
   return (
     <div className="app">
       <header className="topbar">
         <span className="brand">NzbDav</span>
-        <nav>
-          <NavLink to="/" end>
-            Status
-          </NavLink>
-        </nav>
+        {user && (
+          <>
+            <nav aria-label="Main">
+              <NavLink to="/" end>
+                Status
+              </NavLink>
+              <NavLink to="/account">Account</NavLink>
+            </nav>
+            <span className="spacer" />
+            <span className="muted">{user}</span>
+            <button type="button" className="link" onClick={() => logout.mutate()} disabled={logout.isPending}>
+              Log out
+            </button>
+          </>
+        )}
       </header>
-      <main>
-        <Outlet />
-      </main>
+      <main>{content}</main>
     </div>
   );
 }

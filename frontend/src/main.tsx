@@ -5,6 +5,7 @@ import { RouterProvider, createBrowserRouter } from "react-router";
 import { Layout } from "./Layout";
 import { StatusPage } from "./pages/StatusPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
+import { AccountPage } from "./pages/AccountPage";
 import "./styles.css";
 
 const queryClient = new QueryClient({
@@ -17,6 +18,7 @@ const router = createBrowserRouter(
       element: <Layout />,
       children: [
         { index: true, element: <StatusPage /> },
+        { path: "account", element: <AccountPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],
     },

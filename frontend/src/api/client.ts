@@ -12,14 +12,40 @@ export class ApiError extends Error {
 /** GETs JSON from the server (same origin), failing with the server's own words when it refuses. */
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
   const response = await fetch(path, { signal, headers: { Accept: "application/json" }, credentials: "same-origin" });
+  return read<T>(response);
+}
+
+/**
+ * POSTs JSON with the session's anti-forgery token: the server refuses any change without it.
+ * Answers without a body (204) resolve to undefined.
+ */
+export async function postJson<T>(path: string, body: unknown, csrfToken: string): Promise<T> {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRF-Token": csrfToken },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  return read<T>(response);
+}
+
+async function read<T>(response: Response): Promise<T> {
   if (!response.ok) {
     throw new ApiError(response.status, await describeFailure(response));
   }
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
 
-async function describeFailure(response: Response): Promise<string> {
+/** The server's own sentence when it sent one (`{"error": "…"}`), else the status line. */
+export async function describeFailure(response: Response): Promise<string> {
   const text = (await response.text()).trim();
-  const reason = text.length > 0 && text.length <= 500 ? text : response.statusText;
-  return `${response.status} ${reason}`.trim();
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string") return parsed.error;
+  } catch {
+    // Not JSON: fall through to the text or the status.
+  }
+  if (text.length > 0 && text.length <= 300 && !text.startsWith("<")) return text;
+  return `${response.status} ${response.statusText}`.trim();
 }

@@ -1,6 +1,6 @@
 namespace NzbDav.Server.Configuration;
 
-/// <summary>The <c>NzbDav:Ui</c> section: where the built web UI is served from.</summary>
+/// <summary>The <c>NzbDav:Ui</c> section: the web UI's files and its administrator account.</summary>
 public sealed class WebUiOptions
 {
     /// <summary>
@@ -8,4 +8,20 @@ public sealed class WebUiOptions
     /// <c>ui</c> folder the build copies beside the server. Read at startup.
     /// </summary>
     public string? Directory { get; set; }
+
+    /// <summary>
+    /// With <see cref="AdminPassword"/>: the administrator account is made to match at start (created,
+    /// or its name and password replaced when they differ, which ends every session). This is how a
+    /// forgotten password is reset from the command line or the environment; demo mode uses it too.
+    /// </summary>
+    public string? AdminUser { get; set; }
+
+    /// <inheritdoc cref="AdminUser" />
+    public string? AdminPassword { get; set; }
+
+    /// <summary>Login and setup attempts allowed per client address per minute; changes apply at the next start.</summary>
+    public int LoginAttemptsPerMinute { get; set; } = 10;
+
+    /// <summary>How long a UI session lasts without use.</summary>
+    public TimeSpan SessionIdleTimeout { get; set; } = TimeSpan.FromDays(7);
 }

@@ -60,6 +60,7 @@ public sealed class NzbDavHost
         builder.Services.AddNzbDavLibrary(builder.Configuration);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
         builder.Services.AddNzbDavWebUi();
+        builder.Services.AddNzbDavUiAuthentication(settings);
         var metrics = settings.Metrics;
         if (metrics.Enabled)
             builder.Services.AddNzbDavMetrics();
@@ -83,6 +84,9 @@ public sealed class NzbDavHost
         app.UseRequestLogging(logger);
         app.UseWebUiRedirect();
         app.UseRouting();
+        app.UseAuthentication();
+        app.UseAuthorization();
+        app.UseRateLimiter();
         app.UseWebDavBasicAuth();
         app.MapGet("/health", () => Results.Ok(new HealthResponse("ok")))
             .WithMetadata(new BasicAuthExemption("container health checks carry no credentials"));
@@ -90,6 +94,7 @@ public sealed class NzbDavHost
         app.MapGroup("").WithMetadata(new BasicAuthExemption("SABnzbd API key")).MapSabApi();
         if (metrics.Enabled)
             app.MapNzbDavMetrics();
+        app.MapUiApi();
         app.MapWebUi();
         app.MapWebDav();
         return app;

@@ -49,7 +49,8 @@ public sealed class DemoRunner
 
             var apiKey = app.Services.GetRequiredService<ApiKeyProvider>().ApiKey
                 ?? throw new DemoFailedException("The API key was not initialised.");
-            var line = new DemoLine(RootUrl(app), User, password, apiKey);
+            var root = RootUrl(app);
+            var line = new DemoLine(root, User, password, apiKey, new Uri(root, "ui/"));
             await output.WriteLineAsync(line.ToString());
             await output.FlushAsync(cancellationToken);
             logger.LogInformation("Demo library ready at {Url} ({Jobs} jobs from the in-process mock provider on port {Port})", line.Url, nzoIds.Count, nntp.Port);
@@ -68,6 +69,9 @@ public sealed class DemoRunner
         "--NzbDav:DataDirectory=" + paths.Library,
         "--NzbDav:WebDav:User=" + User,
         "--NzbDav:WebDav:Password=" + password,
+        // The same credentials log in to the web UI.
+        "--NzbDav:Ui:AdminUser=" + User,
+        "--NzbDav:Ui:AdminPassword=" + password,
         "--Usenet:Providers:0:Name=demo-mock",
         "--Usenet:Providers:0:Host=127.0.0.1",
         "--Usenet:Providers:0:Port=" + nntpPort,

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
@@ -17,6 +18,9 @@ public sealed class AuthTests
     private static readonly string[] CatchAllSamples =
         ["/", "/nzbs/", "/nzbs/tv/x.nzb", "/content/", "/content/tv/Show/e1.mkv", "/completed/tv/Show/", "/.ids/", "/healthz", "/api/x", "/apis", "/anything", "/uix", "/ui.txt"];
 
+    // What anyone may call before logging in: who is logged in, setup with the logged code, login, logout, and a 404 for unknown calls.
+    private static readonly string[] UiAnonymousRoutes = ["/ui/api/session", "/ui/api/setup", "/ui/api/login", "/ui/api/logout", "/ui/api/{**rest}"];
+
     private static readonly string[] UiSamples = ["/ui", "/ui/", "/ui/queue", "/ui/assets/missing.js"];
 
     [Fact]
@@ -27,8 +31,8 @@ public sealed class AuthTests
         await using var server = await DavTestServer.StartAsync(temp.Path, ct);
         await server.SeedCompletedJobAsync("tv", "Show", [("e1.mkv", 100)], ct);
         var endpoints = server.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>().ToList();
-        // /health, /api, /metrics, the web UI's files and the tree's catch-all.
-        Assert.Equal(5, endpoints.Count);
+        // /health, /api, /metrics, the web UI's files, the UI API (six routes) and the tree's catch-all.
+        Assert.Equal(11, endpoints.Count);
         Assert.Contains(endpoints, e => e.RoutePattern.RawText == "/metrics");
 
         var exempt = new List<string>();
@@ -37,7 +41,9 @@ public sealed class AuthTests
         {
             var methods = endpoint.Metadata.GetMetadata<IHttpMethodMetadata>()?.HttpMethods ?? AllMethods;
             var raw = endpoint.RoutePattern.RawText!;
-            var paths = raw.StartsWith("/ui/", StringComparison.Ordinal) ? UiSamples : raw.Contains("**") ? CatchAllSamples : [raw];
+            var paths = raw.StartsWith("/ui/api/", StringComparison.Ordinal) ? [raw.Replace("{**rest}", "settings", StringComparison.Ordinal)]
+                : raw.StartsWith("/ui/", StringComparison.Ordinal) ? UiSamples
+                : raw.Contains("**") ? CatchAllSamples : [raw];
             foreach (var method in methods)
             {
                 foreach (var path in paths)
@@ -53,6 +59,17 @@ public sealed class AuthTests
                             var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync(ct)).RootElement;
                             Assert.False(body.GetProperty("status").GetBoolean());
                             Assert.Equal("API Key Required", body.GetProperty("error").GetString());
+                        }
+                        else if (raw.StartsWith("/ui/api/", StringComparison.Ordinal))
+                        {
+                            // The UI API has its own login instead of Basic: a call that needs a
+                            // session refuses without one; only the login calls themselves do without.
+                            var status = (int)response.StatusCode;
+                            if (endpoint.Metadata.GetMetadata<IAuthorizeData>() is not null)
+                                Assert.True(status == 401, $"{method} {path} answered {status} without a UI session");
+                            else
+                                Assert.Contains(raw, UiAnonymousRoutes);
+                            Assert.DoesNotContain("multistatus", await response.Content.ReadAsStringAsync(ct), StringComparison.Ordinal);
                         }
                         else if (raw.StartsWith("/ui/", StringComparison.Ordinal))
                         {
@@ -70,7 +87,9 @@ public sealed class AuthTests
             }
         }
 
-        Assert.Equal(["GET /api", "GET /health", "GET /ui/{**path}", "HEAD /ui/{**path}", "POST /api"], exempt.Distinct().Order(StringComparer.Ordinal));
+        Assert.Equal(
+            ["/api", "/health", "/ui/api/account/password", "/ui/api/login", "/ui/api/logout", "/ui/api/session", "/ui/api/setup", "/ui/api/{**rest}", "/ui/{**path}"],
+            exempt.Select(e => e[(e.IndexOf(' ', StringComparison.Ordinal) + 1)..]).Distinct().Order(StringComparer.Ordinal));
         Assert.True(checkedRequests > 100);
 
         // Methods the named endpoints do not take fall through to the tree, which asks for credentials.

@@ -4,6 +4,7 @@ using System.Text;
 using System.Text.RegularExpressions;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.WebDav;
+using NzbDav.Server.Tests.WebUi;
 using NzbDav.Tools.Demo;
 
 namespace NzbDav.Server.Tests.Demo;
@@ -55,6 +56,14 @@ public sealed partial class DemoModeTests
             // The SABnzbd API accepts the printed key.
             using var queue = await dav.GetAsync("/api?mode=queue&output=json&apikey=" + match.Groups["apikey"].Value, ct);
             Assert.Equal(200, (int)queue.StatusCode);
+
+            // The same credentials log in to the web UI, printed last on the line.
+            Assert.Equal(new Uri(url, "ui/"), new Uri(match.Groups["ui"].Value));
+            using var ui = new UiClient(url);
+            var uiSession = await ui.LoginAsync(match.Groups["user"].Value, match.Groups["password"].Value, ct);
+            Assert.True(uiSession.GetProperty("authenticated").GetBoolean());
+            Assert.False(uiSession.GetProperty("setupRequired").GetBoolean());
+
             using var wrong = new HttpClient { BaseAddress = url };
             using var refused = await DavHttp.PropfindAsync(wrong, "/", "1", null, ct);
             Assert.Equal(401, (int)refused.StatusCode);
@@ -64,6 +73,6 @@ public sealed partial class DemoModeTests
         Assert.Equal(["demo"], Directory.GetDirectories(data.Path).Select(Path.GetFileName));
     }
 
-    [GeneratedRegex(@"^NZBDAV-DEMO url=(?<url>http://\S+/) user=(?<user>\S+) password=(?<password>\S+) apikey=(?<apikey>\S+)$")]
+    [GeneratedRegex(@"^NZBDAV-DEMO url=(?<url>http://\S+/) user=(?<user>\S+) password=(?<password>\S+) apikey=(?<apikey>\S+) ui=(?<ui>http://\S+/ui/)$")]
     private static partial Regex LinePattern();
 }

@@ -1,0 +1,109 @@
+using System.Security.Claims;
+using System.Threading.RateLimiting;
+using Microsoft.AspNetCore.Authentication;
+using Microsoft.AspNetCore.Authentication.Cookies;
+using Microsoft.AspNetCore.DataProtection;
+using NzbDav.Server.Configuration;
+
+namespace NzbDav.Server.WebUi;
+
+/// <summary>
+/// The web UI's login: a session cookie (HttpOnly, SameSite=Strict, Secure under HTTPS, scoped to
+/// <c>/ui</c>), an anti-forgery token on every call that changes something, and login attempts
+/// rate-limited per client address. WebDAV keeps its own Basic credentials; none of this applies there.
+/// </summary>
+public static class UiAuthentication
+{
+    public const string Scheme = "NzbDav.Ui";
+    public const string SessionCookie = "nzbdav_session";
+    public const string CsrfCookie = "nzbdav_csrf";
+    public const string CsrfHeader = "X-CSRF-Token";
+    public const string LoginPolicy = "ui-login";
+    internal const string StampClaim = "nzbdav:stamp";
+
+    public static IServiceCollection AddNzbDavUiAuthentication(this IServiceCollection services, NzbDavOptions settings)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        services.AddSingleton<UiAccountStore>();
+        services.AddHostedService<UiAccountInitializer>();
+
+        // Keys in the library, so sessions and tokens outlive a restart of the server or the container.
+        services.AddDataProtection()
+            .SetApplicationName("NzbDav")
+            .PersistKeysToFileSystem(new DirectoryInfo(Path.Combine(Path.GetFullPath(settings.DataDirectory), "keys")));
+
+        services.AddAuthentication(Scheme).AddCookie(Scheme, options =>
+        {
+            options.Cookie.Name = SessionCookie;
+            options.Cookie.HttpOnly = true;
+            options.Cookie.SameSite = SameSiteMode.Strict;
+            options.Cookie.SecurePolicy = CookieSecurePolicy.SameAsRequest;
+            options.Cookie.Path = WebUiEndpoints.Prefix;
+            options.ExpireTimeSpan = settings.Ui.SessionIdleTimeout;
+            options.SlidingExpiration = true;
+            // An API answers 401/403; it never redirects to a login page.
+            options.Events.OnRedirectToLogin = static context => Status(context, StatusCodes.Status401Unauthorized);
+            options.Events.OnRedirectToAccessDenied = static context => Status(context, StatusCodes.Status403Forbidden);
+            options.Events.OnValidatePrincipal = static context =>
+            {
+                var account = context.HttpContext.RequestServices.GetRequiredService<UiAccountStore>().Current;
+                if (account is null
+                    || context.Principal?.FindFirst(StampClaim)?.Value != account.Stamp
+                    || context.Principal?.Identity?.Name != account.User)
+                {
+                    // The password or name changed since this session began: it ends here.
+                    context.RejectPrincipal();
+                }
+
+                return Task.CompletedTask;
+            };
+        });
+        services.AddAuthorization();
+
+        services.AddAntiforgery(options =>
+        {
+            options.HeaderName = CsrfHeader;
+            options.Cookie.Name = CsrfCookie;
+            options.Cookie.Path = WebUiEndpoints.Prefix;
+            options.Cookie.SameSite = SameSiteMode.Strict;
+            options.Cookie.SecurePolicy = CookieSecurePolicy.SameAsRequest;
+        });
+
+        var perMinute = Math.Max(1, settings.Ui.LoginAttemptsPerMinute);
+        services.AddRateLimiter(options =>
+        {
+            options.RejectionStatusCode = StatusCodes.Status429TooManyRequests;
+            options.AddPolicy(LoginPolicy, context => RateLimitPartition.GetFixedWindowLimiter(
+                context.Connection.RemoteIpAddress?.ToString() ?? "unknown",
+                _ => new FixedWindowRateLimiterOptions { PermitLimit = perMinute, Window = TimeSpan.FromMinutes(1), QueueLimit = 0 }));
+            options.OnRejected = static async (context, cancellationToken) =>
+            {
+                if (context.Lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter))
+                    context.HttpContext.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
+                await context.HttpContext.Response.WriteAsJsonAsync(new UiError("Too many attempts from this address; wait a minute and try again."), cancellationToken);
+            };
+        });
+        return services;
+    }
+
+    /// <summary>Signs <paramref name="account"/> in on this request (the cookie goes out with the response).</summary>
+    internal static async Task SignInAsync(HttpContext context, UiAccount account)
+    {
+        var identity = new ClaimsIdentity(
+            [new Claim(ClaimTypes.Name, account.User), new Claim(StampClaim, account.Stamp)],
+            Scheme, ClaimTypes.Name, ClaimTypes.Role);
+        var principal = new ClaimsPrincipal(identity);
+        await context.SignInAsync(Scheme, principal, new AuthenticationProperties { IsPersistent = true });
+        // The anti-forgery token is bound to the user: the next one handed out must be the new user's.
+        context.User = principal;
+    }
+
+    private static Task Status(RedirectContext<CookieAuthenticationOptions> context, int status)
+    {
+        context.Response.StatusCode = status;
+        return Task.CompletedTask;
+    }
+}
+
+/// <summary>What every refused UI API call answers: one sentence for the user.</summary>
+public sealed record UiError(string Error);

@@ -1,0 +1,101 @@
+import { expect, test } from "@playwright/test";
+import { gzipSync } from "node:zlib";
+import { mkdirSync } from "node:fs";
+import { startServer, listening, type RunningServer } from "./server";
+import { watchConsole } from "./console";
+
+const shots = "e2e-results/screenshots";
+mkdirSync(shots, { recursive: true });
+
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  server = await startServer([], listening);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test("first run: the administrator is created with the logged setup code, then logs out and in", async ({ page }) => {
+  const errors = watchConsole(page);
+  const code = /setup code ([A-Z2-9]{5}-[A-Z2-9]{5})/.exec(server.output())?.[1];
+  expect(code, "the server logs a setup code on a first start").toBeTruthy();
+
+  // A browser at the root lands in the UI, on the setup page.
+  await page.goto(server.url + "/");
+  await expect(page).toHaveURL(/\/ui\/$/);
+  await expect(page.getByRole("heading", { name: "Create the administrator" })).toBeVisible();
+  await page.screenshot({ path: `${shots}/setup.png`, fullPage: true });
+
+  // A wrong code is refused with the server's reason (the browser reports the 403 itself; expected).
+  const beforeWrongCode = errors.length;
+  await page.getByLabel("Setup code").fill("AAAAA-AAAAA");
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+  await page.getByLabel("Password again").fill("correct horse battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("alert")).toContainText("setup code");
+  expect(errors.slice(beforeWrongCode).every((e) => e.includes("status of 403"))).toBe(true);
+  errors.splice(beforeWrongCode);
+
+  // The form says what is wrong before sending.
+  await page.getByLabel("Setup code").fill(code!.toLowerCase().replace("-", " "));
+  await page.getByLabel("Password again").fill("correct horse battering");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("alert")).toHaveText("The two passwords differ.");
+
+  await page.getByLabel("Password again").fill("correct horse battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Server status" })).toBeVisible();
+  await expect(page.getByTestId("health")).toHaveText("ok");
+  await page.screenshot({ path: `${shots}/status.png`, fullPage: true });
+
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page.getByRole("heading", { name: "Log in to NzbDav" })).toBeVisible();
+  await page.screenshot({ path: `${shots}/login.png`, fullPage: true });
+
+  const beforeWrongLogin = errors.length;
+  await page.getByLabel("User name").fill("admin");
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Wrong user name or password.");
+  // The browser reports the refused request (401) itself; that one is expected, nothing else.
+  expect(errors.slice(beforeWrongLogin).every((e) => e.includes("status of 401"))).toBe(true);
+  errors.splice(beforeWrongLogin);
+
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByTestId("health")).toHaveText("ok");
+
+  // The account page changes the password; the new one is the one that works afterwards.
+  await page.getByRole("link", { name: "Account" }).click();
+  await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
+  await page.getByLabel("Current password").fill("correct horse battery");
+  await page.getByLabel("New password", { exact: true }).fill("a brand new password");
+  await page.getByLabel("New password again").fill("a brand new password");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("status")).toHaveText("Password changed.");
+  await page.screenshot({ path: `${shots}/account.png`, fullPage: true });
+
+  // Light and dark, wide and phone-sized.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 375, height: 720 });
+  await page.getByRole("link", { name: "Status" }).click();
+  await expect(page.getByTestId("health")).toHaveText("ok");
+  await page.screenshot({ path: `${shots}/status-dark-375.png`, fullPage: true });
+
+  expect(errors).toEqual([]);
+});
+
+test("the first load stays within 250 KB of gzipped JavaScript", async ({ request }) => {
+  const shell = await (await request.get(server.url + "/ui/")).text();
+  const scripts = [...shell.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+  expect(scripts.length).toBeGreaterThan(0);
+  let gzipped = 0;
+  for (const src of scripts) {
+    const body = await (await request.get(server.url + src)).body();
+    gzipped += gzipSync(body, { level: 9 }).length;
+  }
+  console.log(`initial JavaScript: ${scripts.length} file(s), ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
+  expect(gzipped).toBeLessThanOrEqual(250 * 1024);
+});

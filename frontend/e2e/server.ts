@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** The server as built by `dotnet build` (Debug, as tools/test.sh builds it), or NZBDAV_DLL. */
+const serverDll =
+  process.env.NZBDAV_DLL ?? path.resolve(import.meta.dirname, "../../backend/src/NzbDav/bin/Debug/net10.0/NzbDav.dll");
+
+export interface RunningServer {
+  url: string;
+  /** Everything the server wrote to stdout so far. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the real server on a free loopback port with a fresh data directory and waits until its
+ * output shows `ready` (a regular expression whose first group is the base URL).
+ */
+export async function startServer(args: string[], ready: RegExp): Promise<RunningServer> {
+  if (!existsSync(serverDll)) throw new Error(`The server is not built: ${serverDll} is missing (run dotnet build first).`);
+  const data = mkdtempSync(path.join(tmpdir(), "nzbdav-e2e-"));
+  const child: ChildProcess = spawn("dotnet", [serverDll, "--urls", "http://127.0.0.1:0", `--NzbDav:DataDirectory=${data}`, ...args], {
+    cwd: path.dirname(serverDll),
+    env: { ...process.env, DOTNET_NOLOGO: "1", NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The server did not get ready in 60 s:\n${output}`)), 60_000);
+    const check = () => {
+      const match = ready.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1].replace(/\/$/, ""));
+      }
+    };
+    child.stdout?.on("data", check);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The server exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+
+  return {
+    url,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The address ASP.NET Core says it listens on. */
+export const listening = /Now listening on: (http:\/\/127\.0\.0\.1:\d+)/;

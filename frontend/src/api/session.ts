@@ -1,0 +1,47 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getJson, postJson } from "./client";
+
+/** What GET /ui/api/session answers (see docs/ui.md). */
+export interface Session {
+  setupRequired: boolean;
+  authenticated: boolean;
+  user: string | null;
+  csrfToken: string;
+}
+
+const sessionKey = ["session"] as const;
+
+export function useSession() {
+  return useQuery({ queryKey: sessionKey, queryFn: ({ signal }) => getJson<Session>("/ui/api/session", signal), staleTime: 60_000 });
+}
+
+/** A session call (setup, login, password change) whose answer is the new session. */
+function useSessionChange<TBody>(path: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: TBody) => {
+      const current = queryClient.getQueryData<Session>(sessionKey) ?? (await getJson<Session>("/ui/api/session"));
+      return postJson<Session>(path, body, current.csrfToken);
+    },
+    onSuccess: (session) => queryClient.setQueryData(sessionKey, session),
+  });
+}
+
+export const useSetup = () => useSessionChange<{ code: string; user: string; password: string }>("/ui/api/setup");
+export const useLogin = () => useSessionChange<{ user: string; password: string }>("/ui/api/login");
+export const useChangePassword = () => useSessionChange<{ current: string; new: string }>("/ui/api/account/password");
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const current = queryClient.getQueryData<Session>(sessionKey);
+      if (current) await postJson<void>("/ui/api/logout", {}, current.csrfToken);
+    },
+    // Everything cached belonged to the session that ended.
+    onSettled: async () => {
+      queryClient.clear();
+      await queryClient.invalidateQueries({ queryKey: sessionKey });
+    },
+  });
+}

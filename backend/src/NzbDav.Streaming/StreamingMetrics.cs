@@ -38,6 +38,12 @@ public sealed class StreamingMetrics
         _readWait = meter.CreateHistogram("nzbdav.stream.read.wait", "s", "Time a read that waited spent waiting for segments", null, latency);
     }
 
+    /// <summary>Streams open now.</summary>
+    public long OpenStreams => Volatile.Read(ref _open);
+
+    /// <summary>Bytes served to readers so far.</summary>
+    public long ServedBytes => Volatile.Read(ref _served);
+
     internal void Opened() => Interlocked.Increment(ref _open);
 
     internal void Closed() => Interlocked.Decrement(ref _open);

@@ -22,6 +22,9 @@ public sealed class WebUiOptions
     /// <summary>Login and setup attempts allowed per client address per minute; changes apply at the next start.</summary>
     public int LoginAttemptsPerMinute { get; set; } = 10;
 
+    /// <summary>How often the dashboard's live feed samples and sends a snapshot (at least 20 ms); applies from the next tick.</summary>
+    public TimeSpan LiveInterval { get; set; } = TimeSpan.FromSeconds(1);
+
     /// <summary>How long a UI session lasts without use.</summary>
     public TimeSpan SessionIdleTimeout { get; set; } = TimeSpan.FromDays(7);
 }

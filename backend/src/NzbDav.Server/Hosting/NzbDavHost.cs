@@ -1,6 +1,7 @@
 using NzbDav.Server.Api;
 using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
+using NzbDav.Server.Live;
 using NzbDav.Server.Monitoring;
 using NzbDav.Server.WebDav;
 using NzbDav.Server.WebUi;
@@ -62,8 +63,11 @@ public sealed class NzbDavHost
         builder.Services.AddNzbDavWebUi();
         builder.Services.AddNzbDavUiAuthentication(settings);
         var metrics = settings.Metrics;
+        // The meters always exist: the dashboard reads them; /metrics only exports them when enabled.
+        builder.Services.AddNzbDavMeters();
         if (metrics.Enabled)
             builder.Services.AddNzbDavMetrics();
+        builder.Services.AddNzbDavLiveFeed();
         // After the credential initializer: the warm-up checks the account it sets.
         builder.Services.AddSingleton<ConnectionPrewarmer>();
         builder.Services.AddHostedService<StartupWarmup>();

@@ -16,9 +16,18 @@ public static class MetricsServiceCollectionExtensions
     /// from then on), a registry of our own (never prometheus-net's static default) with the
     /// process's CPU, memory and GC figures, and the bridge that fills it.
     /// </summary>
-    public static IServiceCollection AddNzbDavMetrics(this IServiceCollection services)
+    /// <summary>The meters of the Usenet client and the streams, which the dashboard reads whether or not /metrics is on.</summary>
+    public static IServiceCollection AddNzbDavMeters(this IServiceCollection services)
     {
         services.AddMetrics();
+        services.TryAddSingleton<UsenetMetrics>();
+        services.TryAddSingleton<StreamingMetrics>();
+        return services;
+    }
+
+    public static IServiceCollection AddNzbDavMetrics(this IServiceCollection services)
+    {
+        services.AddNzbDavMeters();
         services.TryAddSingleton(static _ =>
         {
             var registry = Prometheus.Metrics.NewCustomRegistry();

@@ -103,7 +103,8 @@ public sealed partial class DavRequestHandler
             {
                 if (range.From > 0)
                     source.Seek(range.From, SeekOrigin.Begin);
-                await CopyToResponseAsync(context.Response.BodyWriter, source, range.Length, resource.Href, cancellationToken);
+                using var active = streams.Start(resource.Href, context.Connection.RemoteIpAddress?.ToString(), range.From, range.Length, resource.Item?.Size ?? range.Length);
+                await CopyToResponseAsync(context.Response.BodyWriter, source, active, resource.Href, cancellationToken);
             }
             catch (Exception ex) when (ex is IOException && !cancellationToken.IsCancellationRequested)
             {
@@ -122,9 +123,9 @@ public sealed partial class DavRequestHandler
     /// A flush waits while Kestrel holds more than its response buffer limit, so a slow client slows
     /// the reads (and with them the segment fetches) instead of growing memory.
     /// </summary>
-    private static async Task CopyToResponseAsync(PipeWriter writer, Stream source, long length, string href, CancellationToken cancellationToken)
+    private static async Task CopyToResponseAsync(PipeWriter writer, Stream source, ServedBody active, string href, CancellationToken cancellationToken)
     {
-        var remaining = length;
+        var remaining = active.Length;
         while (remaining > 0)
         {
             var memory = writer.GetMemory((int)Math.Min(CopyBufferSize, remaining));
@@ -133,6 +134,7 @@ public sealed partial class DavRequestHandler
                 throw new EndOfStreamException($"{href} ended {remaining} bytes early");
             writer.Advance(read);
             remaining -= read;
+            active.Advance(read);
             var flushed = await writer.FlushAsync(cancellationToken);
             // Completed: the connection is gone and Kestrel will not send more; nothing to stop but the reads.
             if (flushed.IsCompleted || flushed.IsCanceled)

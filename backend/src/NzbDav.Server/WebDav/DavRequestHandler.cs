@@ -14,6 +14,7 @@ public sealed partial class DavRequestHandler(
     DavJobRemover remover,
     IOptionsMonitor<NzbDavOptions> options,
     IEnumerable<IDavFileOpener> openers,
+    ActiveStreams streams,
     ILogger<DavRequestHandler> logger)
 {
     /// <summary>

@@ -23,6 +23,7 @@ public static class WebDavServiceCollectionExtensions
         services.AddSingleton<DavJobRemover>();
         services.AddSingleton<DavRequestHandler>();
         services.AddSingleton<WebDavCredentials>();
+        services.AddSingleton<ActiveStreams>();
         services.AddHostedService<WebDavCredentialInitializer>();
 
         services.AddValidatedOptions<StreamingOptions>(configuration.GetSection("Streaming"), static o => o.Validate());

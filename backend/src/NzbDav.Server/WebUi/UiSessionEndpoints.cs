@@ -2,6 +2,7 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Antiforgery;
 using Microsoft.AspNetCore.Authentication;
 using NzbDav.Server.Auth;
+using NzbDav.Server.Live;
 
 namespace NzbDav.Server.WebUi;
 
@@ -34,6 +35,7 @@ public static class UiSessionEndpoints
             return Results.NoContent();
         });
         api.MapPost("/account/password", ChangePasswordAsync).RequireAuthorization();
+        api.MapLiveFeed();
 
         // Anything else under the API is not the app's shell.
         api.Map("/{**rest}", () => Results.NotFound(new UiError("There is no such UI API call.")));

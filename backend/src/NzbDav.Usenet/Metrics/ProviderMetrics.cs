@@ -40,13 +40,15 @@ public sealed class ProviderMetrics
 
     internal KeyValuePair<string, object?>[][] OutcomeTags { get; }
 
-    internal long FetchedBytes => Interlocked.Read(ref _fetchedBytes);
+    /// <summary>Decoded bytes of every article answered so far.</summary>
+    public long FetchedBytes => Interlocked.Read(ref _fetchedBytes);
 
     internal long RefusedFull => Interlocked.Read(ref _refusedFull);
 
     internal long BreakerTrips => Interlocked.Read(ref _breakerTrips);
 
-    internal long Articles(ArticleOutcome outcome) => Interlocked.Read(ref _articles[(int)outcome]);
+    /// <summary>Articles answered so far with <paramref name="outcome"/>.</summary>
+    public long Articles(ArticleOutcome outcome) => Interlocked.Read(ref _articles[(int)outcome]);
 
     /// <summary>
     /// One BODY answer ended. Timestamps are <see cref="Stopwatch.GetTimestamp"/> values: when the

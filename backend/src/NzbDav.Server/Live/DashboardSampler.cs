@@ -1,0 +1,88 @@
+using NzbDav.Server.WebDav;
+using NzbDav.Streaming;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Metrics;
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Server.Live;
+
+/// <summary>
+/// Reads the counters the server keeps anyway (streams, providers, limiter) and turns the change
+/// since the previous sample into rates. Called only by the live feed's loop, one sample per tick,
+/// and only while someone listens.
+/// </summary>
+public sealed class DashboardSampler(
+    StreamingMetrics streaming,
+    UsenetMetrics usenet,
+    UsenetClient client,
+    GlobalOperationLimiter limiter,
+    ActiveStreams streams,
+    TimeProvider time)
+{
+    private readonly Dictionary<long, long> _streamSent = [];
+    private readonly Dictionary<string, (long Articles, long Bytes)> _providerTotals = new(StringComparer.OrdinalIgnoreCase);
+    private long _served;
+    private long _fetched;
+    private long _previousTicks;
+    private long _sequence;
+
+    public DashboardSnapshot Sample()
+    {
+        var now = time.GetTimestamp();
+        var seconds = _previousTicks == 0 ? 0 : time.GetElapsedTime(_previousTicks, now).TotalSeconds;
+        _previousTicks = now;
+
+        var providers = new List<ProviderView>();
+        long fetched = 0;
+        foreach (var status in client.GetProviderStatus())
+        {
+            var metrics = usenet.For(status.Name);
+            var articles = metrics.Articles(ArticleOutcome.Ok) + metrics.Articles(ArticleOutcome.Missing)
+                + metrics.Articles(ArticleOutcome.CrcMismatch) + metrics.Articles(ArticleOutcome.Error);
+            var bytes = metrics.FetchedBytes;
+            fetched += bytes;
+            var before = _providerTotals.TryGetValue(status.Name, out var previous) ? previous : (Articles: articles, Bytes: bytes);
+            _providerTotals[status.Name] = (articles, bytes);
+            var pool = status.Pool;
+            providers.Add(new ProviderView(
+                status.Name, status.Role.ToString(), status.Priority, status.Circuit.ToString(),
+                pool.Open, pool.InUse, pool.Idle, pool.MaxConnections, pool.Waiters,
+                Rate(articles - before.Articles, seconds), Rate(bytes - before.Bytes, seconds),
+                metrics.Articles(ArticleOutcome.Missing), metrics.Articles(ArticleOutcome.Error), metrics.Articles(ArticleOutcome.CrcMismatch)));
+        }
+
+        var served = streaming.ServedBytes;
+        var servedRate = _sequence == 0 ? 0 : Rate(served - _served, seconds);
+        var fetchedRate = _sequence == 0 ? 0 : Rate(fetched - _fetched, seconds);
+        _served = served;
+        _fetched = fetched;
+
+        var views = new List<StreamView>();
+        var seen = new HashSet<long>();
+        foreach (var stream in streams.Current)
+        {
+            var sent = stream.Sent;
+            var before = _streamSent.GetValueOrDefault(stream.Id, sent);
+            _streamSent[stream.Id] = sent;
+            seen.Add(stream.Id);
+            views.Add(new StreamView(stream.Id, stream.Path, stream.Client, stream.From + sent, stream.From + stream.Length, stream.FileSize, Rate(sent - before, seconds), stream.Started));
+        }
+
+        foreach (var gone in _streamSent.Keys.Where(id => !seen.Contains(id)).ToList())
+            _streamSent.Remove(gone);
+
+        var stats = limiter.GetStats();
+        var options = limiter.Options;
+        var total = options.TotalConnections;
+        LimiterView limiterView = new(stats.Capacity, stats.InUse,
+        [
+            new PoolView("streaming", stats.StreamingInUse, options.StreamingGuarantee, total, stats.StreamingWaiting),
+            new PoolView("queue", stats.QueueInUse, options.QueueGuarantee, options.QueueMaximum ?? total, stats.QueueWaiting),
+            new PoolView("health check", stats.HealthCheckInUse, options.HealthCheckGuarantee, options.HealthCheckMaximum ?? total, stats.HealthCheckWaiting),
+        ]);
+
+        return new DashboardSnapshot(++_sequence, time.GetUtcNow(), seconds, servedRate, fetchedRate, served, fetched, views, providers, limiterView);
+    }
+
+    private static double Rate(long delta, double seconds) => seconds <= 0 ? 0 : Math.Max(0, delta) / seconds;
+}

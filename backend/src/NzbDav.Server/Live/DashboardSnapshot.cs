@@ -1,0 +1,39 @@
+namespace NzbDav.Server.Live;
+
+/// <summary>What the dashboard shows, as of one tick of the live feed (JSON, camelCase).</summary>
+public sealed record DashboardSnapshot(
+    long Sequence,
+    DateTimeOffset At,
+    double IntervalSeconds,
+    double ServedBytesPerSecond,
+    double FetchedBytesPerSecond,
+    long ServedBytes,
+    long FetchedBytes,
+    IReadOnlyList<StreamView> Streams,
+    IReadOnlyList<ProviderView> Providers,
+    LimiterView Limiter);
+
+/// <summary>One response body being sent: file, client, where it is, how fast it went over the last tick.</summary>
+public sealed record StreamView(long Id, string Path, string? Client, long Position, long End, long FileSize, double BytesPerSecond, DateTimeOffset Started);
+
+/// <summary>One provider: its sessions and what it answered over the last tick.</summary>
+public sealed record ProviderView(
+    string Name,
+    string Role,
+    int Priority,
+    string Circuit,
+    int Open,
+    int InUse,
+    int Idle,
+    int MaxConnections,
+    int Waiters,
+    double ArticlesPerSecond,
+    double FetchedBytesPerSecond,
+    long Missing,
+    long Errors,
+    long CrcMismatches);
+
+/// <summary>The GlobalOperationLimiter: its budget and each pool's use against its guarantee and maximum.</summary>
+public sealed record LimiterView(int Capacity, int InUse, IReadOnlyList<PoolView> Pools);
+
+public sealed record PoolView(string Name, int InUse, int Guaranteed, int Maximum, int Waiting);

@@ -1,0 +1,127 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using System.Text.Json;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
+using Microsoft.Extensions.DependencyInjection;
+using NzbDav.Server.Live;
+using NzbDav.Server.Tests.Api;
+using NzbDav.Server.Tests.Data;
+
+namespace NzbDav.Server.Tests.WebUi;
+
+/// <summary>
+/// The dashboard's push channel over real sockets: 200 browsers get the same bytes from one
+/// serialization per tick, a client that stops reading is dropped instead of buffered, and nothing
+/// is sampled once nobody listens.
+/// </summary>
+public sealed class LiveFeedTests
+{
+    private const string Password = "correct horse battery";
+
+    [Fact]
+    public async Task Two_hundred_subscribers_share_one_serialization_per_tick_and_a_slow_one_is_dropped()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        // Accepted sockets inherit the listening socket's send buffer: a small, fixed one (no
+        // autotuning up to megabytes) lets a client that never reads fill it in seconds.
+        await using var server = await TestServer.StartAsync(data.Path, null, holdQueue: true,
+            services => services.Configure<SocketTransportOptions>(o => o.CreateBoundListenSocket = endpoint =>
+            {
+                var socket = SocketTransportOptions.CreateDefaultBoundListenSocket(endpoint);
+                socket.SendBufferSize = 4096;
+                return socket;
+            }),
+            ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password, "--NzbDav:Ui:LiveInterval=00:00:00.050");
+        var feed = server.Services.GetRequiredService<LiveFeed>();
+        var address = server.Http.BaseAddress!;
+        using var ui = new UiClient(address);
+        await ui.LoginAsync("admin", Password, ct);
+
+        // Without a session the stream is refused like any other call that needs one.
+        using (var anonymous = new HttpClient { BaseAddress = address })
+        using (var refused = await anonymous.GetAsync("/ui/api/live", HttpCompletionOption.ResponseHeadersRead, ct))
+            Assert.Equal(HttpStatusCode.Unauthorized, refused.StatusCode);
+
+        using var handler = new SocketsHttpHandler { CookieContainer = ui.Cookies, MaxConnectionsPerServer = 400 };
+        using var browsers = new HttpClient(handler) { BaseAddress = address, Timeout = Timeout.InfiniteTimeSpan };
+        using var stopReading = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var readers = Enumerable.Range(0, 200).Select(_ => ReadFramesAsync(browsers, stopReading.Token)).ToArray();
+        await WaitUntilAsync(() => feed.SubscriberCount == 200 && readers.All(r => r.Frames.Count >= 5), ct);
+
+        // One serialization per tick, not one per subscriber.
+        var ticks = feed.Ticks;
+        Assert.InRange(feed.Serializations, ticks, ticks + 1);
+
+        // And the very same bytes in every browser for the same tick.
+        var common = readers.Select(r => r.Frames.Keys.ToHashSet()).Aggregate((a, b) => { a.IntersectWith(b); return a; });
+        Assert.NotEmpty(common);
+        foreach (var sequence in common)
+            Assert.Single(readers.Select(r => r.Frames[sequence]).Distinct(StringComparer.Ordinal));
+        var snapshot = JsonDocument.Parse(readers[0].Frames[common.Max()]).RootElement;
+        Assert.Equal(3, snapshot.GetProperty("limiter").GetProperty("pools").GetArrayLength());
+
+        // A client that never reads (its receive window a kilobyte) falls behind and is cut off;
+        // the 200 that read are untouched.
+        using (var slow = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = 1024 })
+        {
+            await slow.ConnectAsync(address.Host, address.Port, ct);
+            var request = $"GET /ui/api/live HTTP/1.1\r\nHost: {address.Authority}\r\nCookie: {ui.Cookies.GetCookieHeader(new Uri(address, "/ui/api/live"))}\r\n\r\n";
+            await slow.SendAsync(Encoding.ASCII.GetBytes(request), SocketFlags.None, ct);
+            await WaitUntilAsync(() => feed.SubscriberCount == 201, ct);
+            await WaitUntilAsync(() => feed.Dropped >= 1, ct, TimeSpan.FromSeconds(60));
+        }
+
+        Assert.Equal(1, feed.Dropped);
+        await WaitUntilAsync(() => feed.SubscriberCount == 200, ct);
+        Assert.All(readers, r => Assert.False(r.Task.IsFaulted));
+
+        // Everyone leaves: the feed goes idle and samples nothing more.
+        await stopReading.CancelAsync();
+        await Task.WhenAll(readers.Select(r => r.Task));
+        await WaitUntilAsync(() => feed.SubscriberCount == 0 && feed.IsIdle, ct);
+    }
+
+    private static FrameReader ReadFramesAsync(HttpClient browsers, CancellationToken cancellationToken)
+    {
+        var reader = new FrameReader();
+        reader.Task = Task.Run(async () =>
+        {
+            try
+            {
+                using var response = await browsers.GetAsync("/ui/api/live", HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+                Assert.Equal("text/event-stream", response.Content.Headers.ContentType?.MediaType);
+                using var lines = new StreamReader(await response.Content.ReadAsStreamAsync(cancellationToken));
+                while (await lines.ReadLineAsync(cancellationToken) is { } line)
+                {
+                    if (!line.StartsWith("data: ", StringComparison.Ordinal))
+                        continue;
+                    var json = line["data: ".Length..];
+                    var sequence = JsonDocument.Parse(json).RootElement.GetProperty("sequence").GetInt64();
+                    reader.Frames[sequence] = json;
+                }
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                // The test is done reading.
+            }
+        }, CancellationToken.None);
+        return reader;
+    }
+
+    private static async Task WaitUntilAsync(Func<bool> condition, CancellationToken cancellationToken, TimeSpan? limit = null)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(limit ?? TimeSpan.FromSeconds(30));
+        while (!condition())
+            await Task.Delay(20, deadline.Token);
+    }
+
+    private sealed class FrameReader
+    {
+        public System.Collections.Concurrent.ConcurrentDictionary<long, string> Frames { get; } = new();
+
+        public Task Task { get; set; } = Task.CompletedTask;
+    }
+}

@@ -46,7 +46,13 @@ test("first run: the administrator is created with the logged setup code, then l
 
   await page.getByLabel("Password again").fill("correct horse battery");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("heading", { name: "Server status" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect(page.getByTestId("live-state")).toHaveText("live");
+  await expect(page.getByTestId("pool-streaming")).toBeVisible();
+  await expect(page.getByText("No Usenet provider is configured.")).toBeVisible();
+  await page.screenshot({ path: `${shots}/dashboard-no-provider.png`, fullPage: true });
+
+  await page.getByRole("link", { name: "Status" }).click();
   await expect(page.getByTestId("health")).toHaveText("ok");
   await page.screenshot({ path: `${shots}/status.png`, fullPage: true });
 
@@ -65,6 +71,7 @@ test("first run: the administrator is created with the logged setup code, then l
 
   await page.getByLabel("Password").fill("correct horse battery");
   await page.getByRole("button", { name: "Log in" }).click();
+  // Back on the page the session ended on.
   await expect(page.getByTestId("health")).toHaveText("ok");
 
   // The account page changes the password; the new one is the one that works afterwards.
@@ -80,9 +87,9 @@ test("first run: the administrator is created with the logged setup code, then l
   // Light and dark, wide and phone-sized.
   await page.emulateMedia({ colorScheme: "dark" });
   await page.setViewportSize({ width: 375, height: 720 });
-  await page.getByRole("link", { name: "Status" }).click();
-  await expect(page.getByTestId("health")).toHaveText("ok");
-  await page.screenshot({ path: `${shots}/status-dark-375.png`, fullPage: true });
+  await page.getByRole("link", { name: "Dashboard" }).click();
+  await expect(page.getByTestId("live-state")).toHaveText("live");
+  await page.screenshot({ path: `${shots}/dashboard-dark-375.png`, fullPage: true });
 
   expect(errors).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, request as playwrightRequest, test } from "@playwright/test";
 import { startServer, type RunningServer } from "./server";
 import { watchConsole } from "./console";
 
@@ -24,7 +24,24 @@ test("demo mode: the printed ui= address and the demo credentials log in to the 
   await page.getByLabel("User name").fill(user!);
   await page.getByLabel("Password").fill(password!);
   await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page.getByTestId("health")).toHaveText("ok");
   await expect(page.getByText(user!, { exact: true })).toBeVisible();
+
+  // The dashboard is live and shows the demo's provider and the connection budget.
+  await expect(page.getByTestId("live-state")).toHaveText("live");
+  await expect(page.getByTestId("provider-demo-mock")).toBeVisible();
+  for (const pool of ["streaming", "queue", "health check"]) await expect(page.getByTestId(`pool-${pool}`)).toBeVisible();
+
+  // A player reads a file over WebDAV: the dashboard's served total follows without a reload.
+  const servedTile = page.getByTestId("served").locator("xpath=..");
+  await expect(servedTile).toContainText("0 B in all");
+  const dav = await playwrightRequest.newContext({ httpCredentials: { username: user!, password: password! } });
+  const video = await dav.get(`${line[1]}content/default/NzbDav.Demo.Video/NzbDav.Demo.Video.mkv`);
+  expect(video.status()).toBe(200);
+  const size = (await video.body()).length;
+  expect(size).toBeGreaterThan(100_000);
+  // The whole file, about 304 KB, served once (and nothing else).
+  await expect(servedTile).toContainText(`${(size / 1000).toFixed(0)} KB in all`);
+  await dav.dispose();
+  await page.screenshot({ path: "e2e-results/screenshots/dashboard-demo.png", fullPage: true });
   expect(errors).toEqual([]);
 });

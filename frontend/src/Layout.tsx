@@ -29,8 +29,9 @@ export function Layout() {
           <>
             <nav aria-label="Main">
               <NavLink to="/" end>
-                Status
+                Dashboard
               </NavLink>
+              <NavLink to="/status">Status</NavLink>
               <NavLink to="/account">Account</NavLink>
             </nav>
             <span className="spacer" />

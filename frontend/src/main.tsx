@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider, createBrowserRouter } from "react-router";
 import { Layout } from "./Layout";
 import { StatusPage } from "./pages/StatusPage";
+import { DashboardPage } from "./pages/DashboardPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { AccountPage } from "./pages/AccountPage";
 import "./styles.css";
@@ -17,7 +18,8 @@ const router = createBrowserRouter(
     {
       element: <Layout />,
       children: [
-        { index: true, element: <StatusPage /> },
+        { index: true, element: <DashboardPage /> },
+        { path: "status", element: <StatusPage /> },
         { path: "account", element: <AccountPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],

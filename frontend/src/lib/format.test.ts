@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ago, milliseconds } from "./format";
+import { ago, bytes, milliseconds, percent, rate } from "./format";
 
 describe("ago", () => {
   it("counts seconds, then minutes, then hours", () => {
@@ -25,5 +25,27 @@ describe("milliseconds", () => {
   it("says nothing for a value that is not a duration", () => {
     expect(milliseconds(Number.NaN)).toBe("–");
     expect(milliseconds(-1)).toBe("–");
+  });
+});
+
+describe("bytes, rate and percent", () => {
+  it("uses decimal units with one decimal below 100", () => {
+    expect(bytes(0)).toBe("0 B");
+    expect(bytes(999)).toBe("999 B");
+    expect(bytes(1_500_000)).toBe("1.5 MB");
+    expect(bytes(123_456_789)).toBe("123 MB");
+    expect(bytes(12e12)).toBe("12.0 TB");
+    expect(rate(41_900_000)).toBe("41.9 MB/s");
+  });
+
+  it("refuses what is not a size", () => {
+    expect(bytes(-1)).toBe("–");
+    expect(rate(Number.NaN)).toBe("–");
+  });
+
+  it("bounds percentages and says nothing of an empty whole", () => {
+    expect(percent(1, 3)).toBe("33 %");
+    expect(percent(5, 4)).toBe("100 %");
+    expect(percent(1, 0)).toBe("–");
   });
 });

@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState } from "react";
+
+/** One tick of GET /ui/api/live (DashboardSnapshot on the server). */
+export interface DashboardSnapshot {
+  sequence: number;
+  at: string;
+  intervalSeconds: number;
+  servedBytesPerSecond: number;
+  fetchedBytesPerSecond: number;
+  servedBytes: number;
+  fetchedBytes: number;
+  streams: StreamView[];
+  providers: ProviderView[];
+  limiter: { capacity: number; inUse: number; pools: PoolView[] };
+}
+
+export interface StreamView {
+  id: number;
+  path: string;
+  client: string | null;
+  position: number;
+  end: number;
+  fileSize: number;
+  bytesPerSecond: number;
+  started: string;
+}
+
+export interface ProviderView {
+  name: string;
+  role: string;
+  priority: number;
+  circuit: string;
+  open: number;
+  inUse: number;
+  idle: number;
+  maxConnections: number;
+  waiters: number;
+  articlesPerSecond: number;
+  fetchedBytesPerSecond: number;
+  missing: number;
+  errors: number;
+  crcMismatches: number;
+}
+
+export interface PoolView {
+  name: string;
+  inUse: number;
+  guaranteed: number;
+  maximum: number;
+  waiting: number;
+}
+
+export interface RatePoint {
+  at: number;
+  served: number;
+  fetched: number;
+}
+
+export type LiveState = "connecting" | "live" | "reconnecting";
+
+/** How many points the chart keeps: ten minutes at the default one-second tick. */
+export const historyLength = 600;
+
+/**
+ * Subscribes to the server's live feed while the component is mounted. The browser's EventSource
+ * reconnects by itself after a drop or a restart; the history survives a reconnect.
+ */
+export function useLiveFeed() {
+  const [snapshot, setSnapshot] = useState<DashboardSnapshot | null>(null);
+  const [state, setState] = useState<LiveState>("connecting");
+  const history = useRef<RatePoint[]>([]);
+
+  useEffect(() => {
+    const source = new EventSource("/ui/api/live");
+    source.onopen = () => setState("live");
+    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "reconnecting" : "reconnecting");
+    source.onmessage = (event: MessageEvent<string>) => {
+      const next = JSON.parse(event.data) as DashboardSnapshot;
+      history.current = appendPoint(history.current, {
+        at: Date.parse(next.at) / 1000,
+        served: next.servedBytesPerSecond,
+        fetched: next.fetchedBytesPerSecond,
+      });
+      setState("live");
+      setSnapshot(next);
+    };
+    return () => source.close();
+  }, []);
+
+  return { snapshot, state, history: history.current };
+}
+
+/** Adds a point, keeping the last `historyLength`, and never the same instant twice (a reconnect resends the latest). */
+export function appendPoint(points: RatePoint[], point: RatePoint): RatePoint[] {
+  const last = points[points.length - 1];
+  if (last && last.at >= point.at) return points;
+  const next = points.length >= historyLength ? points.slice(points.length - historyLength + 1) : points.slice();
+  next.push(point);
+  return next;
+}

@@ -1,0 +1,146 @@
+import { useLiveFeed, type PoolView } from "../api/live";
+import { RateChart } from "../components/RateChart";
+import { bytes, percent, rate } from "../lib/format";
+
+/** What the server is doing now: throughput, streams, providers and the connection budget, live. */
+export function DashboardPage() {
+  const { snapshot, state, history } = useLiveFeed();
+  const ratio = snapshot && snapshot.servedBytesPerSecond > 0 ? (snapshot.fetchedBytesPerSecond / snapshot.servedBytesPerSecond).toFixed(2) : "–";
+
+  return (
+    <div className="dashboard">
+      <div className="title-row">
+        <h1>Dashboard</h1>
+        <span className={`pill ${state}`} data-testid="live-state">
+          {state}
+        </span>
+      </div>
+
+      <section className="tiles" aria-label="Throughput">
+        <Tile label="Served" value={snapshot ? rate(snapshot.servedBytesPerSecond) : "–"} detail={snapshot ? `${bytes(snapshot.servedBytes)} in all` : ""} testId="served" />
+        <Tile label="Fetched" value={snapshot ? rate(snapshot.fetchedBytesPerSecond) : "–"} detail={snapshot ? `${bytes(snapshot.fetchedBytes)} in all` : ""} testId="fetched" />
+        <Tile label="Fetched ÷ served" value={ratio} detail="over the last tick" testId="ratio" />
+        <Tile label="Streams" value={snapshot ? String(snapshot.streams.length) : "–"} detail="open now" testId="stream-count" />
+      </section>
+
+      <section className="card">
+        <h2>Last minutes</h2>
+        <RateChart points={history} />
+      </section>
+
+      <section className="card" aria-labelledby="streams-title">
+        <h2 id="streams-title">Streams</h2>
+        {snapshot && snapshot.streams.length === 0 && <p className="muted">Nothing is being served right now.</p>}
+        {snapshot && snapshot.streams.length > 0 && (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>File</th>
+                  <th>Client</th>
+                  <th>Position</th>
+                  <th>Rate</th>
+                </tr>
+              </thead>
+              <tbody>
+                {snapshot.streams.map((s) => (
+                  <tr key={s.id}>
+                    <td className="path">{decodeURIComponent(s.path)}</td>
+                    <td>{s.client ?? "–"}</td>
+                    <td>
+                      {bytes(s.position)} of {bytes(s.fileSize)} ({percent(s.position, s.fileSize)})
+                    </td>
+                    <td>{rate(s.bytesPerSecond)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="providers-title">
+        <h2 id="providers-title">Providers</h2>
+        {snapshot && snapshot.providers.length === 0 && <p className="muted">No Usenet provider is configured.</p>}
+        {snapshot && snapshot.providers.length > 0 && (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>Provider</th>
+                  <th>State</th>
+                  <th>Sessions in use / open / max</th>
+                  <th>Waiting</th>
+                  <th>Articles/s</th>
+                  <th>Rate</th>
+                  <th>Missing / errors</th>
+                </tr>
+              </thead>
+              <tbody>
+                {snapshot.providers.map((p) => (
+                  <tr key={p.name} data-testid={`provider-${p.name}`}>
+                    <td>
+                      {p.name} <span className="muted">{p.role.toLowerCase()}</span>
+                    </td>
+                    <td>{p.circuit === "Closed" ? "ok" : p.circuit.toLowerCase()}</td>
+                    <td>
+                      {p.inUse} / {p.open} / {p.maxConnections}
+                    </td>
+                    <td>{p.waiters}</td>
+                    <td>{p.articlesPerSecond.toFixed(1)}</td>
+                    <td>{rate(p.fetchedBytesPerSecond)}</td>
+                    <td>
+                      {p.missing} / {p.errors + p.crcMismatches}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="limiter-title">
+        <h2 id="limiter-title">Connection budget</h2>
+        {snapshot && (
+          <>
+            <p className="muted">
+              {snapshot.limiter.inUse} of {snapshot.limiter.capacity} connections in use.
+            </p>
+            <div className="pools">
+              {snapshot.limiter.pools.map((pool) => (
+                <Pool key={pool.name} pool={pool} capacity={snapshot.limiter.capacity} />
+              ))}
+            </div>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Tile({ label, value, detail, testId }: { label: string; value: string; detail: string; testId: string }) {
+  return (
+    <div className="tile">
+      <div className="muted">{label}</div>
+      <div className="tile-value" data-testid={testId}>
+        {value}
+      </div>
+      <div className="muted small">{detail}</div>
+    </div>
+  );
+}
+
+function Pool({ pool, capacity }: { pool: PoolView; capacity: number }) {
+  return (
+    <div className="pool" data-testid={`pool-${pool.name}`}>
+      <div className="pool-head">
+        <strong>{pool.name}</strong>
+        <span className="muted">
+          {pool.inUse} in use · {pool.guaranteed} guaranteed · {pool.maximum} max{pool.waiting > 0 ? ` · ${pool.waiting} waiting` : ""}
+        </span>
+      </div>
+      <progress max={Math.max(1, capacity)} value={pool.inUse} aria-label={`${pool.name} in use`} />
+    </div>
+  );
+}

@@ -30,6 +30,8 @@ internal sealed class BenchmarkHost : IAsyncDisposable
         _app = app;
         _data = data;
         ApiKey = apiKey;
+        Root = root;
+        Password = password;
         // One handler for every request, as a real client keeps its connections; no proxy, no decompression.
         Http = new HttpClient(new SocketsHttpHandler { UseProxy = false, AutomaticDecompression = DecompressionMethods.None })
         {
@@ -40,6 +42,13 @@ internal sealed class BenchmarkHost : IAsyncDisposable
     }
 
     public HttpClient Http { get; }
+
+    public Uri Root { get; }
+
+    /// <summary>The WebDAV password, which is the web UI's administrator password too.</summary>
+    public string Password { get; }
+
+    public static string UserName => User;
 
     public string ApiKey { get; }
 
@@ -60,6 +69,8 @@ internal sealed class BenchmarkHost : IAsyncDisposable
                 "--NzbDav:DataDirectory=" + data.FullName,
                 "--NzbDav:WebDav:User=" + User,
                 "--NzbDav:WebDav:Password=" + password,
+                "--NzbDav:Ui:AdminUser=" + User,
+                "--NzbDav:Ui:AdminPassword=" + password,
                 "--Usenet:Providers:0:Name=mock",
                 "--Usenet:Providers:0:Host=127.0.0.1",
                 "--Usenet:Providers:0:Port=" + nntpPort,

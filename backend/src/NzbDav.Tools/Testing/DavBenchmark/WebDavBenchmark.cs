@@ -30,12 +30,16 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
         WebPhase web;
         string path;
         MetricsScrapes? scrapes = null;
+        long dashboardFrames = 0;
         await using (var host = await BenchmarkHost.StartAsync(mock.Provider.Port, mockOptions.Connections, mockOptions.ConfigurationArguments, cancellationToken))
         using (var stopScraping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
         {
             // Prometheus's view of the run: the host's /metrics every interval, as rclone's user is served.
             var scraping = mockOptions.ScrapeMetricsMs > 0
                 ? MetricsScrapes.RunAsync(mockOptions.ScrapeMetricsMs, ct => ScrapeAsync(host.Http, ct), stopScraping.Token)
+                : null;
+            await using var dashboards = options.Dashboards > 0
+                ? await DashboardClients.StartAsync(host.Root, BenchmarkHost.UserName, host.Password, options.Dashboards, cancellationToken)
                 : null;
             var reader = new DavReader(host.Http, tally);
             var started = Stopwatch.GetTimestamp();
@@ -49,6 +53,11 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
             var (cold, warm, ranged) = await ReadAsync(reader, file, cancellationToken);
             var concurrent = await LoadAsync(host, reader, file, libraryNzb, librarySize, mock, cancellationToken);
             web = new WebPhase(ingestion, cold, warm, ranged, concurrent);
+            if (dashboards is not null)
+            {
+                dashboardFrames = await dashboards.StopAsync();
+                _logger.LogInformation("{Dashboards} dashboards received {Frames} live updates in all", options.Dashboards, dashboardFrames);
+            }
             if (scraping is not null)
             {
                 await stopScraping.CancelAsync();
@@ -74,6 +83,8 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
             Verification = tally.Result(),
             Mock = mock.Report(),
             Scrapes = scrapes,
+            Dashboards = options.Dashboards,
+            DashboardFrames = dashboardFrames,
         };
     }
 

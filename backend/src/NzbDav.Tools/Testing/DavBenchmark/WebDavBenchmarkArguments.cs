@@ -26,6 +26,8 @@ public static class WebDavBenchmarkArguments
               --scan-concurrency=N scan requests in flight at once (default 4)
               --header-reads=N     GETs of a file's first 64 KiB mixed into the scan (default 100)
               --library-files=N    small files in a second job for the scan to walk (default 20)
+              Web UI:
+              --dashboards=N       browsers with the dashboard's live feed open during the web phase (default 0)
               Metrics:
               --scrape-metrics-ms=N  GET the host's /metrics every N ms during the web phase (default 0: never)
           --json   also print the report as one JSON object on the last line
@@ -81,6 +83,7 @@ public static class WebDavBenchmarkArguments
             ScanConcurrency = Get("--scan-concurrency", defaults.ScanConcurrency),
             HeaderReads = Get("--header-reads", defaults.HeaderReads),
             LibraryFiles = Get("--library-files", defaults.LibraryFiles),
+            Dashboards = Get("--dashboards", defaults.Dashboards),
         };
     }
 
@@ -93,6 +96,7 @@ public static class WebDavBenchmarkArguments
         "--scan-concurrency" => (1, 256),
         "--header-reads" => (0, 1_000_000),
         "--library-files" => (1, 1000),
+        "--dashboards" => (0, 1000),
         _ => null,
     };
 }

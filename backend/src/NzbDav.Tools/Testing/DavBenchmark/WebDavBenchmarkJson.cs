@@ -44,6 +44,13 @@ public static class WebDavBenchmarkJson
             json.WriteEndObject();
             FullNzbTestJson.WriteMock(json, report.Mock);
             FullNzbTestJson.WriteScrapes(json, report.Scrapes);
+            if (report.Dashboards > 0)
+            {
+                json.WriteStartObject("dashboards");
+                json.WriteNumber("count", report.Dashboards);
+                json.WriteNumber("frames", report.DashboardFrames);
+                json.WriteEndObject();
+            }
             json.WriteBoolean("passed", report.Passed);
             json.WriteEndObject();
         }

@@ -27,6 +27,9 @@ public sealed record WebDavBenchmarkOptions
     /// <summary>Small files in a second job, so the scan walks a tree and reads headers of many files. Default 20.</summary>
     public int LibraryFiles { get; init; } = 20;
 
+    /// <summary>Browsers with the web UI's dashboard open (reading its live feed) during the web phase. Default 0.</summary>
+    public int Dashboards { get; init; }
+
     /// <summary>Only print the usage text.</summary>
     public bool Help { get; init; }
 

@@ -46,6 +46,11 @@ public sealed record WebDavBenchmarkReport
     /// <summary>The host's <c>/metrics</c> scraped during the web phase, when <c>--scrape-metrics-ms</c> asked for it.</summary>
     public MetricsScrapes? Scrapes { get; init; }
 
+    /// <summary>Dashboards open during the web phase (<c>--dashboards</c>) and the live updates they received in all.</summary>
+    public int Dashboards { get; init; }
+
+    public long DashboardFrames { get; init; }
+
     public double ColdRatio => Ratio(ColdGet);
 
     public double WarmRatio => Ratio(WarmGet);

@@ -74,30 +74,22 @@ public sealed class UiAccountStore(IDbContextFactory<NzbDavDbContext> contextFac
         return nameMatches && passwordMatches ? account : null;
     }
 
-    /// <summary>Creates the first account with the setup code; false when one exists already or the code is wrong.</summary>
-    public async Task<UiAccount?> CreateAsync(string code, string user, string password, CancellationToken cancellationToken)
-    {
-        await _writes.WaitAsync(cancellationToken);
-        try
-        {
-            if (_account is not null || !IsSetupCode(code))
-                return null;
-            var account = await SaveAsync(user, PasswordHash.Create(password), cancellationToken);
-            _setupCode = null;
-            return account;
-        }
-        finally
-        {
-            _writes.Release();
-        }
-    }
+    /// <summary>Creates the first account with the setup code; null when one exists already or the code is wrong.</summary>
+    public Task<UiAccount?> CreateAsync(string code, string user, string password, CancellationToken cancellationToken) =>
+        WriteAsync(() => _account is null && IsSetupCode(code), user, password, cancellationToken);
 
     /// <summary>Sets name and password; every session issued before ends. Used by a password change and by the configured admin.</summary>
-    public async Task<UiAccount> SetAsync(string user, string password, CancellationToken cancellationToken)
+    public async Task<UiAccount> SetAsync(string user, string password, CancellationToken cancellationToken) =>
+        (await WriteAsync(static () => true, user, password, cancellationToken))!;
+
+    /// <summary>Saves a new account when <paramref name="allowed"/> still holds once no other write is under way.</summary>
+    private async Task<UiAccount?> WriteAsync(Func<bool> allowed, string user, string password, CancellationToken cancellationToken)
     {
         await _writes.WaitAsync(cancellationToken);
         try
         {
+            if (!allowed())
+                return null;
             var account = await SaveAsync(user, PasswordHash.Create(password), cancellationToken);
             _setupCode = null;
             return account;

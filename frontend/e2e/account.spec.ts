@@ -84,6 +84,17 @@ test("first run: the administrator is created with the logged setup code, then l
   await expect(page.getByRole("status")).toHaveText("Password changed.");
   await page.screenshot({ path: `${shots}/account.png`, fullPage: true });
 
+  // The Logs page shows the server's own lines and follows new ones without a reload.
+  await page.getByRole("link", { name: "Logs" }).click();
+  await expect(page.getByRole("heading", { name: "Logs" })).toBeVisible();
+  await expect(page.getByRole("log")).toContainText("Generated the WebDAV password");
+  await page.getByLabel("Search the log").fill("log-probe-from-the-browser-test");
+  await expect(page.getByText("No line matches.")).toBeVisible();
+  const probe = await page.request.get(server.url + "/log-probe-from-the-browser-test/");
+  expect(probe.status()).toBe(401);
+  await expect(page.getByRole("log")).toContainText("GET /log-probe-from-the-browser-test/ responded 401");
+  await page.screenshot({ path: `${shots}/logs.png`, fullPage: true });
+
   // Light and dark, wide and phone-sized.
   await page.emulateMedia({ colorScheme: "dark" });
   await page.setViewportSize({ width: 375, height: 720 });

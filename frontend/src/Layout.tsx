@@ -31,6 +31,7 @@ export function Layout() {
               <NavLink to="/" end>
                 Dashboard
               </NavLink>
+              <NavLink to="/logs">Logs</NavLink>
               <NavLink to="/status">Status</NavLink>
               <NavLink to="/account">Account</NavLink>
             </nav>

@@ -5,6 +5,7 @@ import { RouterProvider, createBrowserRouter } from "react-router";
 import { Layout } from "./Layout";
 import { StatusPage } from "./pages/StatusPage";
 import { DashboardPage } from "./pages/DashboardPage";
+import { LogsPage } from "./pages/LogsPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { AccountPage } from "./pages/AccountPage";
 import "./styles.css";
@@ -20,6 +21,7 @@ const router = createBrowserRouter(
       children: [
         { index: true, element: <DashboardPage /> },
         { path: "status", element: <StatusPage /> },
+        { path: "logs", element: <LogsPage /> },
         { path: "account", element: <AccountPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],

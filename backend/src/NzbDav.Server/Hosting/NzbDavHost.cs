@@ -49,7 +49,9 @@ public sealed class NzbDavHost
         var builder = WebApplication.CreateBuilder(["--hostBuilder:reloadConfigOnChange=false", .. args]);
         var settingsWatcher = RuntimeSettings.Add(builder.Configuration, out var settingsWatchProblem);
         var settings = builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions();
-        var logger = SerilogSetup.CreateLogger(builder.Configuration, (settings.Logs.ResolveDirectory(settings.DataDirectory), settings.Logs), out var logFileProblem);
+        var logRing = new LogRing();
+        builder.Services.AddSingleton(logRing);
+        var logger = SerilogSetup.CreateLogger(builder.Configuration, (settings.Logs.ResolveDirectory(settings.DataDirectory), settings.Logs), logRing, out var logFileProblem);
         builder.Logging.ClearProviders();
         // Serilog as one logger provider among others (tests add their own), disposed with the host
         // so the log file is closed; the diagnostic context is what request logging fills in.

@@ -12,14 +12,15 @@ public static class SerilogSetup
     private const string FileTemplate = "{Timestamp:yyyy-MM-dd HH:mm:ss.fff zzz} [{Level:u3}] {SourceContext}: {Message:lj}{NewLine}{Exception}";
 
     /// <summary>Console (and whatever the <c>Serilog</c> section adds) for the command-line tools.</summary>
-    public static Serilog.ILogger CreateLogger(IConfiguration configuration) => CreateLogger(configuration, logFiles: null, out _);
+    public static Serilog.ILogger CreateLogger(IConfiguration configuration) => CreateLogger(configuration, logFiles: null, ring: null, out _);
 
     /// <summary>
     /// The server's logger: the <c>Serilog</c> section, plus a daily, size-capped rolling file in
     /// <paramref name="logFiles"/> (the folder and its limits) when given. <paramref name="fileProblem"/>
     /// says why no file is written despite being asked for (the host logs it once it is built).
+    /// With <paramref name="ring"/>, every event also goes to it (the web UI's Logs page).
     /// </summary>
-    public static Serilog.ILogger CreateLogger(IConfiguration configuration, (string Directory, LogFileOptions Options)? logFiles, out string? fileProblem)
+    public static Serilog.ILogger CreateLogger(IConfiguration configuration, (string Directory, LogFileOptions Options)? logFiles, LogRing? ring, out string? fileProblem)
     {
         Serilog.ILogger logger;
         string? problem;
@@ -30,6 +31,8 @@ public static class SerilogSetup
             var options = new ConfigurationReaderOptions(typeof(ConsoleLoggerConfigurationExtensions).Assembly);
             var config = new LoggerConfiguration().ReadFrom.Configuration(configuration, options);
             problem = AddFile(config, logFiles);
+            if (ring is not null)
+                config.WriteTo.Sink(ring);
             logger = config.CreateLogger();
         }
         catch (Exception ex) when (ex is InvalidOperationException or FormatException or ArgumentException)
@@ -39,6 +42,8 @@ public static class SerilogSetup
                 .MinimumLevel.Information()
                 .WriteTo.Console(outputTemplate: ConsoleTemplate);
             problem = AddFile(fallback, logFiles);
+            if (ring is not null)
+                fallback.WriteTo.Sink(ring);
             logger = fallback.CreateLogger();
             error = ex;
         }

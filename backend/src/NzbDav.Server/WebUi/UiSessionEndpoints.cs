@@ -36,6 +36,7 @@ public static class UiSessionEndpoints
         });
         api.MapPost("/account/password", ChangePasswordAsync).RequireAuthorization();
         api.MapLiveFeed();
+        api.MapUiLogs();
 
         // Anything else under the API is not the app's shell.
         api.Map("/{**rest}", () => Results.NotFound(new UiError("There is no such UI API call.")));

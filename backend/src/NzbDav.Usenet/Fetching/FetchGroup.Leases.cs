@@ -1,0 +1,244 @@
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Usenet.Fetching;
+
+// Connections: taken as demand grows, returned when idle, broken when in doubt.
+public sealed partial class FetchGroup
+{
+    // ---- leases: taken as demand grows (one step ahead of it), returned when idle, broken when in doubt ----
+
+    /// <summary>Most leases worth holding: the option, but never more than the providers could ever grant.</summary>
+    private int ConnectionCap() => Math.Max(1, Math.Min(_options.ConnectionCap, _client.PrimaryCapacity));
+
+    private void ManageWorkers(long now)
+    {
+        // Lease for the demand times the demand factor, or for what the consumer expects to want
+        // soon: a new connection costs a round trip or two to open, so open it while the demand is
+        // still growing. Idle leases are kept only for actual demand. While another consumer of the
+        // same pool waits for a permit, idle leases go back at once and none are taken ahead of
+        // demand: a new playback must not wait behind read-ahead that is already full.
+        var cap = ConnectionCap();
+        var contended = _client.HasWaiters(_options.Kind);
+        var work = _pending.Count + _running.Count;
+        var needed = Math.Min(cap, (int)Math.Ceiling(work * _options.DemandFactor / _pipelineDepth));
+        var anticipated = work == 0 || contended ? 0 : Volatile.Read(ref _anticipated);
+        var desired = Math.Max(needed, Math.Min(cap, (anticipated + _pipelineDepth - 1) / _pipelineDepth));
+        if (_wantExtraLease)
+        {
+            desired = Math.Min(Math.Max(desired, CountActive() + 1), cap + 1);
+            needed = Math.Max(needed, desired);
+            _wantExtraLease = false;
+        }
+        var active = CountActive();
+        var idleTicks = Ticks(_options.IdleTimeout);
+        // From the back: the newest leases go back first.
+        for (var i = _workers.Count - 1; i >= 0; i--)
+        {
+            var worker = _workers[i];
+            switch (worker.State)
+            {
+                case FetchWorkerState.Acquiring when active > desired && worker.Avoid is null && !worker.AcquireCancellation.IsCancellationRequested:
+                    // Not needed any more: stop waiting for it rather than take a lease only to idle.
+                    active--;
+                    worker.AcquireCancellation.Cancel();
+                    break;
+                case FetchWorkerState.Draining when worker.InFlight == 0:
+                    Close(worker);
+                    break;
+                case FetchWorkerState.Ready when worker.InFlight == 0 && (!worker.Lease!.Connection.IsUsable || worker.Lease.IsRetired || CannotServeAnyPending(worker)):
+                    active--;
+                    Close(worker);
+                    break;
+                case FetchWorkerState.Ready when worker.InFlight == 0 && active > needed:
+                    if (contended || now - worker.IdleSince >= idleTicks)
+                    {
+                        active--;
+                        Close(worker);
+                    }
+                    else
+                    {
+                        // Look again soon: others may start waiting while this one idles.
+                        WakeAt(Math.Min(worker.IdleSince + idleTicks, now + ContentionCheckTicks));
+                    }
+                    break;
+            }
+        }
+        for (; active < desired; active++)
+        {
+            StartAcquire(now, avoid: null);
+        }
+        if (_wantAvoiding is { } avoiding)
+        {
+            _wantAvoiding = null;
+            StartAcquire(now, avoiding);
+        }
+        _closing.RemoveAll(static task => task.IsCompleted);
+    }
+
+    /// <summary>
+    /// An idle lease whose provider is ruled out for every request waiting: keeping it only holds a
+    /// permit (and a session another consumer of that provider may be waiting for).
+    /// </summary>
+    private bool CannotServeAnyPending(FetchWorker worker)
+    {
+        if (_pending.Count == 0)
+        {
+            return false;
+        }
+        var provider = worker.ProviderName!;
+        foreach (var (request, _) in _pending.UnorderedItems)
+        {
+            if (NeedsFetch(request) && !IsExcluded(request, provider))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// <summary>Workers holding or waiting for a lease that will take work (avoiding acquisitions aside).</summary>
+    private int CountActive()
+    {
+        var active = 0;
+        foreach (var worker in _workers)
+        {
+            if (worker.State == FetchWorkerState.Ready
+                || (worker.State == FetchWorkerState.Acquiring && worker.Avoid is null && !worker.AcquireCancellation.IsCancellationRequested))
+            {
+                active++;
+            }
+        }
+        return active;
+    }
+
+    private void StartAcquire(long now, IReadOnlyList<string>? avoid)
+    {
+        var worker = new FetchWorker(now, avoid, _stopping.Token);
+        _workers.Add(worker);
+        worker.Acquisition = AcquireAsync(worker);
+    }
+
+    private async Task AcquireAsync(FetchWorker worker)
+    {
+        try
+        {
+            worker.Lease = await _client.AcquireAsync(_options.Kind, worker.Avoid, worker.AcquireCancellation.Token).ConfigureAwait(false);
+        }
+        catch (Exception error)
+        {
+            worker.AcquireError = error;
+        }
+        _acquired.Enqueue(worker);
+        _signal.Set();
+    }
+
+    private void OnAcquired(FetchWorker worker, long now)
+    {
+        var withdrawn = worker.AcquireCancellation.IsCancellationRequested;
+        worker.AcquireCancellation.Dispose();
+        if (worker.Lease is { } lease)
+        {
+            Statistics.LeaseAcquired(now - worker.AcquireStartedAt);
+            worker.PipelineDepth = Math.Max(1, lease.Connection.PipelineDepth);
+            _pipelineDepth = worker.PipelineDepth;
+            worker.State = FetchWorkerState.Ready;
+            // Granted just as it was called off: idle since forever, so it goes back unless needed.
+            worker.IdleSince = withdrawn ? 0 : now;
+            return;
+        }
+        _workers.Remove(worker);
+        worker.State = FetchWorkerState.Closed;
+        var error = worker.AcquireError;
+        if (error is OperationCanceledException && withdrawn)
+        {
+            return;
+        }
+        if (worker.Avoid is { } avoid)
+        {
+            // No other provider could lend a session for the requests this group's providers cannot
+            // serve: that counts as a failed try for each of them.
+            FailWaitingFor(avoid, error);
+            return;
+        }
+        if (_workers.Exists(static w => w.State is FetchWorkerState.Acquiring or FetchWorkerState.Ready))
+        {
+            // Others are fetching: one more connection was simply not to be had right now.
+            FetchLog.ExtraLeaseUnavailable(_logger, error?.Message);
+            return;
+        }
+        FetchLog.LeaseFailed(_logger, error);
+        // Nothing to fetch with: the requests waiting fail now (a later submission tries again).
+        while (_pending.TryDequeue(out var request, out _))
+        {
+            request.State.Queued = false;
+            if (NeedsFetch(request))
+            {
+                Settle(request, error is NoProviderAvailableException or ConnectionPoolTimeoutException
+                    ? error
+                    : new NoProviderAvailableException([new ProviderFailure("(lease)", error?.Message ?? "no connection could be leased", error)]));
+            }
+        }
+    }
+
+    private void FailWaitingFor(IReadOnlyList<string> avoid, Exception? error)
+    {
+        // Which providers failed to lend a session (each once), so their failures count like failed attempts there.
+        var failed = (error as NoProviderAvailableException)?.Failures
+            .GroupBy(f => f.ProviderName, StringComparer.OrdinalIgnoreCase).Select(g => g.Last()).ToList()
+            ?? [new ProviderFailure("(other providers)", $"no session on a provider not yet tried: {error?.Message}", error)];
+        var waiting = new List<ArticleRequest>();
+        while (_pending.TryDequeue(out var request, out _))
+        {
+            request.State.Queued = false;
+            waiting.Add(request);
+        }
+        foreach (var request in waiting)
+        {
+            var state = request.State;
+            if (NeedsFetch(request) && Excluded(request) is { Count: > 0 } excluded && Covers(avoid, excluded) && !HasGoodWorker(request))
+            {
+                (state.Failures ??= []).AddRange(failed);
+                if (++state.FailedAttempts >= MaxAttempts() || AllProvidersRuledOut(request))
+                {
+                    GiveUp(request, null, null);
+                    continue;
+                }
+            }
+            Enqueue(request);
+        }
+    }
+
+    private bool HasGoodWorker(ArticleRequest request) =>
+        _workers.Exists(w => w.State == FetchWorkerState.Ready && !IsExcluded(request, w.ProviderName!));
+
+    private void Close(FetchWorker worker)
+    {
+        _workers.Remove(worker);
+        if (worker.State != FetchWorkerState.Acquiring)
+        {
+            Statistics.LeaseReleased();
+        }
+        worker.State = FetchWorkerState.Closed;
+        _closing.Add(CloseLeaseAsync(worker.Lease!, worker.BreakOnClose));
+    }
+
+    private async Task CloseLeaseAsync(UsenetLease lease, bool breakConnection)
+    {
+        try
+        {
+            if (breakConnection)
+            {
+                // It may still owe an answer we abandoned: never let the pool lend it again.
+                await lease.Connection.DisposeAsync().ConfigureAwait(false);
+            }
+        }
+        catch (Exception error)
+        {
+            FetchLog.LeaseCloseFailed(_logger, lease.ProviderName, error);
+        }
+        finally
+        {
+            await lease.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+}

@@ -34,6 +34,12 @@ public sealed class Job
     /// <summary>Archive password from the NZB meta or the <c>{{password}}</c> file-name convention.</summary>
     public string? Password { get; set; }
 
+    /// <summary>
+    /// The history entry was removed while the files stay in the library (the UI's "remove entry,
+    /// keep files"): the job is left out of every history listing, its tree is still served.
+    /// </summary>
+    public bool RemovedFromHistory { get; set; }
+
     /// <summary>Hex SHA-256 of the NZB bytes, for the duplicate policy.</summary>
     public required string NzbHash { get; set; }
 }

@@ -25,7 +25,8 @@ public sealed class JobSubmitter(
     ILogger<JobSubmitter> logger,
     IngestionMetrics? metrics = null)
 {
-    public async Task<SubmitOutcome> SubmitAsync(byte[] nzb, string fileName, string? nzbName, string? category, int priority, CancellationToken cancellationToken)
+    /// <param name="password">The archive password given with the upload; else the name's <c>{{password}}</c>, else the NZB's meta.</param>
+    public async Task<SubmitOutcome> SubmitAsync(byte[] nzb, string fileName, string? nzbName, string? category, int priority, string? password, CancellationToken cancellationToken)
     {
         var settings = options.CurrentValue;
         var hash = Convert.ToHexStringLower(SHA256.HashData(nzb));
@@ -35,7 +36,7 @@ public sealed class JobSubmitter(
             return new SubmitOutcome(null, "Duplicate NZB: the same NZB is already in the queue or history");
         }
 
-        var (name, password) = JobNames.Split(nzbName ?? fileName);
+        var (name, namedPassword) = JobNames.Split(nzbName ?? fileName);
         NzbDocument? document = null;
         string? failure = null;
         try
@@ -64,7 +65,7 @@ public sealed class JobSubmitter(
             AddedAt = now,
             CompletedAt = failure is not null ? now : null,
             TotalBytes = document?.EncodedBytes ?? 0,
-            Password = password ?? (document?.Meta.Passwords is [var first, ..] ? first : null),
+            Password = (string.IsNullOrEmpty(password) ? null : password) ?? namedPassword ?? (document?.Meta.Passwords is [var first, ..] ? first : null),
             NzbHash = hash,
         };
         context.Jobs.Add(job);

@@ -1,20 +1,18 @@
 using Microsoft.EntityFrameworkCore;
-using NzbDav.Data.Entities;
+using NzbDav.Server.Queue;
 
 namespace NzbDav.Server.Api;
 
 public sealed partial class SabApiHandler
 {
-    private static readonly JobStatus[] HistoryStatuses = [JobStatus.Completed, JobStatus.Failed];
-
-    private async Task<IResult> HistoryAsync(SabRequest request, CancellationToken cancellationToken)
+        private async Task<IResult> HistoryAsync(SabRequest request, CancellationToken cancellationToken)
     {
         switch (request.Get("name")?.ToLowerInvariant())
         {
             case null:
                 return await ListHistoryAsync(request, cancellationToken);
             case "delete":
-                await DeleteJobsAsync(request.Ids, HistoryStatuses, cancellationToken);
+                await jobs.DeleteAsync(request.Ids, JobCommands.HistoryStatuses, cancellationToken);
                 return SabJson.True();
             default:
                 return SabJson.Error("not implemented");
@@ -24,7 +22,7 @@ public sealed partial class SabApiHandler
     private async Task<IResult> ListHistoryAsync(SabRequest request, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var query = context.Jobs.AsNoTracking().Where(j => HistoryStatuses.Contains(j.Status));
+        var query = context.Jobs.AsNoTracking().Where(j => JobCommands.HistoryStatuses.Contains(j.Status) && !j.RemovedFromHistory);
         var category = request.Get("cat");
         if (category is not null)
             query = query.Where(j => j.Category == category);
@@ -59,19 +57,9 @@ public sealed partial class SabApiHandler
     private async Task<IResult> RetryAsync(SabRequest request, CancellationToken cancellationToken)
     {
         var nzoId = request.Get("value");
-        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var job = nzoId is null ? null : await context.Jobs.FirstOrDefaultAsync(j => j.NzoId == nzoId && j.Status == JobStatus.Failed, cancellationToken);
-        if (job is null)
+        if (nzoId is null)
             return SabJson.Error("Job not found in failed history");
-        if (job.FailMessage?.StartsWith("Invalid NZB", StringComparison.Ordinal) == true)
-            return SabJson.Error(job.FailMessage);
-        job.Status = JobStatus.Queued;
-        job.FailMessage = null;
-        job.CompletedAt = null;
-        job.StoragePath = null;
-        await context.DavItems.Where(d => d.JobId == job.Id).ExecuteDeleteAsync(cancellationToken);
-        await context.SaveChangesAsync(cancellationToken);
-        signal.Notify();
-        return SabJson.Ok(new { status = true, nzo_id = job.NzoId });
+        var refused = await jobs.RetryAsync(nzoId, cancellationToken);
+        return refused is null ? SabJson.Ok(new { status = true, nzo_id = nzoId }) : SabJson.Error(refused);
     }
 }

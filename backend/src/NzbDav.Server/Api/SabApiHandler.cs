@@ -15,12 +15,11 @@ public sealed partial class SabApiHandler(
     IOptionsMonitor<NzbDavOptions> options,
     IDbContextFactory<NzbDavDbContext> contextFactory,
     JobSubmitter submitter,
-    QueueSignal signal,
+    JobCommands jobs,
     QueuePause pause,
     IngestionProgress progress,
-    JobCancellations cancellations,
     TimeProvider timeProvider,
-    IHttpClientFactory httpClientFactory,
+    NzbUrlFetcher urlFetcher,
     ILogger<SabApiHandler> logger)
 {
     /// <summary>The SABnzbd version NzbDav presents itself as (Sonarr needs 0.7+; 4.x has every mode used here).</summary>

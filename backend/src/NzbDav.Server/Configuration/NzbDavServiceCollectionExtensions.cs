@@ -34,6 +34,7 @@ public static class NzbDavServiceCollectionExtensions
         services.AddValidatedOptions<ReleaseBlocklistOptions>(configuration.GetSection("NzbDav:Blocklist"), static o => _ = new ReleaseBlocklist(o));
         services.AddSingleton<JobSubmitter>();
         services.AddSingleton<SabApiHandler>();
+        services.AddSingleton<NzbUrlFetcher>();
         services.AddHttpClient(NzbFetchClient)
             .ConfigureHttpClient(static (provider, client) => client.Timeout = provider.GetRequiredService<IOptionsMonitor<NzbDavOptions>>().CurrentValue.AddUrlTimeout);
 
@@ -41,6 +42,7 @@ public static class NzbDavServiceCollectionExtensions
         services.AddSingleton<QueuePause>();
         services.AddSingleton<IngestionProgress>();
         services.AddSingleton<JobCancellations>();
+        services.AddSingleton<JobCommands>();
         services.AddSingleton<IArchiveIngestor, ArchiveIngestor>();
         services.AddSingleton<JobIngestor>();
         services.AddSingleton<JobCompletion>();

@@ -134,6 +134,7 @@ public sealed class IngestionQueueService(
 
             logger.LogInformation("Ingesting {NzoId} {JobName}, added {AddedMs:F0} ms ago", job.NzoId, job.Name, (DateTime.UtcNow - job.AddedAt).TotalMilliseconds);
             var files = await ingestor.IngestAsync(job.Name, nzb, job.Password, jobCancellation.Token, jobProgress);
+            jobProgress.Enter("Saving to the library");
             var saving = Stopwatch.GetTimestamp();
             await completion.CompleteAsync(job, files, stoppingToken);
             completed = true;

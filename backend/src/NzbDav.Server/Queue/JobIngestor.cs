@@ -34,6 +34,7 @@ public sealed class JobIngestor(
         var started = Stopwatch.GetTimestamp();
         // The patterns in force now: a change applies from the next job on.
         var blocklist = new ReleaseBlocklist(blocklistOptions.CurrentValue);
+        progress?.Enter("Reading the NZB");
         var document = await ParseAsync(gzipNzb, cancellationToken);
         var parsed = Stopwatch.GetTimestamp();
         foreach (var dropped in document.DroppedFiles)
@@ -46,8 +47,10 @@ public sealed class JobIngestor(
         var settings = options.CurrentValue.Queue;
         await using var fetcher = new ArticleFetcher(client, settings.ArticleConcurrency, QueueConnections(), cancellationToken, progress);
         var prober = new ArticleProber(fetcher, new HeadBudget(settings.HeadBytesPerJob));
+        progress?.Enter("Reading the first article of each file");
         var probed = await prober.ProbeAsync(document.Files, cancellationToken);
         var probedAt = Stopwatch.GetTimestamp();
+        progress?.Enter("Reading the PAR2 file names");
         var par2 = await ReadPar2Async(prober, probed, cancellationToken);
         var par2At = Stopwatch.GetTimestamp();
 
@@ -76,6 +79,7 @@ public sealed class JobIngestor(
                 result.Add(new IngestedFile(name, PlainLayout(file, name)));
         }
 
+        progress?.Enter("Reading archive headers");
         // Sets are independent: their on-demand header reads share the fetcher's pipelines.
         var outcomes = await Task.WhenAll(volumeSets.Select(set => IngestSetAsync(jobName, set, password, prober, cancellationToken)));
         string? archiveFailure = null;

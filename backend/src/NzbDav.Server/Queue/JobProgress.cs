@@ -12,10 +12,14 @@ public sealed class JobProgress
     private long _planned;
     private long _done;
     private long _bytes;
+    private volatile string _step = "Starting";
 
     public Guid JobId { get; init; }
 
     public TimeSpan Elapsed => Stopwatch.GetElapsedTime(_started);
+
+    /// <summary>What the ingestion is doing now, in words for the UI's queue.</summary>
+    public string Step => _step;
 
     /// <summary>Articles asked for so far (the count grows as headers reveal more to read).</summary>
     public long Planned => Interlocked.Read(ref _planned);
@@ -54,6 +58,8 @@ public sealed class JobProgress
             return done == 0 ? null : Elapsed * ((double)Math.Max(0, Planned - done) / done);
         }
     }
+
+    internal void Enter(string step) => _step = step;
 
     internal void Planning() => Interlocked.Increment(ref _planned);
 

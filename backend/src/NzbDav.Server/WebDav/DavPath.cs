@@ -43,6 +43,24 @@ public static class DavPath
         return segments;
     }
 
+    /// <summary>Splits an already decoded absolute path (as the UI sends one in a query string), with the same refusals.</summary>
+    public static IReadOnlyList<string>? ParseDecoded(string? path)
+    {
+        if (string.IsNullOrEmpty(path) || path[0] != '/')
+            return null;
+        var segments = new List<string>();
+        foreach (var segment in path.Split('/'))
+        {
+            if (segment.Length == 0)
+                continue;
+            if (segment is "." or ".." || !IsSafe(segment))
+                return null;
+            segments.Add(segment);
+        }
+
+        return segments;
+    }
+
     private static bool IsSafe(string segment)
     {
         foreach (var c in segment)

@@ -39,7 +39,7 @@ public sealed partial class DavRequestHandler
             return;
         }
 
-        var outcome = await submitter.SubmitAsync(nzb, name, null, category, 0, cancellationToken);
+        var outcome = await submitter.SubmitAsync(nzb, name, null, category, 0, null, cancellationToken);
         if (outcome.NzoId is null)
         {
             await DavResponses.TextAsync(context, StatusCodes.Status409Conflict, outcome.Error ?? "Refused");

@@ -55,6 +55,22 @@ public sealed partial class DavRequestHandler(
         }
     }
 
+    /// <summary>
+    /// Answers a GET or HEAD of one file for the web UI (downloads, the browser's player), with the
+    /// same ranges, validators and streaming as WebDAV's GET.
+    /// </summary>
+    public async Task ServeFileAsync(HttpContext context, IReadOnlyList<string> segments)
+    {
+        try
+        {
+            await GetAsync(context, segments);
+        }
+        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
+        {
+            // The client went away; there is nobody left to answer.
+        }
+    }
+
     private static void Options(HttpContext context)
     {
         var headers = context.Response.Headers;

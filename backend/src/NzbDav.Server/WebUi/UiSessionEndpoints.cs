@@ -37,6 +37,8 @@ public static class UiSessionEndpoints
         api.MapPost("/account/password", ChangePasswordAsync).RequireAuthorization();
         api.MapLiveFeed();
         api.MapUiLogs();
+        api.MapUiJobs();
+        api.MapUiFiles();
 
         // Anything else under the API is not the app's shell.
         api.Map("/{**rest}", () => Results.NotFound(new UiError("There is no such UI API call.")));
@@ -108,7 +110,7 @@ public static class UiSessionEndpoints
     }
 
     /// <summary>The JSON body, or a 400 that says what is wrong with it (never a 500).</summary>
-    private static async Task<(T? Body, IResult? Problem)> ReadAsync<T>(HttpContext context)
+    internal static async Task<(T? Body, IResult? Problem)> ReadAsync<T>(HttpContext context)
         where T : class
     {
         if (!context.Request.HasJsonContentType())

@@ -2,7 +2,7 @@ namespace NzbDav.Tools.Demo;
 
 /// <summary>
 /// Where demo mode keeps its files: <c>&lt;DataDirectory&gt;/demo</c> holds the cached sample video and
-/// <c>library/</c>, a database recreated on every demo start. The real library is never opened, and an
+/// <c>library/</c>, a database recreated on every demo start, and <c>nzbs/</c>, the samples' NZBs of this run. The real library is never opened, and an
 /// old demo database is useless anyway: its message-ids belonged to the previous run's mock server.
 /// </summary>
 internal sealed record DemoPaths(string Root, string Library)
@@ -21,12 +21,17 @@ internal sealed record DemoPaths(string Root, string Library)
 
     public string CachedVideo => Path.Combine(Root, "demo.mkv");
 
-    /// <summary>Creates the demo folder and an empty library folder.</summary>
+    public string Nzbs => Path.Combine(Root, "nzbs");
+
+    /// <summary>Creates the demo folder and empty library and NZB folders.</summary>
     public void PrepareFreshLibrary()
     {
         Directory.CreateDirectory(Root);
-        if (Directory.Exists(Library))
-            Directory.Delete(Library, recursive: true);
-        Directory.CreateDirectory(Library);
+        foreach (var folder in new[] { Library, Nzbs })
+        {
+            if (Directory.Exists(folder))
+                Directory.Delete(folder, recursive: true);
+            Directory.CreateDirectory(folder);
+        }
     }
 }

@@ -44,7 +44,7 @@ public sealed class DemoRunner
             var submitter = app.Services.GetRequiredService<JobSubmitter>();
             var nzoIds = new List<string>();
             foreach (var sample in samples)
-                nzoIds.Add(await SubmitAsync(nntp, submitter, sample, stopping.Token));
+                nzoIds.Add(await SubmitAsync(nntp, submitter, sample, paths, stopping.Token));
             await DemoCompletion.WaitAsync(app.Services, nzoIds, stopping.Token);
 
             var apiKey = app.Services.GetRequiredService<ApiKeyProvider>().ApiKey
@@ -53,7 +53,9 @@ public sealed class DemoRunner
             var line = new DemoLine(root, User, password, apiKey, new Uri(root, "ui/"));
             await output.WriteLineAsync(line.ToString());
             await output.FlushAsync(cancellationToken);
-            logger.LogInformation("Demo library ready at {Url} ({Jobs} jobs from the in-process mock provider on port {Port})", line.Url, nzoIds.Count, nntp.Port);
+            logger.LogInformation(
+                "Demo library ready at {Url} ({Jobs} jobs from the in-process mock provider on port {Port}); their NZBs, to add again from the UI, are in {NzbFolder}",
+                line.Url, nzoIds.Count, nntp.Port, paths.Nzbs);
             return new DemoSession(app, nntp, line);
         }
         catch
@@ -79,14 +81,19 @@ public sealed class DemoRunner
         "--Usenet:Providers:0:MaxConnections=8",
     ];
 
-    private static async Task<string> SubmitAsync(MockNntpServer nntp, JobSubmitter submitter, DemoSample sample, CancellationToken cancellationToken)
+    /// <summary>
+    /// Posts a sample to the mock, submits its NZB, and keeps the NZB in <see cref="DemoPaths.Nzbs"/>
+    /// so it can be added again through the UI or the SABnzbd API (its articles stay on the mock).
+    /// </summary>
+    private static async Task<string> SubmitAsync(MockNntpServer nntp, JobSubmitter submitter, DemoSample sample, DemoPaths paths, CancellationToken cancellationToken)
     {
         var file = sample.Data is { } data
             ? nntp.Store.AddFile(sample.FileName, data, sample.SegmentSize)
             : nntp.Store.AddGeneratedFile(sample.FileName, sample.GeneratedSize, sample.SegmentSize);
         using var nzb = new MemoryStream();
         MockNzbWriter.Write(nzb, [file], sample.JobName, nntp.StartedAt);
-        var outcome = await submitter.SubmitAsync(nzb.ToArray(), sample.JobName + ".nzb", sample.JobName, null, 0, cancellationToken);
+        await File.WriteAllBytesAsync(Path.Combine(paths.Nzbs, sample.JobName + ".nzb"), nzb.ToArray(), cancellationToken);
+        var outcome = await submitter.SubmitAsync(nzb.ToArray(), sample.JobName + ".nzb", sample.JobName, null, 0, null, cancellationToken);
         return outcome.NzoId ?? throw new DemoFailedException($"The demo job {sample.JobName} was refused: {outcome.Error}");
     }
 

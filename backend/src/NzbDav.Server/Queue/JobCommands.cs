@@ -1,0 +1,121 @@
+using Microsoft.EntityFrameworkCore;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+
+namespace NzbDav.Server.Queue;
+
+/// <summary>
+/// What a user can do to jobs, the same through the SABnzbd API and the web UI: delete, pause,
+/// resume, reprioritise, retry and remove a history entry. Each change is saved before it answers;
+/// a running ingestion is cancelled first, so a deleted or paused job never completes afterwards.
+/// </summary>
+public sealed class JobCommands(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    QueueSignal signal,
+    JobCancellations cancellations,
+    ILogger<JobCommands> logger)
+{
+    public static readonly JobStatus[] QueueStatuses = [JobStatus.Queued, JobStatus.Paused, JobStatus.Processing];
+    public static readonly JobStatus[] HistoryStatuses = [JobStatus.Completed, JobStatus.Failed];
+
+    /// <summary>
+    /// Deletes jobs in one of <paramref name="statuses"/> with their NZB and files. The ids may also
+    /// be SABnzbd's <c>all</c> or <c>failed</c>. Answers the ids deleted.
+    /// </summary>
+    public async Task<IReadOnlyList<string>> DeleteAsync(IReadOnlyList<string> ids, JobStatus[] statuses, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var all = ids.Any(id => id.Equals("all", StringComparison.OrdinalIgnoreCase));
+        var onlyFailed = ids.Any(id => id.Equals("failed", StringComparison.OrdinalIgnoreCase));
+        var query = context.Jobs.Where(j => statuses.Contains(j.Status));
+        if (onlyFailed)
+            query = query.Where(j => j.Status == JobStatus.Failed);
+        else if (!all)
+            query = query.Where(j => ids.Contains(j.NzoId));
+        var jobs = await query.Select(j => new { j.Id, j.NzoId }).ToListAsync(cancellationToken);
+        foreach (var job in jobs)
+            cancellations.Cancel(job.Id);
+        var jobIds = jobs.Select(j => j.Id).ToList();
+        // Cascades remove the stored NZB and the job's virtual tree.
+        await context.Jobs.Where(j => jobIds.Contains(j.Id)).ExecuteDeleteAsync(cancellationToken);
+        if (jobs.Count > 0)
+            logger.LogInformation("Deleted jobs {NzoIds}", string.Join(", ", jobs.Select(j => j.NzoId)));
+        return jobs.Select(j => j.NzoId).ToList();
+    }
+
+    /// <summary>
+    /// Removes a history entry but keeps a completed job's files in the library (the *arr app may
+    /// have imported links to them). A failed job has no files, so it is deleted. False when the id
+    /// is not in the history.
+    /// </summary>
+    public async Task<bool> RemoveFromHistoryAsync(string nzoId, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var job = await context.Jobs.FirstOrDefaultAsync(j => j.NzoId == nzoId && HistoryStatuses.Contains(j.Status) && !j.RemovedFromHistory, cancellationToken);
+        if (job is null)
+            return false;
+        if (job.Status == JobStatus.Failed)
+            context.Jobs.Remove(job);
+        else
+            job.RemovedFromHistory = true;
+        await context.SaveChangesAsync(cancellationToken);
+        logger.LogInformation("Removed {NzoId} {JobName} from the history{Kept}", job.NzoId, job.Name, job.Status == JobStatus.Completed ? "; its files stay in the library" : "");
+        return true;
+    }
+
+    /// <summary>Pauses (queued or running) or resumes (paused) jobs; answers the ids that changed.</summary>
+    public async Task<IReadOnlyList<string>> SetPausedAsync(IReadOnlyList<string> ids, bool paused, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        JobStatus[] from = paused ? [JobStatus.Queued, JobStatus.Processing] : [JobStatus.Paused];
+        var jobs = await context.Jobs.Where(j => ids.Contains(j.NzoId) && from.Contains(j.Status)).ToListAsync(cancellationToken);
+        foreach (var job in jobs)
+        {
+            if (job.Status == JobStatus.Processing)
+                cancellations.Cancel(job.Id);
+            job.Status = paused ? JobStatus.Paused : JobStatus.Queued;
+        }
+
+        await context.SaveChangesAsync(cancellationToken);
+        if (!paused && jobs.Count > 0)
+            signal.Notify();
+        return jobs.Select(j => j.NzoId).ToList();
+    }
+
+    /// <summary>Sets a queued job's SABnzbd priority (-1 low … 2 force); false when it is not in the queue.</summary>
+    public async Task<bool> SetPriorityAsync(string nzoId, int priority, CancellationToken cancellationToken)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(priority, -1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(priority, 2);
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var changed = await context.Jobs.Where(j => j.NzoId == nzoId && QueueStatuses.Contains(j.Status))
+            .ExecuteUpdateAsync(s => s.SetProperty(j => j.Priority, priority), cancellationToken);
+        if (changed > 0)
+            signal.Notify();
+        return changed > 0;
+    }
+
+    /// <summary>
+    /// Puts a failed job back in the queue to ingest its stored NZB again. Answers null when queued,
+    /// else why not (not a failed job, or an NZB that can never parse).
+    /// </summary>
+    public async Task<string?> RetryAsync(string nzoId, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var job = await context.Jobs.FirstOrDefaultAsync(j => j.NzoId == nzoId && j.Status == JobStatus.Failed, cancellationToken);
+        if (job is null)
+            return "Job not found in failed history";
+        if (job.FailMessage?.StartsWith("Invalid NZB", StringComparison.Ordinal) == true)
+            return job.FailMessage;
+        job.Status = JobStatus.Queued;
+        job.FailMessage = null;
+        job.CompletedAt = null;
+        job.StoragePath = null;
+        job.RemovedFromHistory = false;
+        await context.DavItems.Where(d => d.JobId == job.Id).ExecuteDeleteAsync(cancellationToken);
+        await context.SaveChangesAsync(cancellationToken);
+        logger.LogInformation("Retrying {NzoId} {JobName} from its stored NZB", job.NzoId, job.Name);
+        signal.Notify();
+        return null;
+    }
+}

@@ -1,0 +1,270 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text.Json;
+using NzbDav.MockNntp;
+using NzbDav.MockNntp.Articles;
+using NzbDav.MockNntp.Nzb;
+using NzbDav.Server.Tests.Api;
+using NzbDav.Server.Tests.Data;
+using NzbDav.Server.Tests.Testing;
+
+namespace NzbDav.Server.Tests.WebUi;
+
+/// <summary>
+/// The Queue and History pages' API over real sockets, with a mock Usenet provider behind the real
+/// ingestion queue: uploads and URLs, the queue's pause, a job's pause, priority and delete, paging
+/// and search of the history, retry, removal with and without files, and the stored NZB.
+/// </summary>
+public sealed class UiJobsTests
+{
+    private const string Password = "correct horse battery";
+
+    [Fact]
+    public async Task Uploads_wait_in_a_paused_queue_in_priority_order_then_complete_into_the_history()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        await using var nntp = new MockNntpServer();
+        await nntp.StartAsync(ct);
+        var first = Nzb(nntp, "first.mkv", "First");
+        var second = Nzb(nntp, "second.mkv", "Second");
+        await using var server = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password, "--NzbDav:Categories:0=tv");
+        using var ui = new UiClient(server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Password, ct);
+
+        Assert.True((await ReadOkAsync(await ui.PostAsync("/ui/api/queue/pause", new { }, ct), ct)).GetProperty("paused").GetBoolean());
+
+        // Refused uploads say why and add nothing.
+        await AssertRefusedAsync(await UploadAsync(ui, [], ct, ("category", "tv")), HttpStatusCode.BadRequest, "at least one NZB", ct);
+        await AssertRefusedAsync(await UploadAsync(ui, [("a.nzb", first), ("b.nzb", second)], ct, ("name", "One name")), HttpStatusCode.BadRequest, "only be given when adding one NZB", ct);
+        await AssertRefusedAsync(await UploadAsync(ui, [("a.nzb", first)], ct, ("priority", "7")), HttpStatusCode.BadRequest, "priority must be", ct);
+        using (var noToken = new HttpRequestMessage(HttpMethod.Post, "/ui/api/queue/upload") { Content = Form([("a.nzb", first)]) })
+            await AssertRefusedAsync(await ui.SendAsync(noToken, ct), HttpStatusCode.BadRequest, "X-CSRF-Token", ct);
+        Assert.Empty((await GetAsync(ui, "/ui/api/queue", ct)).GetProperty("jobs").EnumerateArray());
+
+        // Two files in one upload (as a drop of several files sends them), and an empty one refused by name.
+        var added = await ReadOkAsync(await UploadAsync(ui, [("First.nzb", first), ("Second.nzb", second), ("Empty.nzb", [])], ct, ("category", "tv"), ("password", "secret")), ct);
+        var ids = added.GetProperty("added").EnumerateArray().Select(a => a.GetProperty("id").GetString()!).ToArray();
+        Assert.Equal(["First.nzb", "Second.nzb"], added.GetProperty("added").EnumerateArray().Select(a => a.GetProperty("file").GetString()));
+        var refused = Assert.Single(added.GetProperty("refused").EnumerateArray());
+        Assert.Equal("Empty.nzb", refused.GetProperty("file").GetString());
+        Assert.Equal("The file is empty.", refused.GetProperty("error").GetString());
+
+        var queue = await GetAsync(ui, "/ui/api/queue", ct);
+        Assert.True(queue.GetProperty("paused").GetBoolean());
+        Assert.Contains("tv", queue.GetProperty("categories").EnumerateArray().Select(c => c.GetString()));
+        var jobs = queue.GetProperty("jobs").EnumerateArray().ToArray();
+        Assert.Equal(ids, jobs.Select(j => j.GetProperty("id").GetString()));
+        Assert.All(jobs, j =>
+        {
+            Assert.Equal("Queued", j.GetProperty("status").GetString());
+            Assert.Equal("tv", j.GetProperty("category").GetString());
+            Assert.True(j.GetProperty("hasPassword").GetBoolean());
+            Assert.Equal(0, j.GetProperty("priority").GetInt32());
+        });
+
+        // Force the second ahead of the first; pause the first and resume it.
+        Assert.Equal(HttpStatusCode.NoContent, (await ui.PostAsync($"/ui/api/jobs/{ids[1]}/priority", new { priority = 2 }, ct)).StatusCode);
+        await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{ids[1]}/priority", new { priority = 3 }, ct), HttpStatusCode.BadRequest, "priority must be", ct);
+        Assert.Equal(HttpStatusCode.NoContent, (await ui.PostAsync($"/ui/api/jobs/{ids[0]}/pause", new { }, ct)).StatusCode);
+        jobs = (await GetAsync(ui, "/ui/api/queue", ct)).GetProperty("jobs").EnumerateArray().ToArray();
+        Assert.Equal([ids[1], ids[0]], jobs.Select(j => j.GetProperty("id").GetString()));
+        Assert.Equal("Paused", jobs[1].GetProperty("status").GetString());
+        await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{ids[1]}/resume", new { }, ct), HttpStatusCode.Conflict, "not paused", ct);
+        Assert.Equal(HttpStatusCode.NoContent, (await ui.PostAsync($"/ui/api/jobs/{ids[0]}/resume", new { }, ct)).StatusCode);
+
+        Assert.False((await ReadOkAsync(await ui.PostAsync("/ui/api/queue/resume", new { }, ct), ct)).GetProperty("paused").GetBoolean());
+        foreach (var id in ids)
+            Assert.Equal("Completed", (await WaitForHistoryAsync(ui, id, ct)).GetProperty("status").GetString());
+        Assert.Empty((await GetAsync(ui, "/ui/api/queue", ct)).GetProperty("jobs").EnumerateArray());
+
+        // Paging, newest first, search and the status filter.
+        var page = await GetAsync(ui, "/ui/api/history?page=2&pageSize=1", ct);
+        Assert.Equal(2, page.GetProperty("total").GetInt32());
+        var older = Assert.Single(page.GetProperty("jobs").EnumerateArray());
+        Assert.Equal(ids[1], older.GetProperty("id").GetString());
+        Assert.Equal("/content/tv/Second", older.GetProperty("contentPath").GetString());
+        Assert.Equal("/mnt/nzbdav/completed/tv/Second", older.GetProperty("storagePath").GetString());
+        var found = await GetAsync(ui, "/ui/api/history?search=FIRS", ct);
+        Assert.Equal(ids[0], Assert.Single(found.GetProperty("jobs").EnumerateArray()).GetProperty("id").GetString());
+        Assert.Equal(0, (await GetAsync(ui, "/ui/api/history?status=failed", ct)).GetProperty("total").GetInt32());
+        Assert.Equal(0, (await GetAsync(ui, "/ui/api/history?search=50%25_off", ct)).GetProperty("total").GetInt32());
+        using (var bad = await ui.SendAsync(new HttpRequestMessage(HttpMethod.Get, "/ui/api/history?status=lost"), ct))
+            await AssertRefusedAsync(bad, HttpStatusCode.BadRequest, "not a history filter", ct);
+
+        // The stored NZB comes back byte for byte under the job's name.
+        using var nzb = await ui.SendAsync(new HttpRequestMessage(HttpMethod.Get, $"/ui/api/jobs/{ids[0]}/nzb"), ct);
+        Assert.Equal(HttpStatusCode.OK, nzb.StatusCode);
+        Assert.Equal("First.nzb", nzb.Content.Headers.ContentDisposition?.FileNameStar ?? nzb.Content.Headers.ContentDisposition?.FileName);
+        Assert.Equal(first, await nzb.Content.ReadAsByteArrayAsync(ct));
+    }
+
+    [Fact]
+    public async Task A_failed_job_is_retried_and_history_entries_are_removed_with_or_without_their_files()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        await using var nntp = new MockNntpServer();
+        await nntp.StartAsync(ct);
+        var gone = nntp.Store.AddFile("gone.mkv", new byte[5000], 1000);
+        nntp.Store.SetMissing(gone.Articles[0], true);
+        var goneNzb = Write(nntp, gone, "Gone");
+        var kept = Nzb(nntp, "kept.mkv", "Kept");
+        await using var server = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password);
+        using var ui = new UiClient(server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Password, ct);
+
+        var goneId = await AddOneAsync(ui, "Gone.nzb", goneNzb, ct);
+        var failed = await WaitForHistoryAsync(ui, goneId, ct);
+        Assert.Equal("Failed", failed.GetProperty("status").GetString());
+        Assert.Contains("missing on every provider", failed.GetProperty("failMessage").GetString(), StringComparison.Ordinal);
+        Assert.Equal(JsonValueKind.Null, failed.GetProperty("contentPath").ValueKind);
+        Assert.Equal(1, (await GetAsync(ui, "/ui/api/history?status=failed", ct)).GetProperty("total").GetInt32());
+
+        // The article is back (a provider caught up): retry ingests the stored NZB again.
+        nntp.Store.SetMissing(gone.Articles[0], false);
+        Assert.Equal(goneId, (await ReadOkAsync(await ui.PostAsync($"/ui/api/jobs/{goneId}/retry", new { }, ct), ct)).GetProperty("id").GetString());
+        Assert.Equal("Completed", (await WaitForHistoryAsync(ui, goneId, ct)).GetProperty("status").GetString());
+        await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{goneId}/retry", new { }, ct), HttpStatusCode.Conflict, "not found in failed history", ct);
+
+        // An NZB that can never parse cannot be retried.
+        var brokenId = await AddOneAsync(ui, "Broken.nzb", "<nzb><file"u8.ToArray(), ct);
+        Assert.StartsWith("Invalid NZB: ", (await WaitForHistoryAsync(ui, brokenId, ct)).GetProperty("failMessage").GetString(), StringComparison.Ordinal);
+        await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{brokenId}/retry", new { }, ct), HttpStatusCode.Conflict, "Invalid NZB", ct);
+
+        // Removing the entry keeps the files: WebDAV still serves them and the SAB history agrees.
+        var keptId = await AddOneAsync(ui, "Kept.nzb", kept, ct);
+        Assert.Equal("Completed", (await WaitForHistoryAsync(ui, keptId, ct)).GetProperty("status").GetString());
+        Assert.Equal(HttpStatusCode.NoContent, (await ui.PostAsync($"/ui/api/jobs/{keptId}/delete", new { deleteFiles = false }, ct)).StatusCode);
+        var history = await GetAsync(ui, "/ui/api/history", ct);
+        Assert.DoesNotContain(history.GetProperty("jobs").EnumerateArray(), j => j.GetProperty("id").GetString() == keptId);
+        Assert.DoesNotContain(SabHistoryIds(await server.GetAsync("mode=history&apikey=" + TestServer.ApiKey, ct)), id => id == keptId);
+        var listing = await GetAsync(ui, "/ui/api/files?path=/content/default/Kept", ct);
+        Assert.Equal("kept.mkv", Assert.Single(listing.GetProperty("entries").EnumerateArray()).GetProperty("name").GetString());
+        await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{keptId}/delete", new { deleteFiles = false }, ct), HttpStatusCode.NotFound, "no such job", ct);
+
+        // With its files: the job and its folder are gone.
+        Assert.Equal(HttpStatusCode.NoContent, (await ui.PostAsync($"/ui/api/jobs/{goneId}/delete", new { deleteFiles = true }, ct)).StatusCode);
+        using (var missing = await ui.SendAsync(new HttpRequestMessage(HttpMethod.Get, "/ui/api/files?path=/content/default/Gone"), ct))
+            Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
+        Assert.Equal(1, (await GetAsync(ui, "/ui/api/history", ct)).GetProperty("total").GetInt32());
+    }
+
+    [Fact]
+    public async Task An_nzb_is_added_by_url_and_a_url_that_fails_says_why()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        await using var nntp = new MockNntpServer();
+        await nntp.StartAsync(ct);
+        var nzb = Nzb(nntp, "fromurl.mkv", "From URL");
+        await using var web = new LoopbackHttpServer();
+        web.Serve("/get/1", 200, nzb, "Indexer.Release.nzb");
+        await using var server = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password);
+        using var ui = new UiClient(server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Password, ct);
+
+        var added = await ReadOkAsync(await ui.PostAsync("/ui/api/queue/url", new { url = web.Url("/get/1").ToString(), priority = 1 }, ct), ct);
+        var one = Assert.Single(added.GetProperty("added").EnumerateArray());
+        Assert.Equal("Indexer.Release.nzb", one.GetProperty("file").GetString());
+        var slot = await WaitForHistoryAsync(ui, one.GetProperty("id").GetString()!, ct);
+        Assert.Equal("Completed", slot.GetProperty("status").GetString());
+        Assert.Equal("Indexer.Release", slot.GetProperty("name").GetString());
+
+        await AssertRefusedAsync(await ui.PostAsync("/ui/api/queue/url", new { url = web.Url("/get/2").ToString() }, ct), HttpStatusCode.BadRequest, "HTTP 404", ct);
+        await AssertRefusedAsync(await ui.PostAsync("/ui/api/queue/url", new { url = "ftp://example.org/a.nzb" }, ct), HttpStatusCode.BadRequest, "not an http:// or https:// URL", ct);
+        await AssertRefusedAsync(await ui.PostAsync("/ui/api/queue/url", new { url = " " }, ct), HttpStatusCode.BadRequest, "Enter the NZB's URL", ct);
+        await AssertRefusedAsync(await ui.PostAsync("/ui/api/queue/url", new { url = web.Url("/get/1").ToString(), name = "a/b" }, ct), HttpStatusCode.BadRequest, "without slashes", ct);
+    }
+
+    internal static byte[] Nzb(MockNntpServer nntp, string fileName, string title)
+    {
+        var data = new byte[12_000];
+        new Random(fileName.Length).NextBytes(data);
+        return Write(nntp, nntp.Store.AddFile(fileName, data, 4000), title);
+    }
+
+    private static byte[] Write(MockNntpServer nntp, MockFile file, string title)
+    {
+        using var stream = new MemoryStream();
+        MockNzbWriter.Write(stream, [file], title, nntp.StartedAt);
+        return stream.ToArray();
+    }
+
+    internal static async Task<string> AddOneAsync(UiClient ui, string fileName, byte[] nzb, CancellationToken cancellationToken, params (string Key, string Value)[] fields)
+    {
+        var added = await ReadOkAsync(await UploadAsync(ui, [(fileName, nzb)], cancellationToken, fields), cancellationToken);
+        return Assert.Single(added.GetProperty("added").EnumerateArray()).GetProperty("id").GetString()!;
+    }
+
+    private static MultipartFormDataContent Form(IReadOnlyList<(string Name, byte[] Bytes)> files, params (string Key, string Value)[] fields)
+    {
+        var form = new MultipartFormDataContent();
+        foreach (var (name, bytes) in files)
+        {
+            var content = new ByteArrayContent(bytes);
+            content.Headers.ContentType = new MediaTypeHeaderValue("application/x-nzb");
+            form.Add(content, "files", name);
+        }
+
+        foreach (var (key, value) in fields)
+            form.Add(new StringContent(value), key);
+        return form;
+    }
+
+    private static Task<HttpResponseMessage> UploadAsync(UiClient ui, IReadOnlyList<(string Name, byte[] Bytes)> files, CancellationToken cancellationToken, params (string Key, string Value)[] fields)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Post, "/ui/api/queue/upload") { Content = Form(files, fields) };
+        request.Headers.Add("X-CSRF-Token", ui.CsrfToken);
+        return ui.SendAsync(request, cancellationToken);
+    }
+
+    private static IEnumerable<string?> SabHistoryIds(JsonElement answer) =>
+        answer.GetProperty("history").GetProperty("slots").EnumerateArray().Select(s => s.GetProperty("nzo_id").GetString());
+
+    internal static async Task<JsonElement> GetAsync(UiClient ui, string path, CancellationToken cancellationToken)
+    {
+        using var response = await ui.SendAsync(new HttpRequestMessage(HttpMethod.Get, path), cancellationToken);
+        return await ReadOkAsync(response, cancellationToken);
+    }
+
+    private static async Task<JsonElement> ReadOkAsync(HttpResponseMessage response, CancellationToken cancellationToken)
+    {
+        using (response)
+        {
+            var body = await response.Content.ReadAsStringAsync(cancellationToken);
+            Assert.True(response.StatusCode == HttpStatusCode.OK, $"{response.RequestMessage?.RequestUri} answered {(int)response.StatusCode}: {body}");
+            return JsonDocument.Parse(body).RootElement.Clone();
+        }
+    }
+
+    internal static async Task AssertRefusedAsync(HttpResponseMessage response, HttpStatusCode status, string reason, CancellationToken cancellationToken)
+    {
+        using (response)
+        {
+            var body = await response.Content.ReadAsStringAsync(cancellationToken);
+            Assert.True(response.StatusCode == status, $"expected {(int)status}, got {(int)response.StatusCode}: {body}");
+            Assert.Contains(reason, JsonDocument.Parse(body).RootElement.GetProperty("error").GetString(), StringComparison.Ordinal);
+        }
+    }
+
+    /// <summary>Polls the UI's history like the page does until the job is in it; the queue must hold it meanwhile.</summary>
+    internal static async Task<JsonElement> WaitForHistoryAsync(UiClient ui, string id, CancellationToken cancellationToken)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(TimeSpan.FromSeconds(60));
+        while (true)
+        {
+            var queued = (await GetAsync(ui, "/ui/api/queue", deadline.Token)).GetProperty("jobs").EnumerateArray().Any(j => j.GetProperty("id").GetString() == id);
+            var history = await GetAsync(ui, "/ui/api/history?pageSize=200", deadline.Token);
+            foreach (var job in history.GetProperty("jobs").EnumerateArray())
+            {
+                if (job.GetProperty("id").GetString() == id)
+                    return job;
+            }
+
+            Assert.True(queued, $"Job {id} is neither queued nor in the history: it was lost.");
+            await Task.Delay(50, deadline.Token);
+        }
+    }
+}

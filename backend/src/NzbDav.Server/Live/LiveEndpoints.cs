@@ -15,7 +15,7 @@ public static class LiveEndpoints
 
     /// <summary>Maps the stream into the UI API group (which carries its login and anti-forgery rules).</summary>
     public static void MapLiveFeed(this RouteGroupBuilder api) =>
-        api.MapGet("/live", StreamAsync).RequireAuthorization();
+        api.MapGet("/live", StreamAsync).RequireAuthorization().Produces<DashboardSnapshot>(StatusCodes.Status200OK, "text/event-stream");
 
     private static async Task StreamAsync(HttpContext context, LiveFeed feed)
     {

@@ -19,9 +19,14 @@ public static class UiFileEndpoints
 
     public static void MapUiFiles(this RouteGroupBuilder api)
     {
-        api.MapGet("/files", ListAsync).RequireAuthorization();
-        api.MapMethods("/files/raw", [HttpMethods.Get, HttpMethods.Head], RawAsync).RequireAuthorization();
-        api.MapPost("/files/test", TestAsync).RequireAuthorization();
+        api.MapGet("/files", ListAsync).RequireAuthorization()
+            .Produces<UiFileListing>().Produces<UiError>(StatusCodes.Status400BadRequest).Produces<UiError>(StatusCodes.Status404NotFound);
+        api.MapMethods("/files/raw", [HttpMethods.Get, HttpMethods.Head], RawAsync).RequireAuthorization()
+            .Produces<byte[]>(StatusCodes.Status200OK, "application/octet-stream").Produces(StatusCodes.Status206PartialContent)
+            .Produces(StatusCodes.Status416RangeNotSatisfiable).Produces<UiError>(StatusCodes.Status404NotFound);
+        api.MapPost("/files/test", TestAsync).RequireAuthorization()
+            .WithMetadata(new UiRequestBody(typeof(UiFileTestRequest))).Produces<UiFileTestResult>().Produces<UiError>(StatusCodes.Status404NotFound)
+            .Produces<UiError>(StatusCodes.Status502BadGateway);
     }
 
     private static async Task<IResult> ListAsync(

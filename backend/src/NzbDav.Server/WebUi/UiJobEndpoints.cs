@@ -20,18 +20,27 @@ public static class UiJobEndpoints
 
     public static void MapUiJobs(this RouteGroupBuilder api)
     {
-        api.MapGet("/queue", QueueAsync).RequireAuthorization();
-        api.MapPost("/queue/upload", UploadAsync).RequireAuthorization();
-        api.MapPost("/queue/url", AddUrlAsync).RequireAuthorization();
-        api.MapPost("/queue/pause", (QueuePause pause, HttpContext context) => SetQueuePausedAsync(pause, true, context.RequestAborted)).RequireAuthorization();
-        api.MapPost("/queue/resume", (QueuePause pause, HttpContext context) => SetQueuePausedAsync(pause, false, context.RequestAborted)).RequireAuthorization();
-        api.MapPost("/jobs/{id}/pause", (string id, JobCommands jobs, HttpContext context) => SetJobPausedAsync(jobs, id, true, context.RequestAborted)).RequireAuthorization();
-        api.MapPost("/jobs/{id}/resume", (string id, JobCommands jobs, HttpContext context) => SetJobPausedAsync(jobs, id, false, context.RequestAborted)).RequireAuthorization();
-        api.MapPost("/jobs/{id}/priority", SetPriorityAsync).RequireAuthorization();
-        api.MapPost("/jobs/{id}/delete", DeleteAsync).RequireAuthorization();
-        api.MapPost("/jobs/{id}/retry", RetryAsync).RequireAuthorization();
-        api.MapGet("/jobs/{id}/nzb", NzbAsync).RequireAuthorization();
-        api.MapGet("/history", HistoryAsync).RequireAuthorization();
+        api.MapGet("/queue", QueueAsync).RequireAuthorization().Produces<UiQueueView>();
+        api.MapPost("/queue/upload", UploadAsync).RequireAuthorization()
+            .WithMetadata(new UiRequestBody(typeof(IFormFileCollection), "multipart/form-data")).Produces<UiAddResult>().Produces<UiError>(StatusCodes.Status400BadRequest);
+        api.MapPost("/queue/url", AddUrlAsync).RequireAuthorization()
+            .WithMetadata(new UiRequestBody(typeof(UiUrlRequest))).Produces<UiAddResult>().Produces<UiError>(StatusCodes.Status400BadRequest);
+        api.MapPost("/queue/pause", (QueuePause pause, HttpContext context) => SetQueuePausedAsync(pause, true, context.RequestAborted))
+            .RequireAuthorization().Produces<UiQueuePaused>();
+        api.MapPost("/queue/resume", (QueuePause pause, HttpContext context) => SetQueuePausedAsync(pause, false, context.RequestAborted))
+            .RequireAuthorization().Produces<UiQueuePaused>();
+        api.MapPost("/jobs/{id}/pause", (string id, JobCommands jobs, HttpContext context) => SetJobPausedAsync(jobs, id, true, context.RequestAborted))
+            .RequireAuthorization().Produces(StatusCodes.Status204NoContent).Produces<UiError>(StatusCodes.Status409Conflict);
+        api.MapPost("/jobs/{id}/resume", (string id, JobCommands jobs, HttpContext context) => SetJobPausedAsync(jobs, id, false, context.RequestAborted))
+            .RequireAuthorization().Produces(StatusCodes.Status204NoContent).Produces<UiError>(StatusCodes.Status409Conflict);
+        api.MapPost("/jobs/{id}/priority", SetPriorityAsync).RequireAuthorization()
+            .WithMetadata(new UiRequestBody(typeof(UiPriorityRequest))).Produces(StatusCodes.Status204NoContent).Produces<UiError>(StatusCodes.Status400BadRequest).Produces<UiError>(StatusCodes.Status409Conflict);
+        api.MapPost("/jobs/{id}/delete", DeleteAsync).RequireAuthorization()
+            .WithMetadata(new UiRequestBody(typeof(UiDeleteRequest))).Produces(StatusCodes.Status204NoContent).Produces<UiError>(StatusCodes.Status404NotFound);
+        api.MapPost("/jobs/{id}/retry", RetryAsync).RequireAuthorization().Produces<UiRetried>().Produces<UiError>(StatusCodes.Status409Conflict);
+        api.MapGet("/jobs/{id}/nzb", NzbAsync).RequireAuthorization()
+            .Produces<byte[]>(StatusCodes.Status200OK, "application/x-nzb").Produces<UiError>(StatusCodes.Status404NotFound);
+        api.MapGet("/history", HistoryAsync).RequireAuthorization().Produces<UiHistoryPage>().Produces<UiError>(StatusCodes.Status400BadRequest);
     }
 
     private static async Task<IResult> QueueAsync(
@@ -272,7 +281,7 @@ public sealed record UiAdded(string File, string Id);
 
 public sealed record UiRefused(string File, string Error);
 
-public sealed record UiUrlRequest(string? Url, string? Category, int? Priority, string? Name, string? Password);
+public sealed record UiUrlRequest(string? Url, string? Category = null, int? Priority = null, string? Name = null, string? Password = null);
 
 public sealed record UiQueuePaused(bool Paused);
 

@@ -18,7 +18,7 @@ public static class UiLogEndpoints
                 return BadLevel(level);
             var entries = ring.Read(Math.Max(0, after ?? 0), minimum, search, Math.Clamp(limit ?? DefaultLimit, 1, ring.Capacity));
             return Results.Ok(new UiLogs(entries, ring.Last));
-        }).RequireAuthorization();
+        }).RequireAuthorization().Produces<UiLogs>().Produces<UiError>(StatusCodes.Status400BadRequest);
 
         api.MapGet("/logs/download", (LogRing ring, string? level, string? search) =>
         {
@@ -34,7 +34,7 @@ public static class UiLogEndpoints
             }
 
             return Results.File(Encoding.UTF8.GetBytes(text.ToString()), "text/plain; charset=utf-8", "nzbdav-log.txt");
-        }).RequireAuthorization();
+        }).RequireAuthorization().Produces<string>(StatusCodes.Status200OK, "text/plain");
     }
 
     private static LogEventLevel? ParseLevel(string? level) =>

@@ -25,23 +25,31 @@ public static class UiSessionEndpoints
             .AddEndpointFilter(RequireAntiforgeryOnChanges);
 
         api.MapGet("/session", (HttpContext context, UiAccountStore accounts, IAntiforgery antiforgery) =>
-            Results.Ok(Session(context, accounts, antiforgery)));
+            Results.Ok(Session(context, accounts, antiforgery))).Produces<UiSession>();
 
-        api.MapPost("/setup", SetupAsync).RequireRateLimiting(UiAuthentication.LoginPolicy);
-        api.MapPost("/login", LoginAsync).RequireRateLimiting(UiAuthentication.LoginPolicy);
+        api.MapPost("/setup", SetupAsync).RequireRateLimiting(UiAuthentication.LoginPolicy)
+            .WithMetadata(new UiRequestBody(typeof(SetupRequest))).Produces<UiSession>().Produces<UiError>(StatusCodes.Status400BadRequest)
+            .Produces<UiError>(StatusCodes.Status403Forbidden).Produces<UiError>(StatusCodes.Status409Conflict);
+        api.MapPost("/login", LoginAsync).RequireRateLimiting(UiAuthentication.LoginPolicy)
+            .WithMetadata(new UiRequestBody(typeof(LoginRequest))).Produces<UiSession>().Produces<UiError>(StatusCodes.Status401Unauthorized)
+            .Produces<UiError>(StatusCodes.Status409Conflict).Produces(StatusCodes.Status429TooManyRequests);
         api.MapPost("/logout", async (HttpContext context) =>
         {
             await context.SignOutAsync(UiAuthentication.Scheme);
             return Results.NoContent();
         });
-        api.MapPost("/account/password", ChangePasswordAsync).RequireAuthorization();
+        api.MapPost("/account/password", ChangePasswordAsync).RequireAuthorization()
+            .WithMetadata(new UiRequestBody(typeof(PasswordChangeRequest))).Produces<UiSession>().Produces<UiError>(StatusCodes.Status400BadRequest);
         api.MapLiveFeed();
         api.MapUiLogs();
         api.MapUiJobs();
         api.MapUiFiles();
 
+        // The UI API's own description; the frontend's types are generated from it (docs/ui.md).
+        api.MapOpenApi("/openapi/{documentName}.json").RequireAuthorization();
+
         // Anything else under the API is not the app's shell.
-        api.Map("/{**rest}", () => Results.NotFound(new UiError("There is no such UI API call.")));
+        api.Map("/{**rest}", () => Results.NotFound(new UiError("There is no such UI API call."))).ExcludeFromDescription();
         return api;
     }
 
@@ -140,11 +148,11 @@ public static class UiSessionEndpoints
         return await next(invocation);
     }
 
-    private sealed record SetupRequest(string? Code, string? User, string? Password);
+    internal sealed record SetupRequest(string? Code, string? User, string? Password);
 
-    private sealed record LoginRequest(string? User, string? Password);
+    internal sealed record LoginRequest(string? User, string? Password);
 
-    private sealed record PasswordChangeRequest(string? Current, string? New);
+    internal sealed record PasswordChangeRequest(string? Current, string? New);
 }
 
 /// <summary>What the UI knows about its session: whether setup is still needed, who is logged in, and the anti-forgery token for its next change.</summary>

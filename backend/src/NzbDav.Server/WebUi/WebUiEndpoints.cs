@@ -22,12 +22,49 @@ public static class WebUiEndpoints
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; " +
         "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
+    /// <summary>The OpenAPI document's name: served at <c>/ui/api/openapi/ui.json</c>.</summary>
+    public const string OpenApiDocument = "ui";
+
     public static IServiceCollection AddNzbDavWebUi(this IServiceCollection services)
     {
         services.AddSingleton(provider =>
         {
             var configured = provider.GetRequiredService<IOptions<NzbDavOptions>>().Value.Ui.Directory;
             return new WebUiFiles(string.IsNullOrWhiteSpace(configured) ? Path.Combine(AppContext.BaseDirectory, "ui") : configured);
+        });
+        // Numbers are numbers: the web defaults also read "1" as 1, which would make every number in
+        // the OpenAPI document "integer or string" and the frontend's types vaguer than the answers.
+        services.ConfigureHttpJsonOptions(static options => options.SerializerOptions.NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.Strict);
+        // Only the UI's own API: WebDAV and the SABnzbd API are described by their own standards.
+        services.AddOpenApi(OpenApiDocument, options =>
+        {
+            options.ShouldInclude = description => description.RelativePath?.StartsWith("ui/api/", StringComparison.Ordinal) == true;
+            options.AddDocumentTransformer((document, _, _) =>
+            {
+                document.Info.Title = "NzbDav web UI API";
+                document.Info.Description = "The JSON API behind NzbDav's web UI (/ui/). Session cookie login; every change needs the X-CSRF-Token header. See docs/ui.md.";
+                // The same document whatever address it was asked at, so the frontend's copy stays comparable.
+                document.Servers = [];
+                return Task.CompletedTask;
+            });
+            options.AddOperationTransformer(async (operation, context, cancellationToken) =>
+            {
+                if (context.Description.ActionDescriptor.EndpointMetadata.OfType<UiRequestBody>().FirstOrDefault() is { } body)
+                {
+                    operation.RequestBody = new Microsoft.OpenApi.OpenApiRequestBody
+                    {
+                        Required = true,
+                        Content = new Dictionary<string, Microsoft.OpenApi.OpenApiMediaType>
+                        {
+                            [body.ContentType] = new() { Schema = await context.GetOrCreateSchemaAsync(body.Type, null, cancellationToken) },
+                        },
+                    };
+                }
+
+                // Grouped by page area (queue, jobs, history, files, logs…) rather than by the assembly that maps them.
+                var area = context.Description.RelativePath!["ui/api/".Length..].Split('/', '?')[0];
+                operation.Tags = new HashSet<Microsoft.OpenApi.OpenApiTagReference> { new(area, null, null) };
+            });
         });
         return services;
     }

@@ -31,8 +31,8 @@ public sealed class AuthTests
         await using var server = await DavTestServer.StartAsync(temp.Path, ct);
         await server.SeedCompletedJobAsync("tv", "Show", [("e1.mkv", 100)], ct);
         var endpoints = server.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>().ToList();
-        // /health, /api, /metrics, the web UI's files, the UI API (24 routes) and the tree's catch-all.
-        Assert.Equal(29, endpoints.Count);
+        // /health, /api, /metrics, the web UI's files, the UI API (25 routes) and the tree's catch-all.
+        Assert.Equal(30, endpoints.Count);
         Assert.Contains(endpoints, e => e.RoutePattern.RawText == "/metrics");
 
         var exempt = new List<string>();
@@ -88,7 +88,7 @@ public sealed class AuthTests
         }
 
         Assert.Equal(
-            ["/api", "/health", "/ui/api/account/password", "/ui/api/files", "/ui/api/files/raw", "/ui/api/files/test", "/ui/api/history", "/ui/api/jobs/{id}/delete", "/ui/api/jobs/{id}/nzb", "/ui/api/jobs/{id}/pause", "/ui/api/jobs/{id}/priority", "/ui/api/jobs/{id}/resume", "/ui/api/jobs/{id}/retry", "/ui/api/live", "/ui/api/login", "/ui/api/logout", "/ui/api/logs", "/ui/api/logs/download", "/ui/api/queue", "/ui/api/queue/pause", "/ui/api/queue/resume", "/ui/api/queue/upload", "/ui/api/queue/url", "/ui/api/session", "/ui/api/setup", "/ui/api/{**rest}", "/ui/{**path}"],
+            ["/api", "/health", "/ui/api/account/password", "/ui/api/files", "/ui/api/files/raw", "/ui/api/files/test", "/ui/api/history", "/ui/api/jobs/{id}/delete", "/ui/api/jobs/{id}/nzb", "/ui/api/jobs/{id}/pause", "/ui/api/jobs/{id}/priority", "/ui/api/jobs/{id}/resume", "/ui/api/jobs/{id}/retry", "/ui/api/live", "/ui/api/login", "/ui/api/logout", "/ui/api/logs", "/ui/api/logs/download", "/ui/api/openapi/{documentName}.json", "/ui/api/queue", "/ui/api/queue/pause", "/ui/api/queue/resume", "/ui/api/queue/upload", "/ui/api/queue/url", "/ui/api/session", "/ui/api/setup", "/ui/api/{**rest}", "/ui/{**path}"],
             exempt.Select(e => e[(e.IndexOf(' ', StringComparison.Ordinal) + 1)..]).Distinct().Order(StringComparer.Ordinal));
         Assert.True(checkedRequests > 100);
 

@@ -9,6 +9,8 @@ const serverDll =
 
 export interface RunningServer {
   url: string;
+  /** The fresh data directory the server was given (removed by stop). */
+  data: string;
   /** Everything the server wrote to stdout so far. */
   output: () => string;
   stop: () => Promise<void>;
@@ -48,6 +50,7 @@ export async function startServer(args: string[], ready: RegExp): Promise<Runnin
 
   return {
     url,
+    data,
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {

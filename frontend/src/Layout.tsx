@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { NavLink, Outlet } from "react-router";
 import { useLogout, useSession } from "./api/session";
 import { LoginPage } from "./pages/LoginPage";
@@ -18,7 +19,12 @@ export function Layout() {
     );
   else if (session.data.setupRequired) content = <SetupPage />;
   else if (!session.data.authenticated) content = <LoginPage />;
-  else content = <Outlet />;
+  else
+    content = (
+      <Suspense fallback={<p className="muted">Loading…</p>}>
+        <Outlet />
+      </Suspense>
+    );
 
   const user = session.data?.authenticated ? session.data.user : null;
   return (
@@ -31,6 +37,9 @@ export function Layout() {
               <NavLink to="/" end>
                 Dashboard
               </NavLink>
+              <NavLink to="/queue">Queue</NavLink>
+              <NavLink to="/history">History</NavLink>
+              <NavLink to="/files">Files</NavLink>
               <NavLink to="/logs">Logs</NavLink>
               <NavLink to="/status">Status</NavLink>
               <NavLink to="/account">Account</NavLink>

@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { StrictMode, lazy } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider, createBrowserRouter } from "react-router";
@@ -10,6 +10,11 @@ import { NotFoundPage } from "./pages/NotFoundPage";
 import { AccountPage } from "./pages/AccountPage";
 import "./styles.css";
 
+// Loaded on first visit: the dashboard, which most visits open, does not wait for them.
+const QueuePage = lazy(() => import("./pages/QueuePage").then((m) => ({ default: m.QueuePage })));
+const HistoryPage = lazy(() => import("./pages/HistoryPage").then((m) => ({ default: m.HistoryPage })));
+const FilesPage = lazy(() => import("./pages/FilesPage").then((m) => ({ default: m.FilesPage })));
+
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
 });
@@ -20,6 +25,9 @@ const router = createBrowserRouter(
       element: <Layout />,
       children: [
         { index: true, element: <DashboardPage /> },
+        { path: "queue", element: <QueuePage /> },
+        { path: "history", element: <HistoryPage /> },
+        { path: "files", element: <FilesPage /> },
         { path: "status", element: <StatusPage /> },
         { path: "logs", element: <LogsPage /> },
         { path: "account", element: <AccountPage /> },

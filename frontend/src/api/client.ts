@@ -29,6 +29,17 @@ export async function postJson<T>(path: string, body: unknown, csrfToken: string
   return read<T>(response);
 }
 
+/** POSTs a multipart form (files) with the anti-forgery token; the browser sets the boundary itself. */
+export async function postForm<T>(path: string, form: FormData, csrfToken: string): Promise<T> {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { Accept: "application/json", "X-CSRF-Token": csrfToken },
+    body: form,
+    credentials: "same-origin",
+  });
+  return read<T>(response);
+}
+
 async function read<T>(response: Response): Promise<T> {
   if (!response.ok) {
     throw new ApiError(response.status, await describeFailure(response));

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { getJson, postJson } from "./client";
 
 /** What GET /ui/api/session answers (see docs/ui.md). */
@@ -15,13 +15,21 @@ export function useSession() {
   return useQuery({ queryKey: sessionKey, queryFn: ({ signal }) => getJson<Session>("/ui/api/session", signal), staleTime: 60_000 });
 }
 
+/** The anti-forgery token every change must carry: the cached session's, or a fresh one. */
+export async function currentCsrfToken(queryClient: QueryClient): Promise<string> {
+  const cached = queryClient.getQueryData<Session>(sessionKey);
+  if (cached) return cached.csrfToken;
+  const session = await getJson<Session>("/ui/api/session");
+  queryClient.setQueryData(sessionKey, session);
+  return session.csrfToken;
+}
+
 /** A session call (setup, login, password change) whose answer is the new session. */
 function useSessionChange<TBody>(path: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: TBody) => {
-      const current = queryClient.getQueryData<Session>(sessionKey) ?? (await getJson<Session>("/ui/api/session"));
-      return postJson<Session>(path, body, current.csrfToken);
+      return postJson<Session>(path, body, await currentCsrfToken(queryClient));
     },
     onSuccess: (session) => queryClient.setQueryData(sessionKey, session),
   });

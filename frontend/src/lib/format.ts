@@ -41,3 +41,24 @@ export function percent(part: number, whole: number): string {
   if (!(whole > 0)) return "–";
   return `${Math.min(100, Math.max(0, Math.round((part / whole) * 100)))} %`;
 }
+
+/** A time left as people read it: "45 s", "3 min 20 s", "1 h 05 min", "2 d 3 h"; "–" when unknown. */
+export function duration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return "–";
+  const total = Math.round(seconds);
+  if (total < 60) return `${total} s`;
+  const minutes = Math.floor(total / 60);
+  if (minutes < 60) return `${minutes} min ${String(total % 60).padStart(2, "0")} s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, "0")} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+/** A moment in the browser's time zone, short and sortable by eye: "2025-03-07 14:05"; "–" for none. */
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return "–";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "–";
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}

@@ -1,0 +1,61 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getJson, postForm, postJson } from "./client";
+import { currentCsrfToken } from "./session";
+import type { AddResult, AddUrlRequest, HistoryFilter, HistoryPage, Priority, QueueState, QueueView, RetryResult } from "./types";
+
+const queueKey = ["queue"] as const;
+const historyKey = ["history"] as const;
+
+/** The queue, refreshed every second while the page is visible (TanStack pauses the interval in a hidden tab). */
+export function useQueue() {
+  return useQuery({
+    queryKey: queueKey,
+    queryFn: ({ signal }) => getJson<QueueView>("/ui/api/queue", signal),
+    refetchInterval: 1_000,
+  });
+}
+
+export interface HistoryQuery {
+  page: number;
+  pageSize: number;
+  search: string;
+  status: HistoryFilter;
+}
+
+export function useHistory(q: HistoryQuery) {
+  const query = new URLSearchParams({ page: String(q.page), pageSize: String(q.pageSize), search: q.search, status: q.status }).toString();
+  return useQuery({
+    queryKey: [...historyKey, q],
+    queryFn: ({ signal }) => getJson<HistoryPage>(`/ui/api/history?${query}`, signal),
+    refetchInterval: 3_000,
+    // Keeps the rows on screen while the next page or search loads, instead of flashing empty.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A change to the queue or history; afterwards both are fetched again at once rather than at the next tick. */
+function useJobChange<TVariables, TResult>(call: (variables: TVariables, csrfToken: string) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (variables: TVariables) => call(variables, await currentCsrfToken(queryClient)),
+    onSettled: async () => {
+      await Promise.all([queryClient.invalidateQueries({ queryKey: queueKey }), queryClient.invalidateQueries({ queryKey: historyKey })]);
+    },
+  });
+}
+
+const jobPath = (id: string, action: string) => `/ui/api/jobs/${encodeURIComponent(id)}/${action}`;
+
+export const useUpload = () => useJobChange((form: FormData, token) => postForm<AddResult>("/ui/api/queue/upload", form, token));
+export const useAddUrl = () => useJobChange((body: AddUrlRequest, token) => postJson<AddResult>("/ui/api/queue/url", body, token));
+export const useQueuePause = () =>
+  useJobChange((pause: boolean, token) => postJson<QueueState>(pause ? "/ui/api/queue/pause" : "/ui/api/queue/resume", {}, token));
+export const useJobPause = () =>
+  useJobChange(({ id, pause }: { id: string; pause: boolean }, token) => postJson<void>(jobPath(id, pause ? "pause" : "resume"), {}, token));
+export const useJobPriority = () =>
+  useJobChange(({ id, priority }: { id: string; priority: Priority }, token) => postJson<void>(jobPath(id, "priority"), { priority }, token));
+export const useJobDelete = () =>
+  useJobChange(({ id, deleteFiles }: { id: string; deleteFiles: boolean }, token) => postJson<void>(jobPath(id, "delete"), { deleteFiles }, token));
+export const useJobRetry = () => useJobChange((id: string, token) => postJson<RetryResult>(jobPath(id, "retry"), {}, token));
+
+export const nzbUrl = (id: string) => jobPath(id, "nzb");

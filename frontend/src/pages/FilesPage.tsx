@@ -1,0 +1,193 @@
+import { Fragment, useEffect, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { useFileTest, useFiles } from "../api/files";
+import type { FileEntry } from "../api/types";
+import { breadcrumbs, contentRoot, describeMediaError, describeTest, filesPageUrl, mediaKind, rawUrl, sortEntries } from "../lib/files";
+import { bytes, dateTime } from "../lib/format";
+
+/** The library as WebDAV clients see it, folder by folder, with a way to fetch, copy the address of, play or time each file. */
+export function FilesPage() {
+  const [params] = useSearchParams();
+  const path = params.get("path") || contentRoot;
+  const files = useFiles(path);
+  const data = files.data;
+
+  return (
+    <section className="card" aria-labelledby="files-title">
+      <div className="title-row">
+        <h1 id="files-title">Files</h1>
+      </div>
+      <nav className="crumbs" aria-label="Folder path">
+        {breadcrumbs(path).map((crumb, i, all) => (
+          <Fragment key={crumb.path}>
+            {i > 0 && <span className="muted">/</span>}
+            {i === all.length - 1 ? <span aria-current="page">{crumb.name}</span> : <Link to={filesPageUrl(crumb.path)}>{crumb.name}</Link>}
+          </Fragment>
+        ))}
+      </nav>
+      {files.isPending && <p className="muted">Loading…</p>}
+      {files.isError && (
+        <p role="alert" className="error">
+          {files.error.message}
+        </p>
+      )}
+      {/* Keyed by folder so an open file's panel, player and copy state do not follow into the next folder. */}
+      {data && <Listing key={data.path} parent={data.parent} entries={sortEntries(data.entries)} />}
+    </section>
+  );
+}
+
+function Listing({ parent, entries }: { parent: string | null; entries: FileEntry[] }) {
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <div className="table-scroll">
+      <table className="files">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th className="numeric">Size</th>
+            <th className="wide-only">Modified</th>
+          </tr>
+        </thead>
+        <tbody>
+          {parent !== null && (
+            <tr>
+              <td className="name" colSpan={3}>
+                <Link to={filesPageUrl(parent)}>.. (up)</Link>
+              </td>
+            </tr>
+          )}
+          {entries.length === 0 && (
+            <tr>
+              <td colSpan={3} className="muted">
+                This folder is empty.
+              </td>
+            </tr>
+          )}
+          {entries.map((entry) => (
+            <Fragment key={entry.path}>
+              <tr>
+                <td className="name">
+                  {entry.isDirectory ? (
+                    <Link to={filesPageUrl(entry.path)}>{entry.name}/</Link>
+                  ) : (
+                    <button type="button" className="link" aria-expanded={open === entry.path} onClick={() => setOpen(open === entry.path ? null : entry.path)}>
+                      {entry.name}
+                    </button>
+                  )}
+                </td>
+                <td className="numeric">{entry.isDirectory ? "" : bytes(entry.size)}</td>
+                <td className="wide-only">{dateTime(entry.modified)}</td>
+              </tr>
+              {open === entry.path && (
+                <tr className="file-panel-row">
+                  <td colSpan={3}>
+                    <FilePanel entry={entry} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function FilePanel({ entry }: { entry: FileEntry }) {
+  const test = useFileTest();
+  const kind = mediaKind(entry.name);
+  const [playing, setPlaying] = useState(false);
+  const [mediaError, setMediaError] = useState<string | null>(null);
+
+  return (
+    <div className="file-panel" role="region" aria-label={`${entry.name} actions`}>
+      <div className="muted small">
+        {bytes(entry.size)} · modified {dateTime(entry.modified)}
+      </div>
+      <div className="job-actions">
+        <a className="button-like" href={rawUrl(entry.path, true)} download={entry.name}>
+          Download
+        </a>
+        <CopyButton label="Copy WebDAV URL" text={entry.webDavUrl} />
+        <CopyButton label="Copy mount path" text={entry.mountPath} />
+        {kind && (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setMediaError(null);
+              setPlaying(!playing);
+            }}
+          >
+            {playing ? "Close player" : "Play"}
+          </button>
+        )}
+        <button type="button" className="secondary" disabled={test.isPending} onClick={() => test.mutate(entry.path)}>
+          {test.isPending ? "Testing…" : "Test"}
+        </button>
+      </div>
+      {test.data && (
+        <p role="status" data-testid="test-result">
+          Read {describeTest(test.data)}.
+        </p>
+      )}
+      {test.isError && (
+        <p role="alert" className="error">
+          {test.error.message}
+        </p>
+      )}
+      {playing && kind === "video" && (
+        <video className="player" controls preload="metadata" src={rawUrl(entry.path)} onError={(e) => setMediaError(describeMediaError(e.currentTarget.error))} />
+      )}
+      {playing && kind === "audio" && (
+        <audio className="player" controls preload="metadata" src={rawUrl(entry.path)} onError={(e) => setMediaError(describeMediaError(e.currentTarget.error))} />
+      )}
+      {playing && mediaError && (
+        <p role="alert" className="error" data-testid="media-error">
+          {mediaError}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Copies with the Clipboard API, which browsers offer only on https or localhost; elsewhere (a LAN
+ * address over http) it shows the text selected in a read-only box, for the user to copy.
+ */
+function CopyButton({ label, text }: { label: string; text: string | null | undefined }) {
+  const [state, setState] = useState<"idle" | "copied" | "manual">("idle");
+  const box = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (state === "manual") box.current?.select();
+    if (state !== "copied") return;
+    const timer = window.setTimeout(() => setState("idle"), 2_000);
+    return () => window.clearTimeout(timer);
+  }, [state]);
+
+  if (!text) return null;
+
+  async function copy() {
+    try {
+      if (!navigator.clipboard) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(text!);
+      setState("copied");
+    } catch {
+      setState("manual");
+    }
+  }
+
+  return (
+    <span className="copy">
+      <button type="button" className="secondary" onClick={() => void copy()}>
+        {label}
+      </button>
+      {state === "copied" && <span role="status">Copied</span>}
+      {state === "manual" && (
+        <input ref={box} className="copy-box" readOnly value={text} aria-label={`${label}: copy this text`} onFocus={(e) => e.currentTarget.select()} />
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,159 @@
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { nzbUrl, useHistory, useJobDelete, useJobRetry } from "../api/jobs";
+import type { HistoryFilter, HistoryJob } from "../api/types";
+import { filesPageUrl } from "../lib/files";
+import { bytes, dateTime } from "../lib/format";
+import { categoryLabel, pageCount, pageRange } from "../lib/jobs";
+import { useDebounced } from "../lib/useDebounced";
+
+const pageSize = 25;
+
+const filters: { value: HistoryFilter; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "completed", label: "Completed" },
+  { value: "failed", label: "Failed" },
+];
+
+/** Finished jobs, newest first, a page at a time; new completions appear without a reload. */
+export function HistoryPage() {
+  const [typed, setTyped] = useState("");
+  const search = useDebounced(typed.trim(), 300);
+  const [status, setStatus] = useState<HistoryFilter>("all");
+  const [page, setPage] = useState(1);
+  const history = useHistory({ page, pageSize, search, status });
+  const data = history.data;
+  const pages = data ? pageCount(pageSize, data.total) : 1;
+
+  // A new search or filter starts from its first page.
+  useEffect(() => setPage(1), [search, status]);
+  // Deleting the last entries of the last page leaves it empty: step back to one that has some.
+  useEffect(() => {
+    if (data && page > pages) setPage(pages);
+  }, [data, page, pages]);
+
+  return (
+    <section className="card" aria-labelledby="history-title">
+      <div className="title-row">
+        <h1 id="history-title">History</h1>
+        {data && <span className="muted small">{data.total} in all</span>}
+      </div>
+      <div className="filters">
+        <input type="search" placeholder="Search" aria-label="Search the history" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        <label>
+          Status{" "}
+          <select value={status} onChange={(e) => setStatus(e.target.value as HistoryFilter)}>
+            {filters.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {history.isPending && <p className="muted">Loading…</p>}
+      {history.isError && (
+        <p role="alert" className="error">
+          {history.error.message}
+        </p>
+      )}
+      {data?.jobs.length === 0 && <p className="muted">{search || status !== "all" ? "No job matches." : "Nothing has finished yet."}</p>}
+      {data && data.jobs.length > 0 && (
+        <ul className="job-list" aria-label="History">
+          {data.jobs.map((job) => (
+            <HistoryItem key={job.id} job={job} />
+          ))}
+        </ul>
+      )}
+      {data && (
+        <div className="pager">
+          <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <span data-testid="page-range">{pageRange(page, pageSize, data.total)}</span>
+          <button type="button" className="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function HistoryItem({ job }: { job: HistoryJob }) {
+  const retry = useJobRetry();
+  const remove = useJobDelete();
+  const [confirming, setConfirming] = useState(false);
+  const error = retry.error ?? remove.error;
+  const failed = job.status === "Failed";
+
+  return (
+    <li className="job" aria-label={job.name}>
+      <div className="job-head">
+        <span className="job-name">{job.name}</span>
+        <span className={`pill ${job.status.toLowerCase()}`} data-testid="job-status">
+          {job.status}
+        </span>
+      </div>
+      <div className="muted small">
+        {categoryLabel(job.category)} · {bytes(job.totalBytes)} · {failed ? "failed" : "completed"} <time dateTime={job.completedAt ?? job.addedAt}>{dateTime(job.completedAt ?? job.addedAt)}</time>
+      </div>
+      {failed && job.failMessage && (
+        <p className="error fail-message" data-testid="fail-message">
+          {job.failMessage}
+        </p>
+      )}
+      <div className="job-actions">
+        {failed && (
+          <button type="button" className="secondary" disabled={retry.isPending} onClick={() => retry.mutate(job.id)}>
+            {retry.isPending ? "Retrying…" : "Retry"}
+          </button>
+        )}
+        <a className="button-like" href={nzbUrl(job.id)} download>
+          Download NZB
+        </a>
+        {job.contentPath && (
+          <Link className="button-like" to={filesPageUrl(job.contentPath)}>
+            Browse files
+          </Link>
+        )}
+        {!confirming && (
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            Delete…
+          </button>
+        )}
+      </div>
+      {confirming && (
+        <div className="confirm" role="group" aria-label="Confirm delete">
+          <button
+            type="button"
+            className="secondary"
+            disabled={remove.isPending}
+            onClick={() => remove.mutate({ id: job.id, deleteFiles: false }, { onSettled: () => setConfirming(false) })}
+          >
+            Remove entry (keep files)
+          </button>
+          {job.contentPath && (
+            <button
+              type="button"
+              className="danger"
+              disabled={remove.isPending}
+              onClick={() => remove.mutate({ id: job.id, deleteFiles: true }, { onSettled: () => setConfirming(false) })}
+            >
+              Delete with files
+            </button>
+          )}
+          <button type="button" className="link" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {retry.isSuccess && <p role="status">Back in the queue.</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error.message}
+        </p>
+      )}
+    </li>
+  );
+}

@@ -1,54 +1,11 @@
 import { useEffect, useRef, useState } from "react";
+import type { components } from "./schema";
 
-/** One tick of GET /ui/api/live (DashboardSnapshot on the server). */
-export interface DashboardSnapshot {
-  sequence: number;
-  at: string;
-  intervalSeconds: number;
-  servedBytesPerSecond: number;
-  fetchedBytesPerSecond: number;
-  servedBytes: number;
-  fetchedBytes: number;
-  streams: StreamView[];
-  providers: ProviderView[];
-  limiter: { capacity: number; inUse: number; pools: PoolView[] };
-}
-
-export interface StreamView {
-  id: number;
-  path: string;
-  client: string | null;
-  position: number;
-  end: number;
-  fileSize: number;
-  bytesPerSecond: number;
-  started: string;
-}
-
-export interface ProviderView {
-  name: string;
-  role: string;
-  priority: number;
-  circuit: string;
-  open: number;
-  inUse: number;
-  idle: number;
-  maxConnections: number;
-  waiters: number;
-  articlesPerSecond: number;
-  fetchedBytesPerSecond: number;
-  missing: number;
-  errors: number;
-  crcMismatches: number;
-}
-
-export interface PoolView {
-  name: string;
-  inUse: number;
-  guaranteed: number;
-  maximum: number;
-  waiting: number;
-}
+/** One tick of GET /ui/api/live, typed from the server's OpenAPI document (see types.ts). */
+export type DashboardSnapshot = components["schemas"]["DashboardSnapshot"];
+export type StreamView = components["schemas"]["StreamView"];
+export type ProviderView = components["schemas"]["ProviderView"];
+export type PoolView = components["schemas"]["PoolView"];
 
 export interface RatePoint {
   at: number;

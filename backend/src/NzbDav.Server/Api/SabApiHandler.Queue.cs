@@ -1,5 +1,4 @@
 using System.Globalization;
-using Microsoft.EntityFrameworkCore;
 using NzbDav.Data.Entities;
 using NzbDav.Server.Queue;
 
@@ -27,17 +26,8 @@ public sealed partial class SabApiHandler
     private async Task<IResult> ListQueueAsync(SabRequest request, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var query = context.Jobs.AsNoTracking().Where(j => JobCommands.QueueStatuses.Contains(j.Status));
-        var category = request.Get("cat");
-        if (category is not null)
-            query = query.Where(j => j.Category == category);
-        // Running first, then SAB's priority order, then arrival. The whole queue is read: a slot's
-        // time left depends on every job ahead of it (queues are short; paging happens below).
-        var all = await query
-            .OrderByDescending(j => j.Status == JobStatus.Processing)
-            .ThenByDescending(j => j.Priority)
-            .ThenBy(j => j.AddedAt)
-            .ToListAsync(cancellationToken);
+        // Paging happens below: a slot's time left depends on every job ahead of it.
+        var all = await JobCommands.QueueInRunOrderAsync(context, request.Get("cat"), cancellationToken);
         var settings = options.CurrentValue;
         var paused = pause.IsPaused || settings.Queue.Hold;
         var estimate = SabQueueEstimate.Compute(all, progress, paused, settings.Queue.MaxConcurrentJobs);

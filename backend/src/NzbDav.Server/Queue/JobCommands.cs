@@ -19,6 +19,23 @@ public sealed class JobCommands(
     public static readonly JobStatus[] HistoryStatuses = [JobStatus.Completed, JobStatus.Failed];
 
     /// <summary>
+    /// The queue's jobs of <paramref name="category"/> (all when null) in the order they run: running
+    /// first, then SAB's priority order, then arrival — the order the queue service claims them in.
+    /// The whole queue is read, since a job's time left depends on every job ahead of it.
+    /// </summary>
+    public static Task<List<Job>> QueueInRunOrderAsync(NzbDavDbContext context, string? category, CancellationToken cancellationToken)
+    {
+        var query = context.Jobs.AsNoTracking().Where(j => QueueStatuses.Contains(j.Status));
+        if (category is not null)
+            query = query.Where(j => j.Category == category);
+        return query
+            .OrderByDescending(j => j.Status == JobStatus.Processing)
+            .ThenByDescending(j => j.Priority)
+            .ThenBy(j => j.AddedAt)
+            .ToListAsync(cancellationToken);
+    }
+
+    /// <summary>
     /// Deletes jobs in one of <paramref name="statuses"/> with their NZB and files. The ids may also
     /// be SABnzbd's <c>all</c> or <c>failed</c>. Answers the ids deleted.
     /// </summary>

@@ -47,13 +47,7 @@ public static class UiJobEndpoints
         IDbContextFactory<NzbDavDbContext> contextFactory, IOptionsMonitor<NzbDavOptions> options, QueuePause pause, IngestionProgress progress, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        // The order the queue service claims them in, the running ones first.
-        var all = await context.Jobs.AsNoTracking()
-            .Where(j => JobCommands.QueueStatuses.Contains(j.Status))
-            .OrderByDescending(j => j.Status == JobStatus.Processing)
-            .ThenByDescending(j => j.Priority)
-            .ThenBy(j => j.AddedAt)
-            .ToListAsync(cancellationToken);
+        var all = await JobCommands.QueueInRunOrderAsync(context, null, cancellationToken);
         var settings = options.CurrentValue;
         var paused = pause.IsPaused || settings.Queue.Hold;
         var estimate = SabQueueEstimate.Compute(all, progress, paused, settings.Queue.MaxConcurrentJobs);

@@ -50,8 +50,9 @@ public sealed class RuntimeSettingsTests
 
         // A lower cap applies to the pool and the limiter's budget at once.
         await WriteSettingsAsync(data.Path, nntp.Port, maxConnections: 2, ct);
-        await WaitUntilAsync(() => Assert.Single(client.GetProviderStatus()).Pool.MaxConnections == 2, ct);
-        Assert.Equal(2, host.Server.Services.GetRequiredService<GlobalOperationLimiter>().Options.TotalConnections);
+        // The pool and the limiter are told one after the other; both must follow.
+        var limiter = host.Server.Services.GetRequiredService<GlobalOperationLimiter>();
+        await WaitUntilAsync(() => Assert.Single(client.GetProviderStatus()).Pool.MaxConnections == 2 && limiter.Options.TotalConnections == 2, ct);
 
         // An invalid change (a cap of 0) is refused and logged; the running provider stays.
         await WriteSettingsAsync(data.Path, nntp.Port, maxConnections: 0, ct);

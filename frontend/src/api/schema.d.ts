@@ -1149,6 +1149,505 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ui/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        values: null | {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: null | string;
+                        host: null | string;
+                        /** Format: int32 */
+                        port: null | number;
+                        useTls: null | boolean;
+                        allowUntrustedCertificate: null | boolean;
+                        user: null | string;
+                        password: null | string;
+                        /** Format: int32 */
+                        maxConnections: null | number;
+                        role: null | string;
+                        /** Format: int32 */
+                        priority: null | number;
+                        /** Format: int32 */
+                        pipelineDepth: null | number;
+                        enabled: null | boolean;
+                        /** @default false */
+                        force?: boolean;
+                        originalName?: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Unprocessable Entity */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiProviderSaveRefused"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/providers/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: null | string;
+                        host: null | string;
+                        /** Format: int32 */
+                        port: null | number;
+                        useTls: null | boolean;
+                        allowUntrustedCertificate: null | boolean;
+                        user: null | string;
+                        password: null | string;
+                        /** Format: int32 */
+                        maxConnections: null | number;
+                        role: null | string;
+                        /** Format: int32 */
+                        priority: null | number;
+                        /** Format: int32 */
+                        pipelineDepth: null | number;
+                        enabled: null | boolean;
+                        /** @default false */
+                        force?: boolean;
+                        originalName?: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiProviderTest"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/providers/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: null | string;
+                        host: null | string;
+                        /** Format: int32 */
+                        port: null | number;
+                        useTls: null | boolean;
+                        allowUntrustedCertificate: null | boolean;
+                        user: null | string;
+                        password: null | string;
+                        /** Format: int32 */
+                        maxConnections: null | number;
+                        role: null | string;
+                        /** Format: int32 */
+                        priority: null | number;
+                        /** Format: int32 */
+                        pipelineDepth: null | number;
+                        enabled: null | boolean;
+                        /** @default false */
+                        force?: boolean;
+                        originalName?: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Unprocessable Entity */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiProviderSaveRefused"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/providers/{name}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/api-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiApiKey"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/webdav": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        user: null | string;
+                        password: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1257,6 +1756,9 @@ export interface components {
             file: string;
             id: string;
         };
+        UiApiKey: {
+            apiKey: string;
+        };
         /** @description What every refused UI API call answers: one sentence for the user. */
         UiError: {
             error: string;
@@ -1327,6 +1829,46 @@ export interface components {
             /** Format: int64 */
             last: number;
         };
+        /** @description A provider; the password is never sent, only whether one is set. Only bool UiProvider.Editable ones (added in the UI) can be changed here. */
+        UiProvider: {
+            name: string;
+            host: string;
+            /** Format: int32 */
+            port: number;
+            useTls: boolean;
+            allowUntrustedCertificate: boolean;
+            user: null | string;
+            hasPassword: boolean;
+            /** Format: int32 */
+            maxConnections: number;
+            role: string;
+            /** Format: int32 */
+            priority: number;
+            /** Format: int32 */
+            pipelineDepth: number;
+            enabled: boolean;
+            editable: boolean;
+            source: string;
+        };
+        UiProviderSaveRefused: {
+            error: string;
+            test: components["schemas"]["UiProviderTest"];
+        };
+        /** @description The outcome of testing a provider; string? UiProviderTest.Error says why it failed. */
+        UiProviderTest: {
+            ok: boolean;
+            error: null | string;
+            steps: components["schemas"]["UiTestStep"][];
+            greeting: null | string;
+            /** Format: double */
+            roundTripMs: null | number;
+            /** Format: int32 */
+            articlesProbed: number;
+            /** Format: int32 */
+            articlesFound: number;
+            /** Format: double */
+            articlesPerSecond: null | number;
+        };
         /** @description A queue job. string UiQueueJob.Status is Queued, Paused or Processing; string? UiQueueJob.Step says what a running one is doing. */
         UiQueueJob: {
             id: string;
@@ -1366,12 +1908,60 @@ export interface components {
         UiRetried: {
             id: string;
         };
+        UiSabSettings: {
+            apiKey: string;
+            apiKeyLocked: boolean;
+        };
         /** @description What the UI knows about its session: whether setup is still needed, who is logged in, and the anti-forgery token for its next change. */
         UiSession: {
             setupRequired: boolean;
             authenticated: boolean;
             user: null | string;
             csrfToken: string;
+        };
+        /**
+         * @description A setting: string? UiSetting.Value is the one in effect (null: automatic, see string? UiSetting.Automatic),
+         *     bool UiSetting.Stored whether the UI set it, bool UiSetting.Locked whether the environment or the
+         *     command line does (then it cannot be changed here), string UiSetting.Source which layer's value is in effect.
+         */
+        UiSetting: {
+            key: string;
+            section: string;
+            label: string;
+            help: string;
+            type: string;
+            nullable: boolean;
+            /** Format: int64 */
+            min: null | number;
+            /** Format: int64 */
+            max: null | number;
+            choices: null | string[];
+            automatic: null | string;
+            value: null | string;
+            stored: boolean;
+            locked: boolean;
+            source: string;
+        };
+        /** @description Everything the Settings page shows. */
+        UiSettingsView: {
+            providers: components["schemas"]["UiProvider"][];
+            budget: components["schemas"]["LimiterView"];
+            settings: components["schemas"]["UiSetting"][];
+            sab: components["schemas"]["UiSabSettings"];
+            webDav: components["schemas"]["UiWebDavAccount"];
+        };
+        /** @description One step of a provider test: what was tried, whether it worked, how long it took. */
+        UiTestStep: {
+            step: string;
+            ok: boolean;
+            /** Format: double */
+            milliseconds: number;
+            detail: string;
+        };
+        UiWebDavAccount: {
+            user: string;
+            userLocked: boolean;
+            passwordLocked: boolean;
         };
     };
     responses: never;

@@ -26,6 +26,15 @@ public sealed class WebDavCredentials
         _verified.Clear();
     }
 
+    /// <summary>Renames the account, keeping its password; remembered headers carry the old name, so they are forgotten.</summary>
+    public void Rename(string user)
+    {
+        if (Volatile.Read(ref _state) is { } state)
+        {
+            Set(user, state.Hash);
+        }
+    }
+
     /// <summary>Whether <paramref name="authorization"/> is <c>Basic base64(user:password)</c> for the configured account.</summary>
     public bool Verify(string? authorization)
     {

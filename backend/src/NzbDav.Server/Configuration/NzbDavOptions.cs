@@ -38,8 +38,14 @@ public sealed class NzbDavOptions
     public WebUiOptions Ui { get; set; } = new();
 
     /// <summary>Categories in effect (the defaults when none are configured).</summary>
+    /// <remarks>
+    /// Blank entries are skipped: the settings saved from the UI blank out the entries of a longer
+    /// list below them (configuration lists merge by index).
+    /// </remarks>
     public IReadOnlyList<string> EffectiveCategories =>
-        Categories.Count > 0 ? Categories : ["tv", "movies", "audio", "software"];
+        Categories.Any(static c => !string.IsNullOrWhiteSpace(c))
+            ? Categories.Where(static c => !string.IsNullOrWhiteSpace(c)).Select(static c => c.Trim()).ToList()
+            : ["tv", "movies", "audio", "software"];
 
     /// <summary><c>&lt;MountPath&gt;/completed</c>: SABnzbd's <c>complete_dir</c>.</summary>
     public string CompleteDirectory => MountPath.TrimEnd('/') + "/completed";

@@ -16,7 +16,8 @@ public sealed class StoreInitializer(
     IOptionsMonitor<NzbDavOptions> options,
     ApiKeyProvider apiKeys,
     QueuePause pause,
-    ILogger<StoreInitializer> logger) : IHostedService
+    ILogger<StoreInitializer> logger,
+    StoredSettingsSource? storedSettings = null) : IHostedService
 {
     internal const string ApiKeyConfigKey = "api.key";
 
@@ -24,6 +25,8 @@ public sealed class StoreInitializer(
     {
         await NzbDavDatabase.MigrateAsync(contextFactory, cancellationToken);
         await pause.LoadAsync(cancellationToken);
+        // The layer was read before the store existed (a first start, an older schema): read it now.
+        storedSettings?.Provider.Reload();
         var configured = options.CurrentValue.ApiKey;
         if (!string.IsNullOrWhiteSpace(configured))
         {

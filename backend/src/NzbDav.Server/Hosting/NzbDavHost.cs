@@ -48,6 +48,11 @@ public sealed class NzbDavHost
         // is small and shared with Plex and the like); an explicit argument still turns reload on.
         var builder = WebApplication.CreateBuilder(["--hostBuilder:reloadConfigOnChange=false", .. args]);
         var settingsWatcher = RuntimeSettings.Add(builder.Configuration, out var settingsWatchProblem);
+        var dataDirectory = (builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions()).DataDirectory;
+        // The web UI's saved settings: above the files, below the environment and the command line.
+        var storedSettings = StoredSettingsSource.Add(builder.Configuration, dataDirectory);
+        builder.Services.AddSingleton(storedSettings);
+        builder.Services.AddSingleton<StoredSettings>();
         var settings = builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions();
         var logRing = new LogRing();
         builder.Services.AddSingleton(logRing);

@@ -71,15 +71,7 @@ public sealed class DashboardSampler(
         foreach (var gone in _streamSent.Keys.Where(id => !seen.Contains(id)).ToList())
             _streamSent.Remove(gone);
 
-        var stats = limiter.GetStats();
-        var options = limiter.Options;
-        var total = options.TotalConnections;
-        LimiterView limiterView = new(stats.Capacity, stats.InUse,
-        [
-            new PoolView("streaming", stats.StreamingInUse, options.StreamingGuarantee, total, stats.StreamingWaiting),
-            new PoolView("queue", stats.QueueInUse, options.QueueGuarantee, options.QueueMaximum ?? total, stats.QueueWaiting),
-            new PoolView("health check", stats.HealthCheckInUse, options.HealthCheckGuarantee, options.HealthCheckMaximum ?? total, stats.HealthCheckWaiting),
-        ]);
+        var limiterView = LimiterView.Of(limiter.GetStats(), limiter.Options);
 
         return new DashboardSnapshot(++_sequence, time.GetUtcNow(), seconds, servedRate, fetchedRate, served, fetched, views, providers, limiterView);
     }

@@ -34,6 +34,20 @@ public sealed record ProviderView(
     long CrcMismatches);
 
 /// <summary>The GlobalOperationLimiter: its budget and each pool's use against its guarantee and maximum.</summary>
-public sealed record LimiterView(int Capacity, int InUse, IReadOnlyList<PoolView> Pools);
+public sealed record LimiterView(int Capacity, int InUse, IReadOnlyList<PoolView> Pools)
+{
+    /// <summary>The pools as the limiter has them: in use, guaranteed, maximum and waiting, per kind.</summary>
+    public static LimiterView Of(NzbDav.Usenet.Limiting.LimiterStats stats, NzbDav.Usenet.Limiting.LimiterOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var total = options.TotalConnections;
+        return new LimiterView(stats.Capacity, stats.InUse,
+        [
+            new PoolView("streaming", stats.StreamingInUse, options.StreamingGuarantee, total, stats.StreamingWaiting),
+            new PoolView("queue", stats.QueueInUse, options.QueueGuarantee, options.QueueMaximum ?? total, stats.QueueWaiting),
+            new PoolView("health check", stats.HealthCheckInUse, options.HealthCheckGuarantee, options.HealthCheckMaximum ?? total, stats.HealthCheckWaiting),
+        ]);
+    }
+}
 
 public sealed record PoolView(string Name, int InUse, int Guaranteed, int Maximum, int Waiting);

@@ -9,7 +9,8 @@ using NzbDav.Server.Monitoring;
 namespace NzbDav.Server.Queue;
 
 /// <summary>
-/// Ingests queued jobs, <see cref="QueueOptions.MaxConcurrentJobs"/> at a time, woken by
+/// Ingests queued jobs, <see cref="QueueOptions.MaxConcurrentJobs"/> at a time (a change applies at
+/// once: workers beyond the new number finish their job and wait), woken by
 /// <see cref="QueueSignal"/> the moment addfile saved a job; none starts while the queue is paused
 /// (<see cref="QueuePause"/>). Jobs left Processing by a crash or shutdown go back in line at start.
 /// Every status change is saved before moving on.
@@ -28,6 +29,9 @@ public sealed class IngestionQueueService(
 {
     private static readonly TimeSpan RescanInterval = TimeSpan.FromSeconds(5);
 
+    /// <summary>Completed and replaced whenever the settings change, so a parked worker looks again.</summary>
+    private TaskCompletionSource _settingsChanged = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var settings = options.CurrentValue.Queue;
@@ -45,11 +49,17 @@ public sealed class IngestionQueueService(
                 logger.LogInformation("Resuming {Count} job(s) interrupted during ingestion", resumed);
         }
 
-        var workers = Enumerable.Range(0, Math.Max(1, settings.MaxConcurrentJobs)).Select(_ => WorkAsync(stoppingToken));
+        using var subscription = options.OnChange(_ =>
+        {
+            Interlocked.Exchange(ref _settingsChanged, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
+            signal.Notify();
+        });
+        // As many workers as the setting may ever ask for; those above the current number stay parked.
+        var workers = Enumerable.Range(0, SettingCatalog.MaxConcurrentJobs).Select(index => WorkAsync(index, stoppingToken));
         await Task.WhenAll(workers);
     }
 
-    private async Task WorkAsync(CancellationToken stoppingToken)
+    private async Task WorkAsync(int index, CancellationToken stoppingToken)
     {
         // Said on first finding the queue paused, and again each time an added job wakes us while it
         // still is: a job that does not start says why.
@@ -58,6 +68,13 @@ public sealed class IngestionQueueService(
         {
             try
             {
+                var changed = Volatile.Read(ref _settingsChanged).Task;
+                if (index >= Math.Clamp(options.CurrentValue.Queue.MaxConcurrentJobs, 1, SettingCatalog.MaxConcurrentJobs))
+                {
+                    await changed.WaitAsync(stoppingToken);
+                    continue;
+                }
+
                 if (pause.IsPaused)
                 {
                     if (sayPaused)

@@ -44,6 +44,7 @@ public static class UiSessionEndpoints
         api.MapUiLogs();
         api.MapUiJobs();
         api.MapUiFiles();
+        api.MapUiSettings();
 
         // The UI API's own description; the frontend's types are generated from it (docs/ui.md).
         api.MapOpenApi("/openapi/{documentName}.json").RequireAuthorization();

@@ -27,6 +27,7 @@ public static class WebUiEndpoints
 
     public static IServiceCollection AddNzbDavWebUi(this IServiceCollection services)
     {
+        services.AddSingleton<ProviderTester>();
         services.AddSingleton(provider =>
         {
             var configured = provider.GetRequiredService<IOptions<NzbDavOptions>>().Value.Ui.Directory;

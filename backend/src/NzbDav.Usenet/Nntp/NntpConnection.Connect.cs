@@ -125,9 +125,13 @@ public sealed partial class NntpConnection
         RemoteCertificateValidationCallback = provider.AllowUntrustedCertificate ? static (_, _, _, _) => true : null,
     };
 
+    /// <summary>The server's greeting line (code and text), as the provider test shows it.</summary>
+    public string? Greeting { get; private set; }
+
     private async Task HandshakeAsync(CancellationToken cancellationToken)
     {
         var greeting = await ReadStatusLineAsync(cancellationToken).ConfigureAwait(false);
+        Greeting = greeting.ToString();
         switch (greeting.Code)
         {
             case 200 or 201:

@@ -1,0 +1,151 @@
+namespace NzbDav.Server.Configuration;
+
+/// <summary>What a setting's value is, for checking it and for the form that edits it.</summary>
+public enum SettingType
+{
+    Number,
+    Bytes,
+    Boolean,
+    Text,
+    Choice,
+    List,
+}
+
+/// <summary>
+/// A setting the web UI edits. <paramref name="Key"/> is its configuration key; a nullable setting
+/// stored as an empty string means "automatic" (<paramref name="Automatic"/> says what that is).
+/// </summary>
+public sealed record SettingDefinition(
+    string Key,
+    string Section,
+    string Label,
+    string Help,
+    SettingType Type,
+    bool Nullable = false,
+    long? Min = null,
+    long? Max = null,
+    IReadOnlyList<string>? Choices = null,
+    string? Automatic = null);
+
+/// <summary>The settings the web UI edits (besides providers and accounts, which have their own calls).</summary>
+public static class SettingCatalog
+{
+    public const int MaxConcurrentJobs = 16;
+
+    private const long MiB = 1024 * 1024;
+
+    public static IReadOnlyList<SettingDefinition> All { get; } =
+    [
+        new("Usenet:Limiter:QueueGuarantee", "Connections", "Queue guarantee",
+            "Connections ingestion always gets back first.", SettingType.Number, Nullable: true, Min: 0, Automatic: "a tenth of the budget"),
+        new("Usenet:Limiter:QueueMaximum", "Connections", "Queue maximum",
+            "Most connections ingestion may hold by borrowing idle capacity.", SettingType.Number, Nullable: true, Min: 0, Automatic: "the whole budget"),
+        new("Usenet:Limiter:HealthCheckGuarantee", "Connections", "Health-check guarantee",
+            "Connections health checks always get back first.", SettingType.Number, Nullable: true, Min: 0, Automatic: "a twentieth of the budget"),
+        new("Usenet:Limiter:HealthCheckMaximum", "Connections", "Health-check maximum",
+            "Most connections health checks may hold by borrowing idle capacity.", SettingType.Number, Nullable: true, Min: 0, Automatic: "the whole budget"),
+
+        new("Streaming:ConnectionsPerStream", "Streaming", "Connections per stream",
+            "Most connections one playing file fetches on at once.", SettingType.Number, Min: 1, Max: 500),
+        new("Streaming:StartReadAheadBytes", "Streaming", "Read-ahead at start",
+            "Bytes fetched ahead of a reader right after it opens or seeks.", SettingType.Bytes, Min: 1, Max: StreamingCeiling),
+        new("Streaming:MaxReadAheadBytes", "Streaming", "Read-ahead limit",
+            "Most bytes held ahead of one reader.", SettingType.Bytes, Nullable: true, Min: 1, Max: StreamingCeiling, Automatic: "from the target bandwidth"),
+        new("Streaming:TargetBandwidthBytesPerSecond", "Streaming", "Target bandwidth (bytes/s)",
+            "The rate read-ahead is sized for.", SettingType.Bytes, Min: 1),
+        new("Streaming:ServeUnverifiedBytes", "Streaming", "Serve unverified bytes",
+            "Serve an article's bytes before its CRC is checked (faster first byte).", SettingType.Boolean),
+
+        new("NzbDav:Queue:MaxConcurrentJobs", "Queue", "Jobs at once",
+            "Jobs ingested at the same time.", SettingType.Number, Min: 1, Max: MaxConcurrentJobs),
+        new("NzbDav:Queue:ArticleConcurrency", "Queue", "Articles in flight per job",
+            "Article requests one job keeps in flight.", SettingType.Number, Min: 1, Max: 1024),
+        new("NzbDav:Queue:HeadBytesPerJob", "Queue", "First-article bytes per job",
+            "Memory one job may keep for archive and PAR2 headers.", SettingType.Bytes, Min: MiB, Max: 1024 * MiB),
+
+        new("NzbDav:Categories", "SABnzbd", "Categories",
+            "Categories Sonarr and Radarr may choose from, comma separated.", SettingType.List, Automatic: "tv, movies, audio, software"),
+        new("NzbDav:DuplicateNzbPolicy", "SABnzbd", "Duplicate NZBs",
+            "What an NZB whose name is already in the queue or history becomes.", SettingType.Choice, Choices: Enum.GetNames<DuplicateNzbPolicy>()),
+        new("NzbDav:MaxNzbBytes", "SABnzbd", "Largest NZB",
+            "Bytes an uploaded or fetched NZB may have.", SettingType.Bytes, Min: 1024, Max: 1024 * MiB),
+
+        new("NzbDav:CompletedEntries", "WebDAV", "Completed entries",
+            "What /completed holds for each file: symlinks into /content, or .strm files with a URL.", SettingType.Choice, Choices: Enum.GetNames<CompletedEntryKind>()),
+        new("NzbDav:MountPath", "WebDAV", "Mount path",
+            "Where rclone mounts the WebDAV tree on the Sonarr/Radarr host.", SettingType.Text),
+        new("NzbDav:WebDav:PublicUrl", "WebDAV", "Public URL",
+            "Base URL written into .strm files.", SettingType.Text, Nullable: true, Automatic: "the request's own address"),
+    ];
+
+    private const long StreamingCeiling = NzbDav.Streaming.StreamingOptions.ReadAheadCeilingBytes;
+
+    public static SettingDefinition? Find(string key) =>
+        All.FirstOrDefault(d => string.Equals(d.Key, key, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>
+    /// Checks <paramref name="value"/> for <paramref name="definition"/> and returns it in the form
+    /// stored (trimmed, lists comma separated); the error names the setting.
+    /// </summary>
+    public static string Normalize(SettingDefinition definition, string value, out string? error)
+    {
+        error = null;
+        var text = value.Trim();
+        if (text.Length == 0)
+        {
+            if (definition.Nullable)
+                return "";
+            if (definition.Type is SettingType.List)
+                return "";
+            error = $"{definition.Label} cannot be empty.";
+            return text;
+        }
+
+        switch (definition.Type)
+        {
+            case SettingType.Number or SettingType.Bytes:
+                if (!long.TryParse(text, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var number))
+                {
+                    error = $"{definition.Label} must be a whole number; '{text}' is not.";
+                }
+                else if (number < (definition.Min ?? long.MinValue) || number > (definition.Max ?? (definition.Type is SettingType.Number ? int.MaxValue : long.MaxValue)))
+                {
+                    error = definition.Max is { } max
+                        ? $"{definition.Label} must be between {definition.Min} and {max}; {number} is not."
+                        : $"{definition.Label} must be at least {definition.Min}; {number} is not.";
+                }
+                return number.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            case SettingType.Boolean:
+                if (!bool.TryParse(text, out var flag))
+                    error = $"{definition.Label} must be true or false.";
+                return flag ? "true" : "false";
+            case SettingType.Choice:
+                var choice = definition.Choices!.FirstOrDefault(c => string.Equals(c, text, StringComparison.OrdinalIgnoreCase));
+                if (choice is null)
+                    error = $"{definition.Label} must be one of {string.Join(", ", definition.Choices!)}; '{text}' is not.";
+                return choice ?? text;
+            case SettingType.List:
+                var items = text.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
+                foreach (var item in items)
+                {
+                    if (!SabCategories.IsValidName(item))
+                    {
+                        error = $"{definition.Label}: '{item}' is not a usable name (letters, digits, '-', '_' and '.' only, at most 64).";
+                        break;
+                    }
+                }
+                if (items.Distinct(StringComparer.OrdinalIgnoreCase).Count() != items.Length)
+                    error ??= $"{definition.Label}: a name appears twice.";
+                return string.Join(", ", items);
+            default:
+                if (definition.Key == "NzbDav:MountPath" && !text.StartsWith('/'))
+                    error = $"{definition.Label} must be an absolute path (starting with '/'); '{text}' is not.";
+                if (definition.Key == "NzbDav:WebDav:PublicUrl"
+                    && !(Uri.TryCreate(text, UriKind.Absolute, out var url) && url.Scheme is "http" or "https"))
+                {
+                    error = $"{definition.Label} must be an http:// or https:// address; '{text}' is not.";
+                }
+                return text;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+using Microsoft.Data.Sqlite;
+using NzbDav.Data;
+
+namespace NzbDav.Server.Configuration;
+
+/// <summary>
+/// The settings saved from the web UI (rows of <c>ConfigItems</c> whose key starts with
+/// <see cref="KeyPrefix"/>) as a configuration layer: above <c>appsettings.json</c> and
+/// <c>settings.json</c>, below the environment and the command line. <see cref="StoredSettings"/>
+/// writes the rows and hands the new set to <see cref="StoredSettingsProvider.Replace"/>, which raises the reload every
+/// <c>IOptionsMonitor</c> follows.
+/// </summary>
+public sealed class StoredSettingsSource : IConfigurationSource
+{
+    /// <summary>Rows with this key prefix are configuration keys (the rest of the key, e.g. <c>Usenet:Limiter:QueueGuarantee</c>).</summary>
+    public const string KeyPrefix = "setting:";
+
+    private StoredSettingsSource(string databasePath) => Provider = new StoredSettingsProvider(databasePath);
+
+    public StoredSettingsProvider Provider { get; }
+
+    public IConfigurationProvider Build(IConfigurationBuilder builder) => Provider;
+
+    /// <summary>
+    /// Inserts the layer right after the last JSON file (settings.json) and before the environment
+    /// and command line, reading the rows already in <paramref name="dataDirectory"/>'s database.
+    /// </summary>
+    public static StoredSettingsSource Add(ConfigurationManager configuration, string dataDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(configuration);
+        var source = new StoredSettingsSource(Path.Combine(Path.GetFullPath(dataDirectory), DataServiceCollectionExtensions.DatabaseFileName));
+        var sources = configuration.Sources;
+        var afterLastFile = 0;
+        for (var i = 0; i < sources.Count; i++)
+        {
+            if (sources[i] is Microsoft.Extensions.Configuration.Json.JsonConfigurationSource)
+            {
+                afterLastFile = i + 1;
+            }
+        }
+
+        sources.Insert(afterLastFile, source);
+        return source;
+    }
+}
+
+/// <summary>The stored settings layer; see <see cref="StoredSettingsSource"/>.</summary>
+public sealed class StoredSettingsProvider(string databasePath) : ConfigurationProvider
+{
+    /// <summary>
+    /// Reads the rows. At the host's first build the database may not exist yet or lack the table
+    /// (the store is migrated later, by <see cref="StoreInitializer"/>, which reloads this layer):
+    /// then the layer is empty. The file is never created here.
+    /// </summary>
+    public override void Load()
+    {
+        var data = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
+        if (File.Exists(databasePath))
+        {
+            try
+            {
+                var connectionString = new SqliteConnectionStringBuilder { DataSource = databasePath, Mode = SqliteOpenMode.ReadOnly, Pooling = false }.ToString();
+                using var connection = new SqliteConnection(connectionString);
+                connection.Open();
+                using var command = connection.CreateCommand();
+                command.CommandText = "SELECT Key, Value FROM ConfigItems WHERE substr(Key, 1, length($prefix)) = $prefix";
+                command.Parameters.AddWithValue("$prefix", StoredSettingsSource.KeyPrefix);
+                using var reader = command.ExecuteReader();
+                while (reader.Read())
+                {
+                    data[reader.GetString(0)[StoredSettingsSource.KeyPrefix.Length..]] = reader.GetString(1);
+                }
+            }
+            catch (SqliteException)
+            {
+                // No ConfigItems table yet (a database from before migration): nothing stored.
+            }
+        }
+
+        Data = data;
+    }
+
+    /// <summary>The stored keys and values (without the prefix).</summary>
+    public IReadOnlyDictionary<string, string?> Snapshot() => new Dictionary<string, string?>(Data, StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>Puts a new set in effect (already written to the database) and raises the reload.</summary>
+    public void Replace(IReadOnlyDictionary<string, string?> values)
+    {
+        Data = new Dictionary<string, string?>(values, StringComparer.OrdinalIgnoreCase);
+        OnReload();
+    }
+
+    /// <summary>Reads the rows again and raises the reload.</summary>
+    public void Reload()
+    {
+        Load();
+        OnReload();
+    }
+}

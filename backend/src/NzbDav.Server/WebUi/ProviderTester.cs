@@ -1,0 +1,214 @@
+using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Security.Authentication;
+using Microsoft.EntityFrameworkCore;
+using NzbDav.Data;
+using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Nzb;
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Server.WebUi;
+
+/// <summary>One step of a provider test: what was tried, whether it worked, how long it took.</summary>
+public sealed record UiTestStep(string Step, bool Ok, double Milliseconds, string Detail);
+
+/// <summary>The outcome of testing a provider; <see cref="Error"/> says why it failed.</summary>
+public sealed record UiProviderTest(
+    bool Ok, string? Error, IReadOnlyList<UiTestStep> Steps, string? Greeting, double? RoundTripMs, int ArticlesProbed, int ArticlesFound, double? ArticlesPerSecond);
+
+/// <summary>
+/// Tests a provider's settings without touching the running pools: connects, layers TLS, reads the
+/// greeting and logs in on a session of its own, measures the round trip of a STAT, then STATs
+/// articles of the newest job in the library for a moment (pipelined as the provider allows) to
+/// show articles per second. The session is closed with QUIT at the end.
+/// </summary>
+public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFactory, INzbParser parser, ILogger<ProviderTester> logger)
+{
+    /// <summary>The whole test's deadline; a provider that needs longer is not one to stream from.</summary>
+    public static readonly TimeSpan Deadline = TimeSpan.FromSeconds(15);
+
+    private static readonly TimeSpan ProbeTime = TimeSpan.FromSeconds(2);
+    private const int ProbeArticles = 200;
+
+    public async Task<UiProviderTest> TestAsync(UsenetProviderOptions provider, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(provider);
+        provider = provider with { OperationTimeout = TimeSpan.FromSeconds(10), CloseTimeout = TimeSpan.FromSeconds(1) };
+        var steps = new List<UiTestStep>();
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(Deadline);
+        var ct = deadline.Token;
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        Stream? stream = null;
+        NntpConnection? connection = null;
+        string? step = "connect";
+        try
+        {
+            var clock = Stopwatch.GetTimestamp();
+            await socket.ConnectAsync(provider.Host, provider.Port, ct);
+            steps.Add(new UiTestStep("connect", true, Elapsed(clock), $"{provider.Host}:{provider.Port} ({socket.RemoteEndPoint})"));
+            stream = new NetworkStream(socket, ownsSocket: true);
+            if (provider.UseTls)
+            {
+                step = "TLS";
+                clock = Stopwatch.GetTimestamp();
+                var tls = new SslStream(stream, leaveInnerStreamOpen: false);
+                stream = tls;
+                await tls.AuthenticateAsClientAsync(TlsOptions(provider), ct);
+                steps.Add(new UiTestStep("TLS", true, Elapsed(clock), $"{tls.SslProtocol}, {tls.NegotiatedCipherSuite}"));
+            }
+
+            step = provider.User is null ? "greeting" : "greeting and login";
+            clock = Stopwatch.GetTimestamp();
+            connection = await NntpConnection.OpenAsync(provider, stream, logger, ct);
+            stream = null; // the session owns it now
+            steps.Add(new UiTestStep(step, true, Elapsed(clock), provider.User is null ? "no login configured" : $"logged in as {provider.User}"));
+
+            step = "round trip";
+            var trips = new List<double>(3);
+            for (var i = 0; i < 3; i++)
+            {
+                clock = Stopwatch.GetTimestamp();
+                _ = await connection.StatAsync($"nzbdav-test-{Guid.NewGuid():N}@nzbdav.invalid", ct);
+                trips.Add(Elapsed(clock));
+            }
+
+            trips.Sort();
+            var roundTrip = trips[1];
+            steps.Add(new UiTestStep("round trip", true, roundTrip, "median of 3 STAT commands"));
+
+            step = "article probe";
+            var ids = await SampleMessageIdsAsync(ct);
+            int probed = 0, found = 0;
+            double? rate = null;
+            if (ids.Count == 0)
+            {
+                steps.Add(new UiTestStep("article probe", true, 0, "skipped: the library has no job to take article IDs from yet"));
+            }
+            else
+            {
+                clock = Stopwatch.GetTimestamp();
+                (probed, found) = await ProbeAsync(connection, ids, Math.Max(1, provider.PipelineDepth), ct);
+                var seconds = Elapsed(clock) / 1000;
+                rate = probed / Math.Max(seconds, 0.001);
+                steps.Add(new UiTestStep("article probe", found > 0, Elapsed(clock),
+                    $"{found} of {probed} articles of the newest job found, {rate:0} STAT/s"));
+            }
+
+            var greeting = connection.Greeting;
+            step = null;
+            var ok = ids.Count == 0 || found > 0;
+            return new UiProviderTest(ok, ok ? null : "The provider has none of the probed articles (is this the right server, or is retention too short?).",
+                steps, greeting, Math.Round(roundTrip, 2), probed, found, rate is null ? null : Math.Round(rate.Value, 1));
+        }
+        catch (Exception error) when (error is SocketException or IOException or AuthenticationException or NntpException or OperationCanceledException or ArgumentException)
+        {
+            if (error is OperationCanceledException && cancellationToken.IsCancellationRequested)
+            {
+                throw;
+            }
+
+            var reason = error switch
+            {
+                OperationCanceledException => $"no answer within {Deadline.TotalSeconds:0} s",
+                AuthenticationException => "TLS failed: " + (error.InnerException?.Message ?? error.Message),
+                _ => error.Message,
+            };
+            steps.Add(new UiTestStep(step ?? "test", false, 0, reason));
+            return new UiProviderTest(false, $"{step ?? "test"} failed: {reason}", steps, connection?.Greeting, null, 0, 0, null);
+        }
+        finally
+        {
+            if (connection is not null)
+            {
+                using var close = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+                await connection.CloseAsync(close.Token);
+            }
+
+            if (stream is not null)
+            {
+                await stream.DisposeAsync();
+            }
+
+            socket.Dispose();
+        }
+    }
+
+    private static async Task<(int Probed, int Found)> ProbeAsync(NntpConnection connection, IReadOnlyList<string> ids, int depth, CancellationToken cancellationToken)
+    {
+        using var window = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        window.CancelAfter(ProbeTime);
+        int next = -1, probed = 0, found = 0;
+        async Task LaneAsync()
+        {
+            int index;
+            while ((index = Interlocked.Increment(ref next)) < ids.Count && !window.IsCancellationRequested)
+            {
+                var exists = await connection.StatAsync(ids[index], cancellationToken);
+                Interlocked.Increment(ref probed);
+                if (exists)
+                {
+                    Interlocked.Increment(ref found);
+                }
+            }
+        }
+
+        await Task.WhenAll(Enumerable.Range(0, Math.Min(depth, ids.Count)).Select(_ => LaneAsync()));
+        return (probed, found);
+    }
+
+    /// <summary>Message IDs from the newest stored NZB, spread over its files.</summary>
+    private async Task<IReadOnlyList<string>> SampleMessageIdsAsync(CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var newest = await context.Jobs.AsNoTracking().OrderByDescending(j => j.AddedAt)
+            .Join(context.JobNzbs, j => j.Id, n => n.JobId, (j, n) => n.GzipData)
+            .FirstOrDefaultAsync(cancellationToken);
+        if (newest is null)
+        {
+            return [];
+        }
+
+        try
+        {
+            await using var nzb = NzbCompression.OpenRead(newest);
+            var document = await parser.ParseAsync(nzb, cancellationToken);
+            var ids = new List<string>(ProbeArticles);
+            for (var round = 0; ids.Count < ProbeArticles; round++)
+            {
+                var added = false;
+                foreach (var file in document.Files)
+                {
+                    if (round < file.Segments.Length && ids.Count < ProbeArticles)
+                    {
+                        ids.Add(file.Segments.Span[round].MessageId);
+                        added = true;
+                    }
+                }
+
+                if (!added)
+                {
+                    break;
+                }
+            }
+
+            return ids;
+        }
+        catch (NzbFormatException)
+        {
+            return [];
+        }
+    }
+
+    private static double Elapsed(long started) => Math.Round(Stopwatch.GetElapsedTime(started).TotalMilliseconds, 2);
+
+    [SuppressMessage("Security", "CA5359:Do not disable certificate validation",
+        Justification = "Only when the user ticks AllowUntrustedCertificate for a self-signed provider; off by default.")]
+    private static SslClientAuthenticationOptions TlsOptions(UsenetProviderOptions provider) => new()
+    {
+        TargetHost = provider.Host,
+        RemoteCertificateValidationCallback = provider.AllowUntrustedCertificate ? static (_, _, _, _) => true : null,
+    };
+}

@@ -37,9 +37,9 @@ internal sealed class IngestionHost : IAsyncDisposable
             cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
 
     /// <summary>As above, with the host's log entries going to <paramref name="logs"/>.</summary>
-    public static async Task<IngestionHost> StartAsync(string dataDirectory, int? nntpPort, ILoggerProvider logs, CancellationToken cancellationToken) =>
+    public static async Task<IngestionHost> StartAsync(string dataDirectory, int? nntpPort, ILoggerProvider logs, CancellationToken cancellationToken, params string[] configuration) =>
         new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false, services => services.AddSingleton(logs),
-            cancellationToken, ["--NzbDav:WebDav:Password=" + Password]));
+            cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
 
     /// <summary>What Sonarr sends when the download client is added or tested, before it sends any NZB.</summary>
     public async Task ConnectLikeSonarrAsync(CancellationToken cancellationToken)

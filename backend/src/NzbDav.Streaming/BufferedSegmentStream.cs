@@ -15,7 +15,7 @@ namespace NzbDav.Streaming;
 /// Not thread-safe (one reader at a time), like any <see cref="Stream"/>; dispose it to return its
 /// connections and buffers.
 /// </summary>
-public sealed class BufferedSegmentStream : Stream
+public sealed class BufferedSegmentStream : Stream, IReadAheadSource
 {
     private readonly SegmentIndex _index;
     private readonly ISegmentFetcher _fetcher;
@@ -32,6 +32,7 @@ public sealed class BufferedSegmentStream : Stream
     private ExceptionDispatchInfo? _deferredError;
     private int _copiedBeforeError;
     private long _waitedTicks;
+    private long _neverRead;
 
     internal BufferedSegmentStream(
         SegmentIndex index,
@@ -60,6 +61,10 @@ public sealed class BufferedSegmentStream : Stream
 
     /// <summary>Counters of this stream (fetched vs read bytes, retries, races, lease waits).</summary>
     public StreamStatistics Statistics { get; }
+
+    /// <inheritdoc />
+    /// <remarks>Fetched minus read, less what a seek left behind (counted once, at the seek).</remarks>
+    public long BytesAhead => Math.Max(0, Statistics.BytesFetched - Statistics.BytesRead - Volatile.Read(ref _neverRead));
 
     /// <summary>The file's segment layout.</summary>
     public SegmentIndex Index => _index;
@@ -104,6 +109,9 @@ public sealed class BufferedSegmentStream : Stream
         }
         if (target != _position)
         {
+            // What was fetched and not read so far is taken as left behind; bytes the window keeps
+            // across the seek then read as "behind" too, which the clamp in BytesAhead absorbs.
+            Volatile.Write(ref _neverRead, Statistics.BytesFetched - Statistics.BytesRead);
             MoveTo(target);
             if (_metrics is not null)
             {

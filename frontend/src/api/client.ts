@@ -1,8 +1,9 @@
-/** An answer the server gave that was not a success, with what it said. */
+/** An answer the server gave that was not a success, with what it said (`body`: its JSON, when it sent some). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -42,7 +43,8 @@ export async function postForm<T>(path: string, form: FormData, csrfToken: strin
 
 async function read<T>(response: Response): Promise<T> {
   if (!response.ok) {
-    throw new ApiError(response.status, await describeFailure(response));
+    const text = (await response.text()).trim();
+    throw new ApiError(response.status, describeText(response, text), parseJson(text));
   }
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
@@ -50,13 +52,21 @@ async function read<T>(response: Response): Promise<T> {
 
 /** The server's own sentence when it sent one (`{"error": "…"}`), else the status line. */
 export async function describeFailure(response: Response): Promise<string> {
-  const text = (await response.text()).trim();
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string") return parsed.error;
-  } catch {
-    // Not JSON: fall through to the text or the status.
-  }
+  return describeText(response, (await response.text()).trim());
+}
+
+function describeText(response: Response, text: string): string {
+  const parsed = parseJson(text);
+  if (parsed && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string") return parsed.error;
   if (text.length > 0 && text.length <= 300 && !text.startsWith("<")) return text;
   return `${response.status} ${response.statusText}`.trim();
+}
+
+/** The body as JSON, or null when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }

@@ -1723,6 +1723,8 @@ export interface components {
             articlesPerSecond: number;
             /** Format: double */
             fetchedBytesPerSecond: number;
+            /** Format: double */
+            latencyMs: null | number;
             /** Format: int64 */
             missing: number;
             /** Format: int64 */
@@ -1746,6 +1748,8 @@ export interface components {
             bytesPerSecond: number;
             /** Format: date-time */
             started: string;
+            /** Format: int64 */
+            readAheadBytes: null | number;
         };
         /** @description What an add did with each NZB it was given. */
         UiAddResult: {

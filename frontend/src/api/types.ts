@@ -67,3 +67,48 @@ export type FileEntry = Schemas["UiFileEntry"];
 /** POST /ui/api/files/test */
 export type FileTestRequest = JsonBody<"/ui/api/files/test"> & { path: string };
 export type FileTestResult = Schemas["UiFileTestResult"];
+
+/*
+ * The Settings page (GET/POST /ui/api/settings and the calls under it). A refused change answers
+ * { error }; a provider whose test failed answers 422 with the test (ProviderSaveRefused).
+ */
+
+export type SettingSection = "Connections" | "Streaming" | "Queue" | "SABnzbd" | "WebDAV";
+export type SettingType = "Number" | "Bytes" | "Boolean" | "Text" | "Choice" | "List";
+export type ProviderRole = "Primary" | "Backup";
+
+/** GET /ui/api/settings, and what every successful settings change answers. */
+export type SettingsView = Omit<Schemas["UiSettingsView"], "providers" | "settings"> & { providers: Provider[]; settings: Setting[] };
+
+/** editable false: from a file, the environment or the command line (`source` says which); read-only here. */
+export type Provider = Omit<Schemas["UiProvider"], "role"> & { role: ProviderRole };
+
+/** value null: automatic (`automatic` says what that is); locked: set above the UI (environment, command line). */
+export type Setting = Omit<Schemas["UiSetting"], "section" | "type"> & { section: SettingSection; type: SettingType };
+
+export type Budget = Schemas["LimiterView"];
+export type BudgetPool = Schemas["PoolView"];
+
+/**
+ * POST /ui/api/settings. A text is the new value, "" automatic (or an empty list), and null drops
+ * the UI's value so the file's or the default applies again (the document types only the text).
+ */
+export interface SettingsChange {
+  values: Record<string, string | null>;
+}
+
+/**
+ * POST /ui/api/settings/providers (add), /settings/providers/{name} (change) and /providers/test.
+ * password null keeps the stored one (for a test: originalName's), "" removes it; force saves a provider whose test failed.
+ */
+export type ProviderRequest = JsonBody<"/ui/api/settings/providers"> & { role: ProviderRole };
+export type ProviderTest = Schemas["UiProviderTest"];
+export type ProviderTestStep = Schemas["UiTestStep"];
+/** What a save answers (422) when the provider's test failed; the same request with force saves it anyway. */
+export type ProviderSaveRefused = Schemas["UiProviderSaveRefused"];
+
+/** POST /ui/api/settings/api-key */
+export type ApiKey = Schemas["UiApiKey"];
+
+/** POST /ui/api/settings/webdav: password empty or null keeps the current one. */
+export type WebDavAccountRequest = JsonBody<"/ui/api/settings/webdav">;

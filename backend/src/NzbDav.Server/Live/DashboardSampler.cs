@@ -20,7 +20,7 @@ public sealed class DashboardSampler(
     TimeProvider time)
 {
     private readonly Dictionary<long, long> _streamSent = [];
-    private readonly Dictionary<string, (long Articles, long Bytes)> _providerTotals = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, (long Articles, long Bytes, long Answers, long Ticks)> _providerTotals = new(StringComparer.OrdinalIgnoreCase);
     private long _served;
     private long _fetched;
     private long _previousTicks;
@@ -40,14 +40,19 @@ public sealed class DashboardSampler(
             var articles = metrics.Articles(ArticleOutcome.Ok) + metrics.Articles(ArticleOutcome.Missing)
                 + metrics.Articles(ArticleOutcome.CrcMismatch) + metrics.Articles(ArticleOutcome.Error);
             var bytes = metrics.FetchedBytes;
+            var (answers, ticks) = metrics.FirstByteTotals;
             fetched += bytes;
-            var before = _providerTotals.TryGetValue(status.Name, out var previous) ? previous : (Articles: articles, Bytes: bytes);
-            _providerTotals[status.Name] = (articles, bytes);
+            var before = _providerTotals.TryGetValue(status.Name, out var previous) ? previous : (Articles: articles, Bytes: bytes, Answers: answers, Ticks: ticks);
+            _providerTotals[status.Name] = (articles, bytes, answers, ticks);
+            // The mean time to the status line of the answers this tick; null in a tick without any.
+            double? latency = answers > before.Answers
+                ? Math.Round((ticks - before.Ticks) * 1000.0 / System.Diagnostics.Stopwatch.Frequency / (answers - before.Answers), 1)
+                : null;
             var pool = status.Pool;
             providers.Add(new ProviderView(
                 status.Name, status.Role.ToString(), status.Priority, status.Circuit.ToString(),
                 pool.Open, pool.InUse, pool.Idle, pool.MaxConnections, pool.Waiters,
-                Rate(articles - before.Articles, seconds), Rate(bytes - before.Bytes, seconds),
+                Rate(articles - before.Articles, seconds), Rate(bytes - before.Bytes, seconds), latency,
                 metrics.Articles(ArticleOutcome.Missing), metrics.Articles(ArticleOutcome.Error), metrics.Articles(ArticleOutcome.CrcMismatch)));
         }
 
@@ -65,7 +70,7 @@ public sealed class DashboardSampler(
             var before = _streamSent.GetValueOrDefault(stream.Id, sent);
             _streamSent[stream.Id] = sent;
             seen.Add(stream.Id);
-            views.Add(new StreamView(stream.Id, stream.Path, stream.Client, stream.From + sent, stream.From + stream.Length, stream.FileSize, Rate(sent - before, seconds), stream.Started));
+            views.Add(new StreamView(stream.Id, stream.Path, stream.Client, stream.From + sent, stream.From + stream.Length, stream.FileSize, Rate(sent - before, seconds), stream.Started, stream.ReadAheadBytes));
         }
 
         foreach (var gone in _streamSent.Keys.Where(id => !seen.Contains(id)).ToList())

@@ -14,7 +14,7 @@ public sealed record DashboardSnapshot(
     LimiterView Limiter);
 
 /// <summary>One response body being sent: file, client, where it is, how fast it went over the last tick.</summary>
-public sealed record StreamView(long Id, string Path, string? Client, long Position, long End, long FileSize, double BytesPerSecond, DateTimeOffset Started);
+public sealed record StreamView(long Id, string Path, string? Client, long Position, long End, long FileSize, double BytesPerSecond, DateTimeOffset Started, long? ReadAheadBytes);
 
 /// <summary>One provider: its sessions and what it answered over the last tick.</summary>
 public sealed record ProviderView(
@@ -29,6 +29,7 @@ public sealed record ProviderView(
     int Waiters,
     double ArticlesPerSecond,
     double FetchedBytesPerSecond,
+    double? LatencyMs,
     long Missing,
     long Errors,
     long CrcMismatches);

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using NzbDav.Streaming;
 
 namespace NzbDav.Server.WebDav;
 
@@ -9,9 +10,9 @@ public sealed class ActiveStreams
     private long _nextId;
 
     /// <summary>Registers a body about to be sent; dispose the result when it ends.</summary>
-    public ServedBody Start(string path, string? client, long from, long length, long fileSize)
+    public ServedBody Start(string path, string? client, long from, long length, long fileSize, IReadAheadSource? readAhead = null)
     {
-        var stream = new ServedBody(this, Interlocked.Increment(ref _nextId), path, client, from, length, fileSize, DateTimeOffset.UtcNow);
+        var stream = new ServedBody(this, Interlocked.Increment(ref _nextId), path, client, from, length, fileSize, DateTimeOffset.UtcNow, readAhead);
         _streams[stream.Id] = stream;
         return stream;
     }
@@ -31,9 +32,12 @@ public sealed class ServedBody : IDisposable
     private readonly ActiveStreams _owner;
     private long _sent;
 
-    internal ServedBody(ActiveStreams owner, long id, string path, string? client, long from, long length, long fileSize, DateTimeOffset started)
+    private readonly IReadAheadSource? _readAhead;
+
+    internal ServedBody(ActiveStreams owner, long id, string path, string? client, long from, long length, long fileSize, DateTimeOffset started, IReadAheadSource? readAhead)
     {
         _owner = owner;
+        _readAhead = readAhead;
         Id = id;
         Path = path;
         Client = client;
@@ -56,6 +60,9 @@ public sealed class ServedBody : IDisposable
     public long FileSize { get; }
 
     public DateTimeOffset Started { get; }
+
+    /// <summary>Bytes fetched ahead of the reader and held for it now; null when the source cannot say (a decrypting stream).</summary>
+    public long? ReadAheadBytes => _readAhead?.BytesAhead;
 
     /// <summary>Bytes of the body sent so far.</summary>
     public long Sent => Volatile.Read(ref _sent);

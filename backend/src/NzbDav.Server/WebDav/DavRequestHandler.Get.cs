@@ -103,7 +103,7 @@ public sealed partial class DavRequestHandler
             {
                 if (range.From > 0)
                     source.Seek(range.From, SeekOrigin.Begin);
-                using var active = streams.Start(resource.Href, context.Connection.RemoteIpAddress?.ToString(), range.From, range.Length, resource.Item?.Size ?? range.Length);
+                using var active = streams.Start(resource.Href, context.Connection.RemoteIpAddress?.ToString(), range.From, range.Length, resource.Item?.Size ?? range.Length, source as NzbDav.Streaming.IReadAheadSource);
                 await CopyToResponseAsync(context.Response.BodyWriter, source, active, resource.Href, cancellationToken);
             }
             catch (Exception ex) when (ex is IOException && !cancellationToken.IsCancellationRequested)

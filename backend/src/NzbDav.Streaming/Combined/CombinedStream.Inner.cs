@@ -7,9 +7,14 @@ public sealed partial class CombinedStream
 {
     private const int SkipBufferSize = 64 * 1024;
 
+    /// <inheritdoc />
+    /// <remarks>The part being read now (volumes ahead are opened only when the reader reaches them).</remarks>
+    public long BytesAhead => Volatile.Read(ref _reading) is IReadAheadSource inner ? inner.BytesAhead : 0;
+
     private async ValueTask<int> ReadPartAsync(int index, long within, Memory<byte> destination, CancellationToken cancellationToken)
     {
         var entry = await GetPositionedAsync(index, within, cancellationToken).ConfigureAwait(false);
+        Volatile.Write(ref _reading, entry.Stream);
         int read;
         try
         {

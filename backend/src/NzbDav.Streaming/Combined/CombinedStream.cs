@@ -15,11 +15,12 @@ namespace NzbDav.Streaming.Combined;
 /// stream); the next read continues in the next part. Inner streams that end before their part's
 /// length, or fail, raise the error and are disposed, so a retry opens them afresh.
 /// </remarks>
-public sealed partial class CombinedStream : Stream
+public sealed partial class CombinedStream : Stream, IReadAheadSource
 {
     private readonly CombinedPartMap _map;
     private readonly OpenInnerStreamCache _open;
     private long _position;
+    private Stream? _reading;
     private long _streamsOpened;
     private int _busy;
     private int _disposed;

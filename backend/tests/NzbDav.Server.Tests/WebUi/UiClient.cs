@@ -46,6 +46,10 @@ public sealed class UiClient : IDisposable
 
     public Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken) => _http.SendAsync(request, cancellationToken);
 
+    /// <summary>As <see cref="SendAsync(HttpRequestMessage, CancellationToken)"/>, returning at the headers (for the live feed, which never ends).</summary>
+    public Task<HttpResponseMessage> SendHeadersAsync(HttpRequestMessage request, CancellationToken cancellationToken) =>
+        _http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+
     /// <summary>Keeps the token of a session answer (setup, login and password change hand out a new one).</summary>
     public JsonElement Remember(JsonElement session)
     {

@@ -1,0 +1,82 @@
+using System.Text.Json;
+using NzbDav.MockNntp;
+using NzbDav.MockNntp.Nzb;
+using NzbDav.Server.Tests.Data;
+using NzbDav.Server.Tests.Ingestion;
+
+namespace NzbDav.Server.Tests.WebUi;
+
+/// <summary>What the live dashboard says about a stream being played and the provider behind it, over real sockets.</summary>
+public sealed class DashboardTests
+{
+    private const string Admin = "correct horse battery";
+
+    [Fact]
+    public async Task A_playing_stream_shows_its_read_ahead_and_the_provider_its_latency()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        await using var nntp = new MockNntpServer();
+        var video = nntp.Store.AddGeneratedFile("Show.S01E01.mkv", 24L * 1024 * 1024, 256 * 1024);
+        await nntp.StartAsync(ct);
+        await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, null,
+            "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin, "--NzbDav:Ui:LiveInterval=00:00:00.100");
+        byte[] nzb;
+        using (var written = new MemoryStream())
+        {
+            MockNzbWriter.Write(written, nntp.Store.Files, "Show.S01E01", DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
+            nzb = written.ToArray();
+        }
+
+        var folder = (await host.AddAndWaitAsync(nzb, "Show.S01E01.nzb", ct)).GetProperty("name").GetString()!;
+        // From now on every article takes 200 ms to its status line: fetching spans several ticks.
+        nntp.Behavior.Latency = TimeSpan.FromMilliseconds(200);
+
+        using var ui = new UiClient(host.Server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Admin, ct);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        deadline.CancelAfter(TimeSpan.FromSeconds(30));
+        using var live = new HttpRequestMessage(HttpMethod.Get, "/ui/api/live");
+        using var feed = await ui.SendHeadersAsync(live, deadline.Token);
+        using var lines = new StreamReader(await feed.Content.ReadAsStreamAsync(deadline.Token));
+
+        // A player that reads the start and then holds on (paused): the stream stays open with bytes fetched ahead.
+        using var request = new HttpRequestMessage(HttpMethod.Get, "/content/tv/" + Uri.EscapeDataString(folder) + "/" + Uri.EscapeDataString(video.Name));
+        using var playing = await host.Dav.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, ct);
+        await using var body = await playing.Content.ReadAsStreamAsync(ct);
+        var start = new byte[64 * 1024];
+        await body.ReadExactlyAsync(start, ct);
+        Assert.Equal(video.ReadExpected(0, start.Length), start);
+
+        JsonElement? stream = null;
+        double? latency = null;
+        while (await lines.ReadLineAsync(deadline.Token) is { } line)
+        {
+            if (!line.StartsWith("data: ", StringComparison.Ordinal))
+                continue;
+            var frame = JsonDocument.Parse(line["data: ".Length..]).RootElement.Clone();
+            // The latency of a tick in which answers came (the read-ahead fills early, then the player holds).
+            if (frame.GetProperty("providers").EnumerateArray().Single().GetProperty("latencyMs") is { ValueKind: JsonValueKind.Number } ms)
+                latency = ms.GetDouble();
+            var playingNow = frame.GetProperty("streams").EnumerateArray().FirstOrDefault(s => s.GetProperty("path").GetString()!.EndsWith(video.Name, StringComparison.Ordinal));
+            if (playingNow.ValueKind == JsonValueKind.Object && playingNow.GetProperty("readAheadBytes") is { ValueKind: JsonValueKind.Number } held && held.GetInt64() > 0)
+                stream = playingNow;
+            if (stream is not null && latency is not null)
+                break;
+            if (stream is not null)
+            {
+                // Read-ahead is full and no answer came this tick: play on a little so more is fetched.
+                var more = new byte[1024 * 1024];
+                await body.ReadExactlyAsync(more, deadline.Token);
+            }
+        }
+
+        Assert.NotNull(stream);
+        // Held ahead: more than nothing, never more than the file beyond what was sent.
+        var ahead = stream.Value.GetProperty("readAheadBytes").GetInt64();
+        Assert.InRange(ahead, 1, video.Size);
+        Assert.Equal("127.0.0.1", stream.Value.GetProperty("client").GetString());
+        // The mean time to the status line of the tick's answers: at least the provider's 200 ms.
+        Assert.InRange(latency!.Value, 200, 5_000);
+    }
+}

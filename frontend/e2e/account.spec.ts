@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, request as playwrightRequest, test } from "@playwright/test";
 import { gzipSync } from "node:zlib";
 import { mkdirSync } from "node:fs";
 import { startServer, listening, type RunningServer } from "./server";
@@ -116,4 +116,44 @@ test("the first load stays within 250 KB of gzipped JavaScript", async ({ reques
   }
   console.log(`initial JavaScript: ${scripts.length} file(s), ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
   expect(gzipped).toBeLessThanOrEqual(250 * 1024);
+});
+
+test("the WebDAV account changed on the Settings page is the one WebDAV accepts from then on", async ({ page }) => {
+  const errors = watchConsole(page);
+  // The administrator as the first test left it.
+  await page.goto(server.url + "/ui/settings");
+  await page.getByLabel("User name").fill("admin");
+  await page.getByLabel("Password").fill("a brand new password");
+  await page.getByRole("button", { name: "Log in" }).click();
+  const account = page.getByRole("form", { name: "WebDAV account" });
+  const user = account.getByLabel("WebDAV user");
+  // Nothing sets it outside the UI here: both can be changed.
+  await expect(user).toBeEnabled();
+  await expect(account.getByLabel("New WebDAV password", { exact: true })).toBeEnabled();
+  const oldUser = await user.inputValue();
+
+  // The form checks a new password before sending.
+  await user.fill("mounter");
+  await account.getByLabel("New WebDAV password", { exact: true }).fill("short");
+  await account.getByLabel("New WebDAV password again").fill("short");
+  await account.getByRole("button", { name: "Save account" }).click();
+  await expect(account.getByRole("alert")).toHaveText("The WebDAV password must have at least 8 characters.");
+
+  await account.getByLabel("New WebDAV password", { exact: true }).fill("rclone mount secret");
+  await account.getByLabel("New WebDAV password again").fill("rclone mount secret");
+  await account.getByRole("button", { name: "Save account" }).click();
+  await expect(account.getByRole("status")).toContainText("Saved — in effect now");
+  await expect(user).toHaveValue("mounter");
+  await expect(account.getByLabel("New WebDAV password", { exact: true })).toHaveValue("");
+
+  const propfind = async (username: string, password: string) => {
+    const dav = await playwrightRequest.newContext({ httpCredentials: { username, password } });
+    const status = (await dav.fetch(server.url + "/", { method: "PROPFIND", headers: { Depth: "0" } })).status();
+    await dav.dispose();
+    return status;
+  };
+  expect(await propfind("mounter", "rclone mount secret")).toBe(207);
+  expect(await propfind("mounter", "not the secret")).toBe(401);
+  expect(await propfind(oldUser, "rclone mount secret")).toBe(401);
+  expect(errors).toEqual([]);
 });

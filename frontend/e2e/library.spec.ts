@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { startServer, type RunningServer } from "./server";
-import { watchConsole } from "./console";
+import { expectOnlyRefusals, watchConsole } from "./console";
 
 // The Queue, History and Files pages against the real server in demo mode: its mock Usenet server
 // holds the two demo releases, and the NZBs it wrote for them can be added again and complete.
@@ -60,14 +60,6 @@ async function logIn(page: Page) {
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
 const queueItem = (page: Page, name: string) => page.getByRole("list", { name: "Queue" }).getByRole("listitem", { name, exact: true });
 const historyItem = (page: Page, name: string) => page.getByRole("list", { name: "History" }).getByRole("listitem", { name, exact: true });
-
-/** Removes from `errors` the ones the test provoked on purpose: the browser logs every refused request itself. */
-function expectOnlyRefusals(errors: string[], from: number, status: number) {
-  const provoked = errors.slice(from);
-  expect(provoked.length, "the refusal is reported").toBeGreaterThan(0);
-  expect(provoked.every((e) => e.includes(`status of ${status}`)), provoked.join("\n")).toBe(true);
-  errors.splice(from);
-}
 
 async function setQueuePaused(page: Page, paused: boolean) {
   await expect(page.getByTestId("queue-state")).toBeVisible();

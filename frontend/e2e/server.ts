@@ -65,3 +65,58 @@ export async function startServer(args: string[], ready: RegExp): Promise<Runnin
 
 /** The address ASP.NET Core says it listens on. */
 export const listening = /Now listening on: (http:\/\/127\.0\.0\.1:\d+)/;
+
+/** The mock NNTP server as built with the backend (tools/MockNntpServer), or MOCK_NNTP_DLL. */
+const mockNntpDll =
+  process.env.MOCK_NNTP_DLL ?? path.resolve(import.meta.dirname, "../../tools/MockNntpServer/bin/Debug/net10.0/MockNntpServer.dll");
+
+export interface RunningMockNntp {
+  port: number;
+  /** The NZB of what it serves (in a temporary folder removed by stop). */
+  nzb: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts a mock Usenet server of its own on a free loopback port (e.g. `--size 1 --user u --pass p`)
+ * and waits for its `MOCK-NNTP-READY port=<N> nzb=<path>` line.
+ */
+export async function startMockNntp(args: string[]): Promise<RunningMockNntp> {
+  if (!existsSync(mockNntpDll)) throw new Error(`The mock NNTP server is not built: ${mockNntpDll} is missing (run dotnet build first).`);
+  const folder = mkdtempSync(path.join(tmpdir(), "nzbdav-e2e-nntp-"));
+  const child: ChildProcess = spawn("dotnet", [mockNntpDll, "--nzb-out", path.join(folder, "mock.nzb"), ...args], {
+    env: { ...process.env, DOTNET_NOLOGO: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+
+  const ready = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The mock NNTP server did not get ready in 30 s:\n${output}`)), 30_000);
+    child.stdout?.on("data", () => {
+      const match = /MOCK-NNTP-READY port=(\d+) nzb=(\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The mock NNTP server exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+
+  return {
+    port: Number(ready[1]),
+    nzb: ready[2]!,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}

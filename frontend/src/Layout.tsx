@@ -42,6 +42,7 @@ export function Layout() {
               <NavLink to="/files">Files</NavLink>
               <NavLink to="/logs">Logs</NavLink>
               <NavLink to="/status">Status</NavLink>
+              <NavLink to="/settings">Settings</NavLink>
               <NavLink to="/account">Account</NavLink>
             </nav>
             <span className="spacer" />

@@ -14,6 +14,7 @@ import "./styles.css";
 const QueuePage = lazy(() => import("./pages/QueuePage").then((m) => ({ default: m.QueuePage })));
 const HistoryPage = lazy(() => import("./pages/HistoryPage").then((m) => ({ default: m.HistoryPage })));
 const FilesPage = lazy(() => import("./pages/FilesPage").then((m) => ({ default: m.FilesPage })));
+const SettingsPage = lazy(() => import("./pages/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
@@ -30,6 +31,7 @@ const router = createBrowserRouter(
         { path: "files", element: <FilesPage /> },
         { path: "status", element: <StatusPage /> },
         { path: "logs", element: <LogsPage /> },
+        { path: "settings", element: <SettingsPage /> },
         { path: "account", element: <AccountPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],

@@ -1,6 +1,6 @@
 import { useLiveFeed, type PoolView } from "../api/live";
 import { RateChart } from "../components/RateChart";
-import { bytes, percent, rate } from "../lib/format";
+import { bytes, milliseconds, percent, rate } from "../lib/format";
 
 /** What the server is doing now: throughput, streams, providers and the connection budget, live. */
 export function DashboardPage() {
@@ -40,6 +40,7 @@ export function DashboardPage() {
                   <th>Client</th>
                   <th>Position</th>
                   <th>Rate</th>
+                  <th title="Bytes fetched ahead of the player and held for it">Read-ahead</th>
                 </tr>
               </thead>
               <tbody>
@@ -51,6 +52,7 @@ export function DashboardPage() {
                       {bytes(s.position)} of {bytes(s.fileSize)} ({percent(s.position, s.fileSize)})
                     </td>
                     <td>{rate(s.bytesPerSecond)}</td>
+                    <td data-testid="read-ahead">{s.readAheadBytes == null ? "–" : bytes(s.readAheadBytes)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -72,6 +74,7 @@ export function DashboardPage() {
                   <th>Sessions in use / open / max</th>
                   <th>Waiting</th>
                   <th>Articles/s</th>
+                  <th title="Mean time from sending a command to its status line, over the last tick">Latency</th>
                   <th>Rate</th>
                   <th>Missing / errors</th>
                 </tr>
@@ -88,6 +91,7 @@ export function DashboardPage() {
                     </td>
                     <td>{p.waiters}</td>
                     <td>{p.articlesPerSecond.toFixed(1)}</td>
+                    <td>{p.latencyMs == null ? "–" : milliseconds(p.latencyMs)}</td>
                     <td>{rate(p.fetchedBytesPerSecond)}</td>
                     <td>
                       {p.missing} / {p.errors + p.crcMismatches}

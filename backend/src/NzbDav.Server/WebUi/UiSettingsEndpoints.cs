@@ -100,7 +100,7 @@ public static class UiSettingsEndpoints
             var test = await services.GetRequiredService<ProviderTester>().TestAsync(candidate, context.RequestAborted);
             if (!test.Ok)
             {
-                return Results.Json(new UiProviderSaveRefused($"Not saved: the test failed ({test.Error}). Save anyway to keep it.", test),
+                return Results.Json(new UiProviderSaveRefused($"Not saved: the test failed ({test.Error?.TrimEnd('.')}). Save anyway to keep it.", test),
                     statusCode: StatusCodes.Status422UnprocessableEntity);
             }
         }

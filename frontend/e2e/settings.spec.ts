@@ -1,0 +1,386 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import { startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
+import { expectOnlyRefusals, watchConsole } from "./console";
+
+// The Settings page against the real server in demo mode (8 connections of its own mock provider,
+// from the command line), plus a second mock Usenet server that asks for a login (u / p).
+
+const shots = "e2e-results/screenshots";
+mkdirSync(shots, { recursive: true });
+
+let server: RunningServer;
+let mock: RunningMockNntp;
+let demo: { origin: string; user: string; password: string; apiKey: string; ui: string };
+
+test.describe.configure({ mode: "serial" });
+test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+
+test.beforeAll(async () => {
+  [server, mock] = await Promise.all([
+    startServer(["--demo"], /NZBDAV-DEMO url=(http:\/\/\S+) /),
+    startMockNntp(["--size", "1", "--user", "u", "--pass", "p"]),
+  ]);
+  const line = /NZBDAV-DEMO url=(\S+) user=(\S+) password=(\S+) apikey=(\S+) ui=(\S+)/.exec(server.output());
+  if (!line) throw new Error(`no demo line in:\n${server.output()}`);
+  demo = { origin: server.url, user: line[2]!, password: line[3]!, apiKey: line[4]!, ui: line[5]! };
+});
+
+test.afterAll(async () => {
+  await Promise.all([server?.stop(), mock?.stop()]);
+});
+
+async function logIn(page: Page) {
+  await page.goto(demo.ui);
+  await page.getByLabel("User name").fill(demo.user);
+  await page.getByLabel("Password").fill(demo.password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByText(demo.user, { exact: true })).toBeVisible();
+}
+
+const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
+
+async function openSettings(page: Page) {
+  await nav(page, "Settings");
+  await expect(page.getByRole("heading", { name: "Settings", exact: true })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Providers" })).toBeVisible();
+}
+
+const providerItem = (page: Page, name: string) => page.getByRole("list", { name: "Providers" }).getByRole("listitem", { name, exact: true });
+
+async function fillProvider(form: Locator, name: string, password: string) {
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("Host", { exact: true }).fill("127.0.0.1");
+  await form.getByLabel("Port", { exact: true }).fill(String(mock.port));
+  await form.getByLabel("TLS", { exact: true }).uncheck();
+  await form.getByLabel("User", { exact: true }).fill("u");
+  await form.getByLabel("Password", { exact: true }).fill(password);
+  await form.getByLabel("Max connections", { exact: true }).fill("4");
+}
+
+interface ApiProvider {
+  name: string;
+  enabled: boolean;
+  [field: string]: unknown;
+}
+
+async function apiSettings(page: Page): Promise<{ providers: ApiProvider[]; settings: { key: string; value: string | null }[] }> {
+  const response = await page.request.get(`${demo.origin}/ui/api/settings`);
+  expect(response.status()).toBe(200);
+  return response.json();
+}
+
+/** Every string anywhere in a JSON value, and every key. */
+function strings(value: unknown, found: string[] = []): string[] {
+  if (typeof value === "string") found.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => strings(v, found));
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) {
+      found.push(k);
+      strings(v, found);
+    }
+  return found;
+}
+
+test("add a provider: the test shows each step, the save keeps it editable, its password never comes back", async ({ page }) => {
+  const errors = watchConsole(page);
+  // Every JSON answer of the UI API during the test, to look for the password in.
+  const answers: Promise<unknown>[] = [];
+  page.on("response", (response) => {
+    if (response.url().includes("/ui/api/") && (response.headers()["content-type"] ?? "").includes("application/json")) answers.push(response.json().catch(() => null));
+  });
+  await logIn(page);
+  await openSettings(page);
+
+  // The demo's provider comes from the command line: shown, with no way to change it here.
+  const demoProvider = providerItem(page, "demo-mock");
+  await expect(demoProvider.getByTestId("provider-source")).toHaveText("from command line");
+  await expect(demoProvider.getByRole("button", { name: "Edit" })).toHaveCount(0);
+  await expect(demoProvider.getByRole("button", { name: "Delete" })).toHaveCount(0);
+  await expect(demoProvider.getByRole("checkbox", { name: "Enabled" })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Add provider" }).click();
+  const form = page.getByRole("form", { name: "Add provider" });
+  // The defaults most providers want.
+  await expect(form.getByLabel("Port", { exact: true })).toHaveValue("563");
+  await expect(form.getByLabel("TLS", { exact: true })).toBeChecked();
+  await expect(form.getByLabel("Max connections", { exact: true })).toHaveValue("10");
+  await expect(form.getByLabel("Pipeline depth", { exact: true })).toHaveValue("4");
+  await fillProvider(form, "second", "p");
+
+  await form.getByRole("button", { name: "Test" }).click();
+  const result = form.getByTestId("provider-test");
+  await expect(result.getByText("Test passed")).toBeVisible({ timeout: 20_000 });
+  const steps = result.getByRole("list", { name: "Test steps" }).getByRole("listitem");
+  await expect(steps.filter({ hasText: /^✓ connect · [\d.]+ m?s · 127\.0\.0\.1:\d+/ })).toHaveCount(1);
+  await expect(steps.filter({ hasText: /^✓ greeting and login · [\d.]+ m?s · logged in as u$/ })).toHaveCount(1);
+  await expect(steps.filter({ hasText: /^✗/ })).toHaveCount(0);
+  const figures = result.getByRole("list", { name: "Test figures" });
+  await expect(figures).toContainText("Greeting: 200");
+  await expect(figures).toContainText(/Round trip: [\d.]+ m?s/);
+  // The probe takes the newest demo job's articles, which this server does not have: reported, not failed.
+  await expect(figures).toContainText(/Articles: \d+ of \d+ found, \d+ articles\/s/);
+
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(form).toHaveCount(0);
+  const second = providerItem(page, "second");
+  await expect(second.getByTestId("provider-source")).toHaveText("from web UI");
+  await expect(second.getByTestId("provider-state")).toHaveText("enabled");
+  await expect(second).toContainText(`127.0.0.1:${mock.port} · no TLS · user u, password stored · 4 connections`);
+  await expect(second.getByRole("button", { name: "Edit" })).toBeVisible();
+  // Its 4 connections join the demo's 8 in the budget.
+  await expect(page.getByText("of 12 connections in use")).toBeVisible();
+
+  // Editing shows the stored password only as a placeholder.
+  await second.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("form", { name: "Edit second" });
+  await expect(edit.getByLabel("Password", { exact: true })).toHaveValue("");
+  await expect(edit.getByLabel("Password", { exact: true })).toHaveAttribute("placeholder", "stored — leave empty to keep");
+  await expect(edit.getByLabel("Host", { exact: true })).toHaveValue("127.0.0.1");
+  // A test of the saved provider with the field empty uses the stored password.
+  await edit.getByRole("button", { name: "Test" }).click();
+  await expect(edit.getByTestId("provider-test").getByText("Test passed")).toBeVisible({ timeout: 20_000 });
+  await edit.getByRole("button", { name: "Cancel" }).click();
+  await expect(edit).toHaveCount(0);
+
+  const view = await apiSettings(page);
+  const saved = view.providers.find((p) => p.name === "second");
+  expect(saved).toMatchObject({ host: "127.0.0.1", port: mock.port, useTls: false, user: "u", hasPassword: true, maxConnections: 4, editable: true, source: "web UI" });
+  expect(Object.keys(saved!)).not.toContain("password");
+
+  // No answer the browser got holds the password, or a field named password.
+  const everything = (await Promise.all(answers)).flatMap((a) => strings(a));
+  expect(everything.length).toBeGreaterThan(50);
+  expect(everything.filter((s) => s === "p" || s.toLowerCase() === "password")).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test("a provider whose test fails: the reason, then Save anyway keeps it; delete asks first", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openSettings(page);
+  await page.getByRole("button", { name: "Add provider" }).click();
+  const form = page.getByRole("form", { name: "Add provider" });
+  await fillProvider(form, "wrong-login", "wrong");
+
+  await form.getByRole("button", { name: "Test" }).click();
+  const result = form.getByTestId("provider-test");
+  await expect(result.getByRole("alert")).toHaveText(
+    "Test failed: greeting and login failed: 'wrong-login' refused the login (481 authentication failed).",
+    { timeout: 20_000 },
+  );
+  const steps = result.getByRole("list", { name: "Test steps" }).getByRole("listitem");
+  await expect(steps.filter({ hasText: /^✓ connect/ })).toHaveCount(1);
+  await expect(steps.filter({ hasText: /^✗ greeting and login · 'wrong-login' refused the login \(481 authentication failed\)\.$/ })).toHaveCount(1);
+
+  // Saving tests again; refused (422) with the test, and a way to keep it anyway.
+  const beforeRefusal = errors.length;
+  await form.getByRole("button", { name: "Save" }).click();
+  const refusal = form.getByRole("alert");
+  await expect(refusal).toContainText("Not saved: the test failed (greeting and login failed: 'wrong-login' refused the login (481 authentication failed)");
+  await expect(form.getByTestId("provider-test").getByRole("listitem").filter({ hasText: /^✗ greeting and login/ })).toHaveCount(1);
+  expectOnlyRefusals(errors, beforeRefusal, 422);
+  expect((await apiSettings(page)).providers.map((p) => p.name)).not.toContain("wrong-login");
+
+  await form.getByRole("button", { name: "Save anyway" }).click();
+  await expect(form).toHaveCount(0);
+  const kept = providerItem(page, "wrong-login");
+  await expect(kept.getByTestId("provider-source")).toHaveText("from web UI");
+  expect((await apiSettings(page)).providers.find((p) => p.name === "wrong-login")).toMatchObject({ user: "u", hasPassword: true, enabled: true });
+
+  // Deleting asks first; cancelled, it stays; confirmed, it goes.
+  await kept.getByRole("button", { name: "Delete" }).click();
+  await kept.getByRole("group", { name: "Confirm delete" }).getByRole("button", { name: "Cancel" }).click();
+  await expect(kept).toBeVisible();
+  await kept.getByRole("button", { name: "Delete" }).click();
+  await kept.getByRole("group", { name: "Confirm delete" }).getByRole("button", { name: "Delete provider" }).click();
+  await expect(kept).toHaveCount(0);
+  expect((await apiSettings(page)).providers.map((p) => p.name)).toEqual(["demo-mock", "second"]);
+  expect(errors).toEqual([]);
+});
+
+test("a provider turned off and on with its toggle leaves and rejoins the budget", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openSettings(page);
+  const second = providerItem(page, "second");
+  const toggle = second.getByRole("checkbox", { name: "Enabled" });
+  await expect(toggle).toBeChecked();
+
+  await toggle.uncheck();
+  await expect(second.getByTestId("provider-state")).toHaveText("disabled");
+  await expect(page.getByText("of 8 connections in use")).toBeVisible();
+  expect((await apiSettings(page)).providers.find((p) => p.name === "second")).toMatchObject({ enabled: false, hasPassword: true });
+  // Still off after a reload, from the server.
+  await page.reload();
+  await expect(providerItem(page, "second").getByTestId("provider-state")).toHaveText("disabled");
+  await expect(providerItem(page, "second").getByRole("checkbox", { name: "Enabled" })).not.toBeChecked();
+
+  await providerItem(page, "second").getByRole("checkbox", { name: "Enabled" }).check();
+  await expect(providerItem(page, "second").getByTestId("provider-state")).toHaveText("enabled");
+  await expect(page.getByText("of 12 connections in use")).toBeVisible();
+  expect((await apiSettings(page)).providers.find((p) => p.name === "second")).toMatchObject({ enabled: true, hasPassword: true });
+  expect(errors).toEqual([]);
+});
+
+test("pool shares: a queue guarantee of 2 is in effect on both pages; one that starves streaming is refused", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openSettings(page);
+  const shares = page.getByRole("form", { name: "Connection shares" });
+  const queueGuarantee = shares.getByLabel("Queue guarantee", { exact: true });
+  const guaranteed = page.getByTestId("budget-queue-guaranteed");
+  // Automatic: a tenth of 12.
+  await expect(guaranteed).toHaveText("1");
+  await expect(queueGuarantee).toHaveValue("");
+  await expect(queueGuarantee).toHaveAttribute("placeholder", "automatic: a tenth of the budget");
+  await expect(shares.getByRole("button", { name: "Save" })).toBeDisabled();
+
+  await queueGuarantee.fill("2");
+  await shares.getByRole("button", { name: "Save" }).click();
+  await expect(shares.getByRole("status")).toHaveText("Saved — in effect now");
+  await expect(guaranteed).toHaveText("2");
+  await expect(page.getByTestId("budget-streaming-guaranteed")).toHaveText("9");
+  await expect(queueGuarantee).toHaveValue("2");
+  await expect(shares.getByRole("button", { name: "Reset Queue guarantee" })).toBeVisible();
+
+  await nav(page, "Dashboard");
+  await expect(page.getByTestId("live-state")).toHaveText("live");
+  await expect(page.getByTestId("pool-queue")).toContainText(/in use · 2 guaranteed · 12 max/);
+
+  await openSettings(page);
+  const beforeRefusal = errors.length;
+  await queueGuarantee.fill("7");
+  await shares.getByRole("button", { name: "Save" }).click();
+  await expect(shares.getByRole("alert")).toHaveText(
+    "Usenet:Limiter: QueueGuarantee (7) + HealthCheckGuarantee (1) leave streaming 4 of 12 connections; together they may reserve at most 6 so streaming keeps at least half. Lower them.",
+  );
+  expectOnlyRefusals(errors, beforeRefusal, 400);
+  // What is in effect stays 2, across the next polls too.
+  await page.waitForTimeout(2_500);
+  await expect(guaranteed).toHaveText("2");
+  expect((await apiSettings(page)).settings.find((s) => s.key === "Usenet:Limiter:QueueGuarantee")?.value).toBe("2");
+  // The typed 7 stays in the field to correct.
+  await expect(queueGuarantee).toHaveValue("7");
+
+  // Reset drops the UI's value: automatic again.
+  await shares.getByRole("button", { name: "Reset Queue guarantee" }).click();
+  await expect(guaranteed).toHaveText("1");
+  await expect(shares.getByRole("status")).toHaveText("Saved — in effect now");
+  await expect(shares.getByRole("button", { name: "Reset Queue guarantee" })).toHaveCount(0);
+  expect((await apiSettings(page)).settings.find((s) => s.key === "Usenet:Limiter:QueueGuarantee")?.value).toBeNull();
+  expect(errors).toEqual([]);
+});
+
+test("generic settings: a checkbox and a number saved, shown as from the web UI, reset", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openSettings(page);
+  const streaming = page.getByRole("form", { name: "Streaming settings" });
+  const unverified = streaming.getByLabel("Serve unverified bytes", { exact: true });
+  await expect(unverified).toBeChecked();
+  await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("64 MiB");
+  await streaming.getByLabel("Read-ahead at start", { exact: true }).fill("33554432");
+  await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("32 MiB");
+  await unverified.uncheck();
+  await streaming.getByRole("button", { name: "Save" }).click();
+  await expect(streaming.getByRole("status")).toHaveText("Saved — in effect now");
+  await page.reload();
+  await expect(streaming.getByLabel("Serve unverified bytes", { exact: true })).not.toBeChecked();
+  await expect(streaming.getByLabel("Read-ahead at start", { exact: true })).toHaveValue("33554432");
+  await expect(streaming).toContainText("from web UI");
+
+  const queue = page.getByRole("form", { name: "Queue settings" });
+  const beforeRefusal = errors.length;
+  await queue.getByLabel("Jobs at once", { exact: true }).fill("99");
+  await queue.getByRole("button", { name: "Save" }).click();
+  await expect(queue.getByRole("alert")).toHaveText("Jobs at once must be between 1 and 16; 99 is not.");
+  expectOnlyRefusals(errors, beforeRefusal, 400);
+
+  for (const label of ["Serve unverified bytes", "Read-ahead at start"]) await streaming.getByRole("button", { name: `Reset ${label}` }).click();
+  await expect(streaming.getByLabel("Serve unverified bytes", { exact: true })).toBeChecked();
+  await expect(streaming.getByLabel("Read-ahead at start", { exact: true })).toHaveValue("67108864");
+  await expect(streaming).not.toContainText("from web UI");
+  expect(errors).toEqual([]);
+});
+
+test("SABnzbd: the API key shown on request, copied, regenerated; the old key is refused from then on", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openSettings(page);
+  const sab = page.getByRole("region", { name: "SABnzbd", exact: true });
+  const key = sab.getByTestId("api-key");
+  await expect(key).toHaveText(/^•{32}$/);
+  await sab.getByRole("button", { name: "Show" }).click();
+  await expect(key).toHaveText(demo.apiKey);
+  await sab.getByRole("button", { name: "Copy" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(demo.apiKey);
+
+  const sabApi = (apiKey: string) => page.request.get(`${demo.origin}/api?mode=queue&output=json&apikey=${apiKey}`);
+  expect(await (await sabApi(demo.apiKey)).json()).toHaveProperty("queue");
+
+  // Asked first; cancelled, nothing changes.
+  await sab.getByRole("button", { name: "Regenerate", exact: true }).click();
+  const confirm = sab.getByRole("group", { name: "Confirm regenerate" });
+  await expect(confirm).toContainText("Sonarr/Radarr stop working until you paste the new key.");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(key).toHaveText(demo.apiKey);
+
+  await sab.getByRole("button", { name: "Regenerate", exact: true }).click();
+  await confirm.getByRole("button", { name: "Regenerate key" }).click();
+  await expect(key).not.toHaveText(demo.apiKey);
+  await expect(key).toHaveText(/^[0-9a-f]{32}$/);
+  const fresh = (await key.textContent())!;
+  await expect(sab.getByRole("status").filter({ hasText: "New key in effect" })).toBeVisible();
+
+  expect(await (await sabApi(demo.apiKey)).json()).toEqual({ status: false, error: "API Key Incorrect" });
+  expect(await (await sabApi(fresh)).json()).toHaveProperty("queue");
+  // The page keeps showing the new one after the next polls and a reload.
+  await page.reload();
+  await sab.getByRole("button", { name: "Show" }).click();
+  await expect(key).toHaveText(fresh);
+  expect(errors).toEqual([]);
+});
+
+test("the page at desktop width, at 375 px and dark, with nothing overflowing; locked values say so", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openSettings(page);
+
+  // The demo sets the WebDAV account on the command line: shown, not editable.
+  const webdav = page.getByRole("form", { name: "WebDAV account" });
+  await expect(webdav.getByLabel("WebDAV user")).toHaveValue(demo.user);
+  await expect(webdav.getByLabel("WebDAV user")).toBeDisabled();
+  await expect(webdav.getByLabel("New WebDAV password", { exact: true })).toBeDisabled();
+  await expect(webdav).toContainText("The password is set in the configuration (NzbDav:WebDav:Password); change it there.");
+  await expect(webdav.getByRole("button", { name: "Save account" })).toBeDisabled();
+  await expect(page.getByRole("link", { name: "Account page" })).toHaveAttribute("href", "/ui/account");
+
+  const variants = [
+    { suffix: "", width: 1280, dark: false },
+    { suffix: "-375", width: 375, dark: false },
+    { suffix: "-dark", width: 1280, dark: true },
+  ];
+  for (const variant of variants) {
+    await page.emulateMedia({ colorScheme: variant.dark ? "dark" : "light" });
+    await page.setViewportSize({ width: variant.width, height: 900 });
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Providers" })).toBeVisible();
+    // The form open, with a test result, as someone adding a provider sees it.
+    await page.getByRole("button", { name: "Add provider" }).click();
+    const form = page.getByRole("form", { name: "Add provider" });
+    await fillProvider(form, "third", "p");
+    await form.getByRole("button", { name: "Test" }).click();
+    await expect(form.getByTestId("provider-test").getByText("Test passed")).toBeVisible({ timeout: 20_000 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${shots}/settings${variant.suffix}.png`, fullPage: true });
+    const overflowing = await page.evaluate((width) => {
+      const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll"));
+      return wide.map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 10);
+    }, variant.width);
+    expect(overflowing, `settings${variant.suffix} is wider than the screen`).toEqual([]);
+    // The pools table fits too, without scrolling sideways.
+    expect(await page.locator(".budget .table-scroll").evaluate((e) => e.scrollWidth <= e.clientWidth), `settings${variant.suffix}: the pools table scrolls`).toBe(true);
+  }
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,268 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../api/client";
+import type { Provider, ProviderTest, Setting } from "../api/types";
+import {
+  asSaveRefusal,
+  bytesHint,
+  changedValues,
+  groupBySection,
+  humanBytes,
+  initialValue,
+  masked,
+  newProviderForm,
+  placeholderOf,
+  providerForm,
+  providerPath,
+  providerProblem,
+  providerRequest,
+  shownValue,
+  sourceNote,
+  stepLine,
+  testFigures,
+  toggleRequest,
+  webDavProblem,
+} from "./settings";
+
+function setting(key: string, overrides: Partial<Setting> = {}): Setting {
+  return {
+    key,
+    section: "Streaming",
+    label: key,
+    help: "",
+    type: "Number",
+    nullable: false,
+    min: null,
+    max: null,
+    choices: null,
+    automatic: null,
+    value: "1",
+    stored: false,
+    locked: false,
+    source: "default",
+    ...overrides,
+  };
+}
+
+const provider: Provider = {
+  name: "news",
+  host: "news.example.com",
+  port: 563,
+  useTls: true,
+  allowUntrustedCertificate: false,
+  user: "me",
+  hasPassword: true,
+  maxConnections: 20,
+  role: "Backup",
+  priority: 3,
+  pipelineDepth: 8,
+  enabled: true,
+  editable: true,
+  source: "web UI",
+};
+
+describe("groupBySection", () => {
+  it("keeps the server's order within each section and every section present", () => {
+    const groups = groupBySection([
+      setting("b", { section: "Queue" }),
+      setting("a", { section: "Connections" }),
+      setting("c", { section: "Queue" }),
+    ]);
+    expect(groups.Queue.map((s) => s.key)).toEqual(["b", "c"]);
+    expect(groups.Connections.map((s) => s.key)).toEqual(["a"]);
+    expect(groups.WebDAV).toEqual([]);
+    expect(Object.keys(groups)).toEqual(["Connections", "Streaming", "Queue", "SABnzbd", "WebDAV"]);
+  });
+
+  it("leaves out a section it does not know instead of failing", () => {
+    const groups = groupBySection([setting("x", { section: "Elsewhere" as Setting["section"] })]);
+    expect(Object.values(groups).flat()).toEqual([]);
+  });
+});
+
+describe("initialValue and shownValue", () => {
+  it("shows automatic as empty, checkboxes as true/false, and an edit over the value", () => {
+    expect(initialValue(setting("q", { nullable: true, value: null }))).toBe("");
+    expect(initialValue(setting("f", { type: "Boolean", value: "True" }))).toBe("true");
+    expect(initialValue(setting("f", { type: "Boolean", value: null }))).toBe("false");
+    expect(shownValue(setting("n", { value: "5" }), {})).toBe("5");
+    expect(shownValue(setting("n", { value: "5" }), { n: "" })).toBe("");
+  });
+});
+
+describe("changedValues", () => {
+  const settings = [
+    setting("Usenet:Limiter:QueueGuarantee", { nullable: true, value: null }),
+    setting("Streaming:ConnectionsPerStream", { value: "20" }),
+    setting("Streaming:ServeUnverifiedBytes", { type: "Boolean", value: "true" }),
+    setting("NzbDav:MountPath", { type: "Text", value: "/mnt/nzbdav", locked: true }),
+  ];
+
+  it("sends only what differs from the value in effect, trimmed", () => {
+    expect(changedValues(settings, { "Usenet:Limiter:QueueGuarantee": " 2 ", "Streaming:ConnectionsPerStream": "20" })).toEqual({
+      "Usenet:Limiter:QueueGuarantee": "2",
+    });
+    expect(changedValues(settings, { "Streaming:ServeUnverifiedBytes": "false" })).toEqual({ "Streaming:ServeUnverifiedBytes": "false" });
+  });
+
+  it("sends an emptied nullable field as \"\" (automatic) and nothing when nothing was touched", () => {
+    const set = [setting("q", { nullable: true, value: "3" })];
+    expect(changedValues(set, { q: "" })).toEqual({ q: "" });
+    expect(changedValues(set, {})).toEqual({});
+  });
+
+  it("never sends a locked setting", () => {
+    expect(changedValues(settings, { "NzbDav:MountPath": "/elsewhere" })).toEqual({});
+  });
+});
+
+describe("placeholderOf and sourceNote", () => {
+  it("says what automatic means and who set a value", () => {
+    expect(placeholderOf(setting("q", { automatic: "a tenth of the budget" }))).toBe("automatic: a tenth of the budget");
+    expect(placeholderOf(setting("q"))).toBe("");
+    expect(sourceNote(setting("q", { locked: true, source: "command line" }))).toBe("set by command line");
+    expect(sourceNote(setting("q", { source: "settings.json" }))).toBe("from settings.json");
+    expect(sourceNote(setting("q"))).toBeNull();
+  });
+});
+
+describe("humanBytes and bytesHint", () => {
+  it("names round binary and decimal amounts exactly", () => {
+    expect(humanBytes(67108864)).toBe("64 MiB");
+    expect(humanBytes(1073741824)).toBe("1 GiB");
+    expect(humanBytes(1024)).toBe("1 KiB");
+    expect(humanBytes(500000000)).toBe("500 MB");
+    expect(humanBytes(512)).toBe("512 B");
+    expect(humanBytes(0)).toBe("0 B");
+  });
+
+  it("rounds the rest to one decimal in binary units", () => {
+    expect(humanBytes(1536 * 1024 * 1024 + 1)).toBe("1.5 GiB");
+    expect(humanBytes(1500)).toBe("1.5 KiB");
+  });
+
+  it("hints only for whole numbers", () => {
+    expect(bytesHint(" 1048576 ")).toBe("1 MiB");
+    expect(bytesHint("")).toBeNull();
+    expect(bytesHint("12abc")).toBeNull();
+    expect(bytesHint("-5")).toBeNull();
+  });
+});
+
+describe("provider form and request", () => {
+  it("starts a new provider on implicit TLS port 563 with 10 connections", () => {
+    const request = providerRequest({ ...newProviderForm, name: " second ", host: " 127.0.0.1 " });
+    expect(request).toEqual({
+      name: "second",
+      host: "127.0.0.1",
+      port: 563,
+      useTls: true,
+      allowUntrustedCertificate: false,
+      user: null,
+      password: null,
+      maxConnections: 10,
+      role: "Primary",
+      priority: 0,
+      pipelineDepth: 4,
+      enabled: true,
+      force: false,
+    });
+  });
+
+  it("round-trips a provider with its password field empty, which keeps the stored one", () => {
+    const form = providerForm(provider);
+    expect(form.password).toBe("");
+    const request = providerRequest(form);
+    expect(request).toMatchObject({ name: "news", host: "news.example.com", port: 563, user: "me", maxConnections: 20, role: "Backup", priority: 3, pipelineDepth: 8 });
+    expect(request.password).toBeNull();
+  });
+
+  it("sends a typed password, \"\" to remove the stored one, and force and originalName when asked", () => {
+    const form = providerForm(provider);
+    expect(providerRequest({ ...form, password: "s3cret" }).password).toBe("s3cret");
+    expect(providerRequest({ ...form, password: "ignored", removePassword: true }).password).toBe("");
+    const forced = providerRequest(form, { force: true, originalName: "old name" });
+    expect(forced.force).toBe(true);
+    expect(forced.originalName).toBe("old name");
+    expect("originalName" in providerRequest(form)).toBe(false);
+  });
+
+  it("toggles only enabled, keeping the stored password", () => {
+    const request = toggleRequest(provider, false);
+    expect(request.enabled).toBe(false);
+    expect(request.password).toBeNull();
+    expect(request).toMatchObject({ host: "news.example.com", port: 563, useTls: true, maxConnections: 20 });
+  });
+
+  it("finds what the server would refuse before sending", () => {
+    const good = { ...newProviderForm, name: "a", host: "h" };
+    expect(providerProblem(good)).toBeNull();
+    expect(providerProblem({ ...good, name: " " })).toMatch(/name/);
+    expect(providerProblem({ ...good, name: "a:b" })).toMatch(/without ':'/);
+    expect(providerProblem({ ...good, host: "" })).toMatch(/host/);
+    expect(providerProblem({ ...good, port: "70000" })).toMatch(/port/);
+    expect(providerProblem({ ...good, port: "5.5" })).toMatch(/port/);
+    expect(providerProblem({ ...good, maxConnections: "0" })).toMatch(/Max connections/);
+    expect(providerProblem({ ...good, priority: "-1" })).toMatch(/Priority/);
+    expect(providerProblem({ ...good, pipelineDepth: "65" })).toMatch(/Pipeline depth/);
+    expect(providerProblem({ ...good, password: "a\nb" })).toMatch(/line breaks/);
+  });
+
+  it("encodes the name in the path", () => {
+    expect(providerPath("my news/eu")).toBe("/ui/api/settings/providers/my%20news%2Feu");
+    expect(providerPath("a?b", "delete")).toBe("/ui/api/settings/providers/a%3Fb/delete");
+  });
+});
+
+describe("test results", () => {
+  const passed: ProviderTest = {
+    ok: true,
+    error: null,
+    steps: [
+      { step: "connect", ok: true, milliseconds: 9.7, detail: "127.0.0.1:119" },
+      { step: "greeting and login", ok: false, milliseconds: 0, detail: "481 authentication failed" },
+    ],
+    greeting: "200 ready",
+    roundTripMs: 1.11,
+    articlesProbed: 6,
+    articlesFound: 5,
+    articlesPerSecond: 513.7,
+  };
+
+  it("marks each step and leaves out the 0 ms of a failed one", () => {
+    expect(stepLine(passed.steps[0]!)).toBe("✓ connect · 9.7 ms · 127.0.0.1:119");
+    expect(stepLine(passed.steps[1]!)).toBe("✗ greeting and login · 481 authentication failed");
+  });
+
+  it("lists the greeting, round trip and articles", () => {
+    expect(testFigures(passed)).toEqual(["Greeting: 200 ready", "Round trip: 1.1 ms", "Articles: 5 of 6 found, 514 articles/s"]);
+    expect(testFigures({ ...passed, greeting: null, roundTripMs: null, articlesProbed: 0 })).toEqual([]);
+  });
+
+  it("recognises the 422 of a failed test, and nothing else", () => {
+    const body = { error: "Not saved", test: passed };
+    expect(asSaveRefusal(new ApiError(422, "Not saved", body))).toBe(body);
+    expect(asSaveRefusal(new ApiError(400, "Not saved", body))).toBeNull();
+    expect(asSaveRefusal(new ApiError(422, "Not saved", { error: "x" }))).toBeNull();
+    expect(asSaveRefusal(new Error("Not saved"))).toBeNull();
+  });
+});
+
+describe("webDavProblem", () => {
+  it("keeps the password when both fields are empty and checks a new one", () => {
+    expect(webDavProblem("admin", "", "")).toBeNull();
+    expect(webDavProblem(" ", "", "")).toMatch(/user name/);
+    expect(webDavProblem("a:b", "", "")).toMatch(/without ':'/);
+    expect(webDavProblem("admin", "", "x")).toMatch(/both fields/);
+    expect(webDavProblem("admin", "short", "short")).toMatch(/at least 8/);
+    expect(webDavProblem("admin", "long enough", "long enougH")).toMatch(/differ/);
+    expect(webDavProblem("admin", "long enough", "long enough")).toBeNull();
+  });
+});
+
+describe("masked", () => {
+  it("hides every character and never shows fewer than 8 dots", () => {
+    expect(masked("409b25bfa12e257fbcbc688d7d36221a")).toBe("•".repeat(32));
+    expect(masked("ab")).toBe("•".repeat(8));
+    expect(masked("409b")).not.toContain("4");
+  });
+});

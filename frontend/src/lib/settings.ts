@@ -1,0 +1,240 @@
+import { ApiError } from "../api/client";
+import type { Provider, ProviderRequest, ProviderRole, ProviderSaveRefused, ProviderTest, ProviderTestStep, Setting, SettingSection } from "../api/types";
+import { milliseconds } from "./format";
+import { minPasswordLength } from "./validation";
+
+/** The sections in the order the page shows them. */
+export const settingSections: readonly SettingSection[] = ["Connections", "Streaming", "Queue", "SABnzbd", "WebDAV"];
+
+/** The settings of each section, in the server's order; a section the page does not know is left out. */
+export function groupBySection(settings: readonly Setting[]): Record<SettingSection, Setting[]> {
+  const groups = Object.fromEntries(settingSections.map((s) => [s, [] as Setting[]])) as Record<SettingSection, Setting[]>;
+  for (const setting of settings) groups[setting.section]?.push(setting);
+  return groups;
+}
+
+/** What a form field starts with: the value in effect, "" for automatic, "true"/"false" for a checkbox. */
+export function initialValue(setting: Setting): string {
+  if (setting.type === "Boolean") return setting.value?.trim().toLowerCase() === "true" ? "true" : "false";
+  return setting.value ?? "";
+}
+
+/** What the field shows: the user's edit when there is one, else the value in effect (which may change under it until edited). */
+export function shownValue(setting: Setting, edits: Readonly<Record<string, string>>): string {
+  return edits[setting.key] ?? initialValue(setting);
+}
+
+/**
+ * The body of POST /ui/api/settings for a form: only the keys whose edit differs from the value in
+ * effect (trimmed); "" for a nullable one means automatic. Locked settings are never sent.
+ */
+export function changedValues(settings: readonly Setting[], edits: Readonly<Record<string, string>>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const setting of settings) {
+    const edit = edits[setting.key];
+    if (edit === undefined || setting.locked) continue;
+    if (edit.trim() !== initialValue(setting).trim()) values[setting.key] = edit.trim();
+  }
+  return values;
+}
+
+/** The placeholder of an empty field: what the server does when nothing is set. */
+export function placeholderOf(setting: Setting): string {
+  return setting.automatic ? `automatic: ${setting.automatic}` : "";
+}
+
+/** Where a value comes from, for the note under a field: null when it is the built-in default. */
+export function sourceNote(setting: Setting): string | null {
+  if (setting.locked) return `set by ${setting.source}`;
+  if (setting.source === "default") return null;
+  return `from ${setting.source}`;
+}
+
+const binaryUnits = ["B", "KiB", "MiB", "GiB", "TiB"];
+const decimalUnits = ["B", "KB", "MB", "GB", "TB"];
+
+/**
+ * A byte count as a person reads it beside the raw number: exact when it is a round binary or
+ * decimal amount ("64 MiB", "500 MB"), else binary with one decimal ("1.5 GiB").
+ */
+export function humanBytes(value: number): string {
+  if (!Number.isFinite(value) || value < 0) return "–";
+  for (let unit = binaryUnits.length - 1; unit >= 1; unit--) {
+    if (value >= 1024 ** unit && value % 1024 ** unit === 0) return `${value / 1024 ** unit} ${binaryUnits[unit]}`;
+  }
+  for (let unit = decimalUnits.length - 1; unit >= 1; unit--) {
+    if (value >= 1000 ** unit && value % 1000 ** unit === 0) return `${value / 1000 ** unit} ${decimalUnits[unit]}`;
+  }
+  if (value < 1024) return `${value} B`;
+  let unit = 0;
+  let scaled = value;
+  while (scaled >= 1024 && unit < binaryUnits.length - 1) {
+    scaled /= 1024;
+    unit++;
+  }
+  return `${scaled.toFixed(1)} ${binaryUnits[unit]}`;
+}
+
+/** The hint beside a Bytes field for what is typed in it; null when it is not a whole number. */
+export function bytesHint(text: string): string | null {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return null;
+  return humanBytes(Number(trimmed));
+}
+
+/** The provider form's fields, as typed (numbers as text until sent). */
+export interface ProviderForm {
+  name: string;
+  host: string;
+  port: string;
+  useTls: boolean;
+  allowUntrustedCertificate: boolean;
+  user: string;
+  /** Empty keeps the stored one (or none for a new provider). */
+  password: string;
+  /** Send "" to drop the stored password. */
+  removePassword: boolean;
+  maxConnections: string;
+  role: ProviderRole;
+  priority: string;
+  pipelineDepth: string;
+  enabled: boolean;
+}
+
+/** A new provider's defaults: implicit TLS on 563, as most providers offer. */
+export const newProviderForm: ProviderForm = {
+  name: "",
+  host: "",
+  port: "563",
+  useTls: true,
+  allowUntrustedCertificate: false,
+  user: "",
+  password: "",
+  removePassword: false,
+  maxConnections: "10",
+  role: "Primary",
+  priority: "0",
+  pipelineDepth: "4",
+  enabled: true,
+};
+
+/** An existing provider in the form; the password is never sent to the browser, so its field starts empty. */
+export function providerForm(provider: Provider): ProviderForm {
+  return {
+    name: provider.name,
+    host: provider.host,
+    port: String(provider.port),
+    useTls: provider.useTls,
+    allowUntrustedCertificate: provider.allowUntrustedCertificate,
+    user: provider.user ?? "",
+    password: "",
+    removePassword: false,
+    maxConnections: String(provider.maxConnections),
+    role: provider.role,
+    priority: String(provider.priority),
+    pipelineDepth: String(provider.pipelineDepth),
+    enabled: provider.enabled,
+  };
+}
+
+function whole(text: string): number {
+  const trimmed = text.trim();
+  return /^-?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+function outside(value: number, min: number, max: number): boolean {
+  return !Number.isInteger(value) || value < min || value > max;
+}
+
+/** Why the form cannot be sent as it is (the server's own rules), or null when it can. */
+export function providerProblem(form: ProviderForm): string | null {
+  const name = form.name.trim();
+  if (name.length === 0 || name.length > 64 || name.includes(":")) return "The provider needs a name of 1 to 64 characters without ':'.";
+  const host = form.host.trim();
+  if (host.length === 0 || /\s/.test(host)) return "Enter the provider's host name or address.";
+  if (outside(whole(form.port), 1, 65535)) return "The port must be between 1 and 65535.";
+  if (outside(whole(form.maxConnections), 1, 500)) return "Max connections must be between 1 and 500.";
+  if (outside(whole(form.priority), 0, 1000)) return "Priority must be between 0 and 1000.";
+  if (outside(whole(form.pipelineDepth), 1, 64)) return "Pipeline depth must be between 1 and 64.";
+  if (/[\r\n]/.test(form.user) || /[\r\n]/.test(form.password)) return "The user name and password cannot contain line breaks.";
+  return null;
+}
+
+/**
+ * The request for a form: an empty password is null (keep the stored one, or none), "" only when
+ * the stored one is to go. `originalName` lets a test of an existing provider use its stored password.
+ */
+export function providerRequest(form: ProviderForm, options: { force?: boolean; originalName?: string | null } = {}): ProviderRequest {
+  const request: ProviderRequest = {
+    name: form.name.trim(),
+    host: form.host.trim(),
+    port: whole(form.port),
+    useTls: form.useTls,
+    allowUntrustedCertificate: form.allowUntrustedCertificate,
+    user: form.user.trim() === "" ? null : form.user.trim(),
+    password: form.removePassword ? "" : form.password === "" ? null : form.password,
+    maxConnections: whole(form.maxConnections),
+    role: form.role,
+    priority: whole(form.priority),
+    pipelineDepth: whole(form.pipelineDepth),
+    enabled: form.enabled,
+    force: options.force ?? false,
+  };
+  if (options.originalName) request.originalName = options.originalName;
+  return request;
+}
+
+/** The change that only turns a provider on or off: everything else as it is, the stored password kept. */
+export function toggleRequest(provider: Provider, enabled: boolean): ProviderRequest {
+  return { ...providerRequest(providerForm(provider)), enabled };
+}
+
+/** The path of a provider's calls: the current name, URL-encoded (names may hold spaces, '/' or '?'). */
+export function providerPath(name: string, action?: "delete"): string {
+  return `/ui/api/settings/providers/${encodeURIComponent(name)}${action ? `/${action}` : ""}`;
+}
+
+/** One test step as a line: "✓ connect · 9.7 ms · 127.0.0.1:119". */
+export function stepLine(step: ProviderTestStep): string {
+  const parts = [`${step.ok ? "✓" : "✗"} ${step.step}`];
+  if (step.ok || step.milliseconds > 0) parts.push(milliseconds(step.milliseconds));
+  if (step.detail) parts.push(step.detail);
+  return parts.join(" · ");
+}
+
+/** The figures a test measured, each a line: the greeting, the round trip, the articles found and their rate. */
+export function testFigures(test: ProviderTest): string[] {
+  const figures: string[] = [];
+  if (test.greeting) figures.push(`Greeting: ${test.greeting}`);
+  if (test.roundTripMs !== null) figures.push(`Round trip: ${milliseconds(test.roundTripMs)}`);
+  if (test.articlesProbed > 0) {
+    const rate = test.articlesPerSecond === null ? "" : `, ${Math.round(test.articlesPerSecond)} articles/s`;
+    figures.push(`Articles: ${test.articlesFound} of ${test.articlesProbed} found${rate}`);
+  }
+  return figures;
+}
+
+/** The 422 a provider save answers when its test failed, or null for any other failure. */
+export function asSaveRefusal(error: unknown): ProviderSaveRefused | null {
+  if (!(error instanceof ApiError) || error.status !== 422) return null;
+  const body = error.body;
+  if (!body || typeof body !== "object" || !("error" in body) || !("test" in body)) return null;
+  const { error: message, test } = body as { error: unknown; test: unknown };
+  if (typeof message !== "string" || !test || typeof test !== "object" || !Array.isArray((test as { steps?: unknown }).steps)) return null;
+  return body as ProviderSaveRefused;
+}
+
+/** Why the WebDAV account form cannot be sent, or null; an empty password keeps the current one. */
+export function webDavProblem(user: string, password: string, confirmation: string): string | null {
+  const name = user.trim();
+  if (name.length === 0 || name.length > 128 || name.includes(":")) return "The WebDAV user name must be 1 to 128 characters without ':'.";
+  if (password.length === 0) return confirmation.length === 0 ? null : "Enter the new password in both fields.";
+  if (password.length < minPasswordLength) return `The WebDAV password must have at least ${minPasswordLength} characters.`;
+  if (password !== confirmation) return "The two passwords differ.";
+  return null;
+}
+
+/** A secret shown as dots of its own length (at least 8), so its presence is seen but not its value. */
+export function masked(secret: string): string {
+  return "•".repeat(Math.max(8, secret.length));
+}

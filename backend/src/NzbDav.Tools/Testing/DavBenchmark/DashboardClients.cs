@@ -43,8 +43,22 @@ internal sealed class DashboardClients : IAsyncDisposable
         }
 
         var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var readers = Enumerable.Range(0, count).Select(_ => Task.Run(() => ReadAsync(http, stop.Token), CancellationToken.None)).ToArray();
-        return new DashboardClients(http, stop, readers);
+        var opened = Enumerable.Range(0, count).Select(_ => new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).ToArray();
+        var readers = opened.Select(first => Task.Run(() => ReadAsync(http, first, stop.Token), CancellationToken.None)).ToArray();
+        var clients = new DashboardClients(http, stop, readers);
+        // "Open" means showing data: the measured phase starts once every dashboard has its first
+        // frame, so what is measured is dashboards being open, not 50 of them connecting at once.
+        try
+        {
+            await Task.WhenAll(opened.Select(o => o.Task)).WaitAsync(TimeSpan.FromSeconds(30), cancellationToken);
+        }
+        catch
+        {
+            await clients.DisposeAsync();
+            throw;
+        }
+
+        return clients;
     }
 
     /// <summary>Stops reading; returns the frames all dashboards received.</summary>
@@ -63,7 +77,7 @@ internal sealed class DashboardClients : IAsyncDisposable
         _http.Dispose();
     }
 
-    private static async Task<long> ReadAsync(HttpClient http, CancellationToken cancellationToken)
+    private static async Task<long> ReadAsync(HttpClient http, TaskCompletionSource firstFrame, CancellationToken cancellationToken)
     {
         long frames = 0;
         try
@@ -74,12 +88,24 @@ internal sealed class DashboardClients : IAsyncDisposable
             while (await lines.ReadLineAsync(cancellationToken) is { } line)
             {
                 if (line.StartsWith("data: ", StringComparison.Ordinal))
+                {
                     frames++;
+                    firstFrame.TrySetResult();
+                }
             }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             // The run is over.
+        }
+        catch (Exception error) when (error is HttpRequestException or IOException)
+        {
+            firstFrame.TrySetException(error);
+            throw;
+        }
+        finally
+        {
+            firstFrame.TrySetCanceled(CancellationToken.None);
         }
 
         return frames;

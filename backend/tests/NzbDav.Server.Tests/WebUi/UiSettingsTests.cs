@@ -209,6 +209,47 @@ public sealed class UiSettingsTests
         Assert.DoesNotContain("provider-secret", (await GetAsync(ui, ct)).GetRawText());
     }
 
+    [Fact]
+    public async Task A_pool_share_raised_from_the_ui_wakes_its_waiters_and_a_lowered_one_admits_no_more()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        await using var nntp = new MockNntpServer(new MockNntpOptions { User = "reader", Password = "provider-secret" });
+        await nntp.StartAsync(ct);
+        await using var server = await TestServer.StartAsync(data.Path, null, holdQueue: true, ct,
+            "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin);
+        using var ui = new UiClient(server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Admin, ct);
+        await ReadOkAsync(await ui.PostAsync("/ui/api/settings/providers", Provider("mock", nntp.Port, 8), ct), ct);
+        var limiter = server.Services.GetRequiredService<GlobalOperationLimiter>();
+        await SaveAsync(ui, new() { ["Usenet:Limiter:QueueMaximum"] = "1" }, ct);
+
+        // Ingestion holds its one connection; a second caller waits.
+        var first = await limiter.AcquireAsync(OperationKind.Queue, ct);
+        var second = limiter.AcquireAsync(OperationKind.Queue, ct).AsTask();
+        await WaitUntilAsync(() => limiter.HasWaiters(OperationKind.Queue), ct);
+        Assert.False(second.IsCompleted);
+
+        // Raised from the UI: the waiter gets its connection at once, nobody releasing anything.
+        var view = await SaveAsync(ui, new() { ["Usenet:Limiter:QueueMaximum"] = "3" }, ct);
+        using var granted = await second.WaitAsync(TimeSpan.FromSeconds(10), ct);
+        Assert.Equal(2, limiter.GetStats().QueueInUse);
+        Assert.Equal(3, view.GetProperty("budget").GetProperty("pools").EnumerateArray().Single(p => p.GetProperty("name").GetString() == "queue").GetProperty("maximum").GetInt32());
+
+        // Lowered back to 1 with two held: a third caller waits, and still waits after one is
+        // returned (two held was over the new maximum); it gets one only when the queue is under it.
+        await SaveAsync(ui, new() { ["Usenet:Limiter:QueueMaximum"] = "1" }, ct);
+        var third = limiter.AcquireAsync(OperationKind.Queue, ct).AsTask();
+        await WaitUntilAsync(() => limiter.HasWaiters(OperationKind.Queue), ct);
+        granted.Dispose();
+        Assert.Equal(1, limiter.GetStats().QueueInUse);
+        Assert.True(limiter.HasWaiters(OperationKind.Queue));
+        Assert.False(third.IsCompleted);
+        first.Dispose();
+        using var last = await third.WaitAsync(TimeSpan.FromSeconds(10), ct);
+        Assert.Equal(1, limiter.GetStats().QueueInUse);
+    }
+
     private static object Provider(string name, int port, int maxConnections, bool enabled = true, int priority = 0) => new
     {
         name, host = "127.0.0.1", port, useTls = false, user = "reader", password = "provider-secret", maxConnections, role = "Primary", priority, pipelineDepth = 2, enabled,

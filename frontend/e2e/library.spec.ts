@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { startServer, type RunningServer } from "./server";
 import { expectOnlyRefusals, watchConsole } from "./console";
+import { logIn as logInAs, nav } from "./pages";
 
 // The Queue, History and Files pages against the real server in demo mode: its mock Usenet server
 // holds the two demo releases, and the NZBs it wrote for them can be added again and complete.
@@ -49,15 +50,7 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function logIn(page: Page) {
-  await page.goto(demo.ui);
-  await page.getByLabel("User name").fill(demo.user);
-  await page.getByLabel("Password").fill(demo.password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page.getByText(demo.user, { exact: true })).toBeVisible();
-}
-
-const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
+const logIn = (page: Page) => logInAs(page, demo);
 const queueItem = (page: Page, name: string) => page.getByRole("list", { name: "Queue" }).getByRole("listitem", { name, exact: true });
 const historyItem = (page: Page, name: string) => page.getByRole("list", { name: "History" }).getByRole("listitem", { name, exact: true });
 

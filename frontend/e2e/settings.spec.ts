@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { expectOnlyRefusals, watchConsole } from "./console";
+import { logIn as logInAs, nav } from "./pages";
 
 // The Settings page against the real server in demo mode (8 connections of its own mock provider,
 // from the command line), plus a second mock Usenet server that asks for a login (u / p).
@@ -30,15 +31,7 @@ test.afterAll(async () => {
   await Promise.all([server?.stop(), mock?.stop()]);
 });
 
-async function logIn(page: Page) {
-  await page.goto(demo.ui);
-  await page.getByLabel("User name").fill(demo.user);
-  await page.getByLabel("Password").fill(demo.password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page.getByText(demo.user, { exact: true })).toBeVisible();
-}
-
-const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
+const logIn = (page: Page) => logInAs(page, demo);
 
 async function openSettings(page: Page) {
   await nav(page, "Settings");

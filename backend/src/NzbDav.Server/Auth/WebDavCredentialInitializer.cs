@@ -2,7 +2,7 @@ using System.Security.Cryptography;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using NzbDav.Data;
-using NzbDav.Data.Entities;
+using NzbDav.Server.Configuration;
 using NzbDav.Server.WebDav;
 
 namespace NzbDav.Server.Auth;
@@ -40,11 +40,7 @@ public sealed class WebDavCredentialInitializer(
 
         var generated = Convert.ToBase64String(RandomNumberGenerator.GetBytes(18)).Replace('+', '-').Replace('/', '_');
         var created = PasswordHash.Create(generated);
-        if (stored is null)
-            context.ConfigItems.Add(new ConfigItem { Key = PasswordHashConfigKey, Value = created.ToString() });
-        else
-            stored.Value = created.ToString();
-        await context.SaveChangesAsync(cancellationToken);
+        await StoredConfigItems.SetAsync(context, PasswordHashConfigKey, created.ToString(), cancellationToken);
         credentials.Set(user, created);
         logger.LogWarning("Generated the WebDAV password for user {User}: {Password} (stored hashed; it is not shown again)", user, generated);
     }

@@ -20,4 +20,7 @@ public sealed class ApiKeyProvider
     }
 
     internal void Set(string apiKey) => Volatile.Write(ref _apiKey, apiKey);
+
+    /// <summary>A new random key (32 hex digits, as SABnzbd's).</summary>
+    internal static string NewKey() => Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16));
 }

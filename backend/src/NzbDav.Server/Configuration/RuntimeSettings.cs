@@ -30,6 +30,13 @@ public static class RuntimeSettings
         Directory.CreateDirectory(dataDirectory);
         var files = WatchedOrPolled(dataDirectory, out watchProblem);
         var source = new JsonConfigurationSource { FileProvider = files, Path = FileName, Optional = true, ReloadOnChange = true };
+        InsertAfterLastJsonFile(configuration, source);
+        return files;
+    }
+
+    /// <summary>Inserts <paramref name="source"/> after the last JSON file source (before the environment and command line).</summary>
+    internal static void InsertAfterLastJsonFile(ConfigurationManager configuration, IConfigurationSource source)
+    {
         var sources = configuration.Sources;
         var afterLastFile = 0;
         for (var i = 0; i < sources.Count; i++)
@@ -41,7 +48,6 @@ public static class RuntimeSettings
         }
 
         sources.Insert(afterLastFile, source);
-        return files;
     }
 
     /// <summary>

@@ -1,8 +1,6 @@
-using System.Security.Cryptography;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using NzbDav.Data;
-using NzbDav.Data.Entities;
 using NzbDav.Server.Queue;
 
 namespace NzbDav.Server.Configuration;
@@ -42,9 +40,8 @@ public sealed class StoreInitializer(
             return;
         }
 
-        var generated = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16));
-        context.ConfigItems.Add(new ConfigItem { Key = ApiKeyConfigKey, Value = generated });
-        await context.SaveChangesAsync(cancellationToken);
+        var generated = ApiKeyProvider.NewKey();
+        await StoredConfigItems.SetAsync(context, ApiKeyConfigKey, generated, cancellationToken);
         apiKeys.Set(generated);
         logger.LogWarning("Generated the SABnzbd API key {ApiKey}; enter it in Sonarr/Radarr (it is stored and not shown again)", generated);
     }

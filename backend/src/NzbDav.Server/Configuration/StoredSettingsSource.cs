@@ -29,17 +29,8 @@ public sealed class StoredSettingsSource : IConfigurationSource
     {
         ArgumentNullException.ThrowIfNull(configuration);
         var source = new StoredSettingsSource(Path.Combine(Path.GetFullPath(dataDirectory), DataServiceCollectionExtensions.DatabaseFileName));
-        var sources = configuration.Sources;
-        var afterLastFile = 0;
-        for (var i = 0; i < sources.Count; i++)
-        {
-            if (sources[i] is Microsoft.Extensions.Configuration.Json.JsonConfigurationSource)
-            {
-                afterLastFile = i + 1;
-            }
-        }
-
-        sources.Insert(afterLastFile, source);
+        // Called after RuntimeSettings.Add, so the last JSON file is settings.json.
+        RuntimeSettings.InsertAfterLastJsonFile(configuration, source);
         return source;
     }
 }

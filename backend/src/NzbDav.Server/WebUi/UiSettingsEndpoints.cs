@@ -1,8 +1,6 @@
-using System.Security.Cryptography;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using NzbDav.Data;
-using NzbDav.Data.Entities;
 using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Live;
@@ -129,16 +127,9 @@ public static class UiSettingsEndpoints
     {
         if (!string.IsNullOrWhiteSpace(options.CurrentValue.ApiKey))
             return Results.Conflict(new UiError("The API key is set in the configuration (NzbDav:ApiKey); change it there."));
-        var key = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16));
+        var key = ApiKeyProvider.NewKey();
         await using (var db = await contextFactory.CreateDbContextAsync(context.RequestAborted))
-        {
-            var row = await db.ConfigItems.FirstOrDefaultAsync(c => c.Key == StoreInitializer.ApiKeyConfigKey, context.RequestAborted);
-            if (row is null)
-                db.ConfigItems.Add(new ConfigItem { Key = StoreInitializer.ApiKeyConfigKey, Value = key });
-            else
-                row.Value = key;
-            await db.SaveChangesAsync(context.RequestAborted);
-        }
+            await StoredConfigItems.SetAsync(db, StoreInitializer.ApiKeyConfigKey, key, context.RequestAborted);
 
         // The old key is refused from this moment: Sonarr and Radarr need the new one.
         apiKeys.Set(key);
@@ -177,12 +168,7 @@ public static class UiSettingsEndpoints
         {
             var hash = PasswordHash.Create(request.Password);
             await using var db = await contextFactory.CreateDbContextAsync(context.RequestAborted);
-            var row = await db.ConfigItems.FirstOrDefaultAsync(c => c.Key == WebDavCredentialInitializer.PasswordHashConfigKey, context.RequestAborted);
-            if (row is null)
-                db.ConfigItems.Add(new ConfigItem { Key = WebDavCredentialInitializer.PasswordHashConfigKey, Value = hash.ToString() });
-            else
-                row.Value = hash.ToString();
-            await db.SaveChangesAsync(context.RequestAborted);
+            await StoredConfigItems.SetAsync(db, WebDavCredentialInitializer.PasswordHashConfigKey, hash.ToString(), context.RequestAborted);
             credentials.Set(user, hash);
         }
         else

@@ -13,5 +13,6 @@ public enum MockCommandKind
     Head,
     Article,
     Quit,
+    Control,
     Unknown,
 }

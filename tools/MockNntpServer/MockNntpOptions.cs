@@ -26,6 +26,12 @@ public sealed record MockNntpOptions
     /// </summary>
     public string? MessageIdToken { get; init; }
 
+    /// <summary>
+    /// Accept the test-only <c>XMOCK</c> command, which makes articles disappear and come back while
+    /// the server runs (for a test driving the executable from another process). Off by default.
+    /// </summary>
+    public bool AllowControl { get; init; }
+
     /// <summary>Latency, bandwidth and faults; shared, mutable at runtime.</summary>
     public MockBehavior Behavior { get; init; } = new();
 }

@@ -18,6 +18,12 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
 
     public DbSet<ConfigItem> ConfigItems => Set<ConfigItem>();
 
+    public DbSet<FileHealth> FileHealth => Set<FileHealth>();
+
+    public DbSet<HealthAuditEntry> HealthAudit => Set<HealthAuditEntry>();
+
+    public DbSet<KnownMissingArticle> KnownMissingArticles => Set<KnownMissingArticle>();
+
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
         modelBuilder.Entity<Job>(job =>
@@ -49,6 +55,31 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
         {
             config.ToTable("ConfigItems");
             config.HasKey(c => c.Key);
+        });
+
+        modelBuilder.Entity<FileHealth>(health =>
+        {
+            health.ToTable("FileHealth");
+            health.HasKey(h => h.DavItemId);
+            health.HasIndex(h => h.NextCheckAt);
+            health.HasIndex(h => h.State);
+            health.HasIndex(h => h.JobId);
+            health.HasOne<DavItem>().WithOne().HasForeignKey<FileHealth>(h => h.DavItemId).OnDelete(DeleteBehavior.Cascade);
+        });
+
+        modelBuilder.Entity<HealthAuditEntry>(audit =>
+        {
+            audit.ToTable("HealthAudit");
+            audit.HasKey(a => a.Id);
+            audit.HasIndex(a => a.At);
+            audit.HasIndex(a => a.DavItemId);
+        });
+
+        modelBuilder.Entity<KnownMissingArticle>(known =>
+        {
+            known.ToTable("KnownMissingArticles");
+            known.HasKey(k => k.MessageId);
+            known.HasIndex(k => k.FoundAt);
         });
     }
 }

@@ -41,12 +41,18 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         StreamStatistics statistics,
         SegmentBuffer? firstSegment,
         ArrayPool<byte> bufferPool,
-        StreamingMetrics? metrics = null)
+        StreamingMetrics? metrics = null,
+        SegmentHoles? holes = null)
     {
         _index = index;
         _fetcher = fetcher;
         Statistics = statistics;
-        _context = new StreamContext(index, new ReaderWakeup(), bufferPool, statistics);
+        _context = new StreamContext(index, new ReaderWakeup(), bufferPool, statistics)
+        {
+            Holes = holes is null || !index.IsRegular ? null : holes.Map(index.MessageIds),
+            OnFirstFill = holes?.OnFirstFill,
+            Metrics = metrics,
+        };
         var maxWindow = SegmentWindow.MaxSegments(index, options);
         _window = new SegmentWindow(index, fetcher, _context, options, maxWindow);
         _ramp = new ReadAheadRamp(index, options, fetcher, maxWindow);

@@ -122,20 +122,21 @@ public sealed class NzbFileStreamFactory
     /// message-ids in part order, decoded size and decoded bytes per part. Nothing is fetched now;
     /// every part header fetched later is still checked against this layout.
     /// </summary>
-    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize)
+    /// <param name="holes">Confirmed-missing segments to serve as zeros without fetching (a Degraded file); null for none.</param>
+    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize, SegmentHoles? holes = null)
     {
         ArgumentNullException.ThrowIfNull(messageIds);
         ArgumentOutOfRangeException.ThrowIfNegative(fileSize);
         ArgumentOutOfRangeException.ThrowIfNegative(partSize);
         var firstPart = Math.Min(partSize, fileSize);
         var header = new YencHeader(string.Empty, fileSize, 128, messageIds.Count > 1 ? 1 : null, messageIds.Count, 0, firstPart);
-        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null);
+        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null, holes);
     }
 
-    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch)
+    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null)
     {
         var options = _options.CurrentValue;
         var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
-        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, _metrics);
+        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, _metrics, holes);
     }
 }

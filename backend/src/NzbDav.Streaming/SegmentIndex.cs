@@ -82,6 +82,9 @@ public sealed class SegmentIndex
     /// <summary>The message-id of segment <paramref name="segment"/> (0-based).</summary>
     public string MessageIdAt(int segment) => _messageIds[segment];
 
+    /// <summary>Every segment's message-id, in order.</summary>
+    public IReadOnlyList<string> MessageIds => _messageIds;
+
     /// <summary>The NZB segment number of segment <paramref name="segment"/> (0-based).</summary>
     public int NumberAt(int segment) => _numbers[segment];
 

@@ -1,3 +1,5 @@
+using NzbDav.Usenet.Yenc;
+
 namespace NzbDav.Streaming;
 
 /// <summary>
@@ -96,7 +98,13 @@ internal sealed class SegmentWindow
         {
             if (SlotAt(i) is null)
             {
-                _fetcher.Submit(CreateTicket(i));
+                var ticket = CreateTicket(i);
+                if (_context.IsHole(i))
+                {
+                    FillWithZeros(ticket);
+                    continue;
+                }
+                _fetcher.Submit(ticket);
                 submitted = true;
             }
         }
@@ -132,6 +140,24 @@ internal sealed class SegmentWindow
             _ring[i]?.Retire();
             _ring[i] = null;
         }
+    }
+
+    /// <summary>A confirmed hole: the ticket gets zeros of the segment's length at once, nothing is fetched.</summary>
+    private void FillWithZeros(SegmentTicket ticket)
+    {
+        _index.TryGetRange(ticket.Index, out var begin, out var length);
+        var buffer = new SegmentBuffer(_context.Pool, null, null);
+        buffer.Begin(new YencHeader(string.Empty, _index.FileSize, 128, ticket.Index + 1, _index.Count, begin, length));
+        while (buffer.Written < length)
+        {
+            var span = buffer.GetSpan();
+            span.Clear();
+            buffer.Advance(span.Length);
+        }
+        buffer.Complete(new YencTrailer(length, ticket.Index + 1, null, null));
+        ticket.Adopt(buffer);
+        buffer.Release();
+        _context.Filled(ticket.MessageId, length);
     }
 
     private SegmentTicket CreateTicket(int segment)

@@ -5,6 +5,26 @@ namespace NzbDav.Streaming;
 /// <summary>What every ticket of one stream shares: the layout it checks headers against, the reader's wake-up, where buffers come from and what they count.</summary>
 internal sealed class StreamContext(SegmentIndex index, ReaderWakeup wakeup, ArrayPool<byte> pool, StreamStatistics statistics)
 {
+    private int _filled;
+
+    /// <summary>Per segment: a confirmed hole served as zeros (null: none).</summary>
+    public bool[]? Holes { get; init; }
+
+    /// <summary>Told the first time a hole is served (once per stream).</summary>
+    public Action<string>? OnFirstFill { get; init; }
+
+    /// <summary>Metrics to count zero-filled bytes in.</summary>
+    public StreamingMetrics? Metrics { get; init; }
+
+    public bool IsHole(int segment) => Holes is { } holes && holes[segment];
+
+    public void Filled(string messageId, long bytes)
+    {
+        Metrics?.HoleFilled(bytes);
+        if (Interlocked.Exchange(ref _filled, 1) == 0)
+            OnFirstFill?.Invoke(messageId);
+    }
+
     public SegmentIndex Index { get; } = index;
 
     public ReaderWakeup Wakeup { get; } = wakeup;

@@ -23,6 +23,8 @@ public sealed class StreamingMetrics
     private long _reads;
     private long _seeks;
     private long _waitedReads;
+    private long _holeBytes;
+    private long _holes;
 
     public StreamingMetrics(IMeterFactory meterFactory)
     {
@@ -34,6 +36,8 @@ public sealed class StreamingMetrics
         meter.CreateObservableCounter("nzbdav.stream.reads", () => Volatile.Read(ref _reads), "{read}", "Stream reads served (calls that asked for bytes before the end of the file)");
         meter.CreateObservableCounter("nzbdav.stream.seeks", () => Volatile.Read(ref _seeks), "{seek}", "Seeks that moved a stream's position");
         meter.CreateObservableCounter("nzbdav.stream.read.waits", () => Volatile.Read(ref _waitedReads), "{read}", "Reads that waited for a segment to arrive");
+        meter.CreateObservableCounter("nzbdav.stream.hole.segments", () => Volatile.Read(ref _holes), "{segment}", "Confirmed-missing segments of Degraded files served as zeros");
+        meter.CreateObservableCounter("nzbdav.stream.hole.bytes", () => Volatile.Read(ref _holeBytes), "By", "Zero bytes served in place of confirmed-missing segments");
         _seekFirstByte = meter.CreateHistogram("nzbdav.stream.seek.first_byte", "s", "Time from a seek to the first byte returned after it", null, latency);
         _readWait = meter.CreateHistogram("nzbdav.stream.read.wait", "s", "Time a read that waited spent waiting for segments", null, latency);
     }
@@ -43,6 +47,15 @@ public sealed class StreamingMetrics
 
     /// <summary>Bytes served to readers so far.</summary>
     public long ServedBytes => Volatile.Read(ref _served);
+
+    /// <summary>Segments served as zeros so far.</summary>
+    public long HoleSegments => Volatile.Read(ref _holes);
+
+    internal void HoleFilled(long bytes)
+    {
+        Interlocked.Increment(ref _holes);
+        Interlocked.Add(ref _holeBytes, bytes);
+    }
 
     internal void Opened() => Interlocked.Increment(ref _open);
 

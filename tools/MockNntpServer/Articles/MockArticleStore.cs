@@ -89,6 +89,27 @@ public sealed class MockArticleStore
     /// <summary>Forces an article to be missing (430) or present, overriding <see cref="MockBehavior.MissingFraction"/>.</summary>
     public void SetMissing(MockArticle article, bool missing) => _missingOverrides[article.MessageId] = missing;
 
+    /// <summary>
+    /// Makes parts <paramref name="firstPart"/>..<paramref name="lastPart"/> (1-based, inclusive) of
+    /// <paramref name="file"/> answer 430 (<paramref name="missing"/>) or be served again, as when a
+    /// provider loses articles to a takedown or gets them back. Answers how many changed.
+    /// </summary>
+    public int SetMissing(MockFile file, int firstPart, int lastPart, bool missing)
+    {
+        ArgumentNullException.ThrowIfNull(file);
+        ArgumentOutOfRangeException.ThrowIfLessThan(firstPart, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(lastPart, file.Articles.Count);
+        ArgumentOutOfRangeException.ThrowIfLessThan(lastPart, firstPart);
+        for (var part = firstPart; part <= lastPart; part++)
+        {
+            SetMissing(file.Articles[part - 1], missing);
+        }
+        return lastPart - firstPart + 1;
+    }
+
+    /// <summary>Drops every <see cref="SetMissing(MockArticle, bool)"/> override: articles follow <see cref="MockBehavior.MissingFraction"/> again.</summary>
+    public void ClearMissing() => _missingOverrides.Clear();
+
     /// <summary>Serves this article with one data character changed, so its CRC no longer matches (size and framing intact).</summary>
     public void SetCorrupt(MockArticle article, bool corrupt) => _corrupt[article.MessageId] = corrupt;
 

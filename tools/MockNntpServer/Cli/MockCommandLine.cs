@@ -22,6 +22,7 @@ public sealed class MockCommandLine
           --seed N             seed for content and fault draws (default 1)
           --port P             port on 127.0.0.1 (default 0 = pick a free one)
           --nzb-out PATH       where to write the NZB (default: temp folder)
+          --control            accept XMOCK MISSING … ON|OFF to make articles disappear/return at runtime
           --help               show this text
         Prints "MOCK-NNTP-READY port=<port> nzb=<path>" once listening; Ctrl+C or SIGTERM stops it.
         """;
@@ -44,6 +45,7 @@ public sealed class MockCommandLine
         string? user = null, pass = null, nzbOut = null;
         int seed = 1, port = 0;
         var tls = false;
+        var control = false;
         var help = false;
         for (var i = 0; i < args.Count; i++)
         {
@@ -64,6 +66,7 @@ public sealed class MockCommandLine
                 case "--user": user = Value(); break;
                 case "--pass": pass = Value(); break;
                 case "--tls": tls = true; break;
+                case "--control": control = true; break;
                 case "--seed": seed = (int)Integer(name, Value(), int.MinValue, int.MaxValue); break;
                 case "--port": port = (int)Integer(name, Value(), 0, 65535); break;
                 case "--nzb-out": nzbOut = Value(); break;
@@ -83,7 +86,7 @@ public sealed class MockCommandLine
         {
             Options = new MockNntpOptions
             {
-                Port = port, UseTls = tls, User = user, Password = pass, MaxConnections = maxConnections, Seed = seed, Behavior = behavior,
+                Port = port, UseTls = tls, User = user, Password = pass, MaxConnections = maxConnections, Seed = seed, Behavior = behavior, AllowControl = control,
             },
             SizeBytes = size * 1024 * 1024,
             SegmentSize = (int)(segmentKb * 1024),

@@ -46,6 +46,9 @@ internal sealed partial class MockNntpSession
                 return false;
             case MockCommandKind.Body or MockCommandKind.Stat or MockCommandKind.Head or MockCommandKind.Article:
                 return await ArticleCommandAsync(kind, argument, cancellationToken).ConfigureAwait(false);
+            case MockCommandKind.Control when _options.AllowControl:
+                await _writer.WriteLineAsync(Control(argument), cancellationToken).ConfigureAwait(false);
+                return true;
             default:
                 await _writer.WriteLineAsync("500 unknown command", cancellationToken).ConfigureAwait(false);
                 return true;
@@ -64,8 +67,52 @@ internal sealed partial class MockNntpSession
         "HEAD" => MockCommandKind.Head,
         "ARTICLE" => MockCommandKind.Article,
         "QUIT" => MockCommandKind.Quit,
+        "XMOCK" => MockCommandKind.Control,
         _ => MockCommandKind.Unknown,
     };
+
+    /// <summary>
+    /// <c>XMOCK MISSING &lt;file-index&gt; &lt;first-part&gt; &lt;last-part&gt; ON|OFF</c> (file index 0-based, parts
+    /// 1-based inclusive), <c>XMOCK MISSING &lt;message-id&gt; ON|OFF</c>, <c>XMOCK MISSING CLEAR</c>.
+    /// </summary>
+    private string Control(string argument)
+    {
+        var words = argument.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (words.Length == 0 || !words[0].Equals("MISSING", StringComparison.OrdinalIgnoreCase))
+        {
+            return "501 usage: XMOCK MISSING <file-index> <first-part> <last-part> ON|OFF | XMOCK MISSING <message-id> ON|OFF | XMOCK MISSING CLEAR";
+        }
+        if (words is [_, var clear] && clear.Equals("CLEAR", StringComparison.OrdinalIgnoreCase))
+        {
+            _store.ClearMissing();
+            return "290 missing overrides cleared";
+        }
+        var on = words[^1].Equals("ON", StringComparison.OrdinalIgnoreCase);
+        if (!on && !words[^1].Equals("OFF", StringComparison.OrdinalIgnoreCase))
+        {
+            return "501 the last word must be ON or OFF";
+        }
+        if (words.Length == 3)
+        {
+            if (!_store.TryGetArticle(words[1], out var article))
+            {
+                return "430 no such article";
+            }
+            _store.SetMissing(article, on);
+            return "290 1 article changed";
+        }
+        var files = _store.Files;
+        if (words.Length != 5
+            || !int.TryParse(words[1], NumberStyles.None, CultureInfo.InvariantCulture, out var index) || index >= files.Count
+            || !int.TryParse(words[2], NumberStyles.None, CultureInfo.InvariantCulture, out var first)
+            || !int.TryParse(words[3], NumberStyles.None, CultureInfo.InvariantCulture, out var last)
+            || first < 1 || last < first || last > files[index].Articles.Count)
+        {
+            return "501 usage: XMOCK MISSING <file-index> <first-part> <last-part> ON|OFF, with an existing file and parts";
+        }
+        var changed = _store.SetMissing(files[index], first, last, on);
+        return string.Create(CultureInfo.InvariantCulture, $"290 {changed} articles changed");
+    }
 
     private long ArticleCount() => _store.Files.Sum(f => (long)f.Articles.Count);
 

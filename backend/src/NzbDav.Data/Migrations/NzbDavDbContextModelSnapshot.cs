@@ -72,6 +72,115 @@ namespace NzbDav.Data.Migrations
                     b.ToTable("DavItems", (string)null);
                 });
 
+            modelBuilder.Entity("NzbDav.Data.Entities.FileHealth", b =>
+                {
+                    b.Property<Guid>("DavItemId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("CheckedSegments")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Detail")
+                        .HasColumnType("TEXT");
+
+                    b.Property<bool>("FullCheckNext")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<Guid>("JobId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime?>("LastCheckedAt")
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime?>("LastRepairAt")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("MissingCount")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("MissingIds")
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime>("NextCheckAt")
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime>("ReleasedAt")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Repair")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("RepairAttempts")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("RepairMessage")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("SegmentCount")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("State")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("SuspectIds")
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime?>("SuspectSince")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("UnknownSegments")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<bool>("Urgent")
+                        .HasColumnType("INTEGER");
+
+                    b.HasKey("DavItemId");
+
+                    b.HasIndex("JobId");
+
+                    b.HasIndex("NextCheckAt");
+
+                    b.HasIndex("State");
+
+                    b.ToTable("FileHealth", (string)null);
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.HealthAuditEntry", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Action")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime>("At")
+                        .HasColumnType("TEXT");
+
+                    b.Property<Guid?>("DavItemId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Detail")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<Guid?>("JobId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Path")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("At");
+
+                    b.HasIndex("DavItemId");
+
+                    b.ToTable("HealthAudit", (string)null);
+                });
+
             modelBuilder.Entity("NzbDav.Data.Entities.Job", b =>
                 {
                     b.Property<Guid>("Id")
@@ -150,11 +259,39 @@ namespace NzbDav.Data.Migrations
                     b.ToTable("JobNzbs", (string)null);
                 });
 
+            modelBuilder.Entity("NzbDav.Data.Entities.KnownMissingArticle", b =>
+                {
+                    b.Property<string>("MessageId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime>("FoundAt")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("JobName")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("MessageId");
+
+                    b.HasIndex("FoundAt");
+
+                    b.ToTable("KnownMissingArticles", (string)null);
+                });
+
             modelBuilder.Entity("NzbDav.Data.Entities.DavItem", b =>
                 {
                     b.HasOne("NzbDav.Data.Entities.Job", null)
                         .WithMany()
                         .HasForeignKey("JobId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.FileHealth", b =>
+                {
+                    b.HasOne("NzbDav.Data.Entities.DavItem", null)
+                        .WithOne()
+                        .HasForeignKey("NzbDav.Data.Entities.FileHealth", "DavItemId")
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired();
                 });

@@ -3,6 +3,8 @@ using Microsoft.Extensions.Options;
 using NzbDav.Archives.Release;
 using NzbDav.Data;
 using NzbDav.Server.Api;
+using NzbDav.Server.Health;
+using NzbDav.Server.Health.Arr;
 using NzbDav.Server.Queue;
 using NzbDav.Usenet.Nzb;
 using NzbDav.Usenet.Limiting;
@@ -47,7 +49,9 @@ public static class NzbDavServiceCollectionExtensions
         services.AddSingleton<JobIngestor>();
         services.AddSingleton<JobCompletion>();
         services.AddHostedService<IngestionQueueService>();
+        services.AddNzbDavHealth(configuration);
 
+        services.AddArrIntegration(configuration);
         services.AddNzbDavUsenet(configuration);
         return services;
     }

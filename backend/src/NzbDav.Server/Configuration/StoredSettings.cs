@@ -5,6 +5,7 @@ using Microsoft.Extensions.Configuration.EnvironmentVariables;
 using Microsoft.Extensions.Configuration.Memory;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
+using NzbDav.Server.Health.Arr;
 using NzbDav.Streaming;
 using NzbDav.Usenet.Providers;
 using NzbDav.Server.WebDav;
@@ -22,7 +23,7 @@ public enum SettingsRefusal
     /// <summary>The value or the resulting configuration is not acceptable.</summary>
     Invalid,
 
-    /// <summary>No such provider.</summary>
+    /// <summary>No such provider or Arr instance.</summary>
     NotFound,
 
     /// <summary>A higher layer (environment, command line) or a file owns it.</summary>
@@ -35,6 +36,9 @@ public sealed record SettingView(SettingDefinition Definition, string? Value, bo
 /// <summary>A provider as the UI shows it; <see cref="Editable"/> is false for the ones from files, the environment or the command line.</summary>
 public sealed record ProviderView(UsenetProviderOptions Options, bool Editable, string Source);
 
+/// <summary>A Sonarr or Radarr instance as the UI shows it; <see cref="Editable"/> as for <see cref="ProviderView"/>.</summary>
+public sealed record ArrInstanceView(ArrInstanceOptions Options, bool Editable, string Source);
+
 /// <summary>
 /// The settings saved from the web UI: reads them with their layer of origin, checks a change
 /// against the whole resulting configuration (so an edit that leaves streaming less than half the
@@ -45,7 +49,8 @@ public sealed record ProviderView(UsenetProviderOptions Options, bool Editable, 
 /// <remarks>
 /// Providers added in the UI live at indices from <see cref="FirstUiProviderIndex"/> of
 /// <c>Usenet:Providers</c>, clear of the ones files and the environment number from 0 (lists merge
-/// by index); those stay as their owners wrote them.
+/// by index); those stay as their owners wrote them. Sonarr and Radarr instances likewise, from
+/// <see cref="FirstUiArrIndex"/> of <c>Arr:Instances</c>.
 /// </remarks>
 public sealed class StoredSettings(
     IConfiguration configuration,
@@ -55,8 +60,11 @@ public sealed class StoredSettings(
 {
     public const int FirstUiProviderIndex = 1000;
 
+    public const int FirstUiArrIndex = 1000;
+
     private const string ProvidersKey = "Usenet:Providers";
-    private static readonly string[] Sections = ["Usenet", "Streaming", "NzbDav"];
+    private const string ArrInstancesKey = "Arr:Instances";
+    private static readonly string[] Sections = ["Usenet", "Streaming", "NzbDav", ArrOptions.SectionName];
     private readonly SemaphoreSlim _writes = new(1, 1);
 
     private IConfigurationRoot Root => (IConfigurationRoot)configuration;
@@ -316,6 +324,106 @@ public sealed class StoredSettings(
         UiProviders(Own.Snapshot()).FirstOrDefault(p => NameOf(p).Equals(name, StringComparison.OrdinalIgnoreCase))
             ?.GetValueOrDefault(nameof(UsenetProviderOptions.Password));
 
+    /// <summary>Every configured Sonarr and Radarr instance, the UI's after the others.</summary>
+    public IReadOnlyList<ArrInstanceView> ArrInstances()
+    {
+        var own = Own.Snapshot();
+        var views = new List<ArrInstanceView>();
+        foreach (var child in Root.GetSection(ArrInstancesKey).GetChildren())
+        {
+            ArrInstanceOptions? options;
+            try
+            {
+                options = child.Get<ArrInstanceOptions>();
+            }
+            catch (InvalidOperationException)
+            {
+                options = null;
+            }
+
+            if (options is null || string.IsNullOrWhiteSpace(options.Name))
+            {
+                continue;
+            }
+
+            var editable = IsUiIndex(child.Key) && own.ContainsKey(child.Path + ":Name") && !IsLocked(child.Path);
+            views.Add(new ArrInstanceView(options, editable, SourceOf(child.Path + ":Name") ?? "default"));
+        }
+
+        return views;
+    }
+
+    /// <summary>
+    /// Adds (<paramref name="originalName"/> null) or replaces a UI Sonarr/Radarr instance. An empty
+    /// or null API key keeps the stored one (the UI never has it to send back).
+    /// </summary>
+    public async Task SaveArrInstanceAsync(string? originalName, ArrInstanceOptions instance, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(instance);
+        await _writes.WaitAsync(cancellationToken);
+        try
+        {
+            var own = Own.Snapshot();
+            var list = UiEntries(own, ArrInstancesKey, FirstUiArrIndex);
+            var at = originalName is null ? -1 : list.FindIndex(p => NameOf(p).Equals(originalName, StringComparison.OrdinalIgnoreCase));
+            if (originalName is not null && at < 0)
+            {
+                throw NotOurArr(originalName);
+            }
+
+            var clash = ArrInstances().FirstOrDefault(p => p.Options.Name.Equals(instance.Name, StringComparison.OrdinalIgnoreCase)
+                && !(originalName is not null && p.Options.Name.Equals(originalName, StringComparison.OrdinalIgnoreCase) && p.Editable));
+            if (clash is not null)
+            {
+                throw new SettingsRefusedException($"A Sonarr/Radarr instance named '{instance.Name}' exists already (from the {clash.Source}); names must be unique.");
+            }
+
+            var fields = at >= 0 ? list[at] : new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
+            var apiKey = string.IsNullOrEmpty(instance.ApiKey) ? fields.GetValueOrDefault(nameof(ArrInstanceOptions.ApiKey)) : instance.ApiKey;
+            WriteArr(fields, instance with { ApiKey = apiKey ?? "" });
+            if (at >= 0)
+            {
+                list[at] = fields;
+            }
+            else
+            {
+                list.Add(fields);
+            }
+
+            await CommitAsync(WithEntries(own, ArrInstancesKey, FirstUiArrIndex, list), cancellationToken);
+        }
+        finally
+        {
+            _writes.Release();
+        }
+    }
+
+    /// <summary>Removes a UI Sonarr/Radarr instance; repairs no longer ask it.</summary>
+    public async Task DeleteArrInstanceAsync(string name, CancellationToken cancellationToken)
+    {
+        await _writes.WaitAsync(cancellationToken);
+        try
+        {
+            var own = Own.Snapshot();
+            var list = UiEntries(own, ArrInstancesKey, FirstUiArrIndex);
+            if (list.RemoveAll(p => NameOf(p).Equals(name, StringComparison.OrdinalIgnoreCase)) == 0)
+            {
+                throw NotOurArr(name);
+            }
+
+            await CommitAsync(WithEntries(own, ArrInstancesKey, FirstUiArrIndex, list), cancellationToken);
+        }
+        finally
+        {
+            _writes.Release();
+        }
+    }
+
+    private SettingsRefusedException NotOurArr(string name) =>
+        ArrInstances().FirstOrDefault(p => p.Options.Name.Equals(name, StringComparison.OrdinalIgnoreCase)) is { } other
+            ? new SettingsRefusedException($"Arr instance '{name}' comes from the {other.Source}; change it there.", SettingsRefusal.Locked)
+            : new SettingsRefusedException($"There is no Sonarr/Radarr instance named '{name}'.", SettingsRefusal.NotFound);
+
     private SettingsRefusedException NotOurs(string name) =>
         Providers().FirstOrDefault(p => p.Options.Name.Equals(name, StringComparison.OrdinalIgnoreCase)) is { } other
             ? new SettingsRefusedException($"Provider '{name}' comes from the {other.Source}; change it there.", SettingsRefusal.Locked)
@@ -375,6 +483,7 @@ public sealed class StoredSettings(
             var usenet = resulting.GetSection("Usenet").Get<UsenetOptions>() ?? new UsenetOptions();
             usenet.Validate();
             (resulting.GetSection("Streaming").Get<StreamingOptions>() ?? new StreamingOptions()).Validate();
+            (resulting.GetSection(ArrOptions.SectionName).Get<ArrOptions>() ?? new ArrOptions()).Validate();
         }
         catch (Exception error) when (error is ArgumentException or InvalidOperationException or FormatException)
         {
@@ -401,43 +510,56 @@ public sealed class StoredSettings(
         return length;
     }
 
-    private static List<Dictionary<string, string?>> UiProviders(IReadOnlyDictionary<string, string?> own)
+    private static List<Dictionary<string, string?>> UiProviders(IReadOnlyDictionary<string, string?> own) => UiEntries(own, ProvidersKey, FirstUiProviderIndex);
+
+    private static Dictionary<string, string?> WithProviders(IReadOnlyDictionary<string, string?> own, List<Dictionary<string, string?>> providers) =>
+        WithEntries(own, ProvidersKey, FirstUiProviderIndex, providers);
+
+    /// <summary>The UI's entries of the list at <paramref name="listKey"/>, by index; a field may be a path itself (<c>Categories:0</c>).</summary>
+    private static List<Dictionary<string, string?>> UiEntries(IReadOnlyDictionary<string, string?> own, string listKey, int firstIndex)
     {
         var byIndex = new SortedDictionary<int, Dictionary<string, string?>>();
         foreach (var (key, value) in own)
         {
-            var parts = key.Split(':');
-            if (parts.Length == 4 && parts[0].Equals("Usenet", StringComparison.OrdinalIgnoreCase) && parts[1].Equals("Providers", StringComparison.OrdinalIgnoreCase)
-                && int.TryParse(parts[2], NumberStyles.None, CultureInfo.InvariantCulture, out var index) && index >= FirstUiProviderIndex)
+            if (!IsAtOrUnder(key, listKey) || key.Length <= listKey.Length + 1)
+            {
+                continue;
+            }
+
+            var rest = key[(listKey.Length + 1)..];
+            var colon = rest.IndexOf(':', StringComparison.Ordinal);
+            if (colon > 0 && colon < rest.Length - 1
+                && int.TryParse(rest[..colon], NumberStyles.None, CultureInfo.InvariantCulture, out var index) && index >= firstIndex)
             {
                 if (!byIndex.TryGetValue(index, out var fields))
                 {
                     byIndex[index] = fields = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
                 }
 
-                fields[parts[3]] = value;
+                fields[rest[(colon + 1)..]] = value;
             }
         }
 
         return [.. byIndex.Values];
     }
 
-    private static Dictionary<string, string?> WithProviders(IReadOnlyDictionary<string, string?> own, List<Dictionary<string, string?>> providers)
+    private static Dictionary<string, string?> WithEntries(
+        IReadOnlyDictionary<string, string?> own, string listKey, int firstIndex, List<Dictionary<string, string?>> entries)
     {
         var next = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
         foreach (var (key, value) in own)
         {
-            if (!IsAtOrUnder(key, ProvidersKey))
+            if (!IsAtOrUnder(key, listKey))
             {
                 next[key] = value;
             }
         }
 
-        for (var i = 0; i < providers.Count; i++)
+        for (var i = 0; i < entries.Count; i++)
         {
-            foreach (var (field, value) in providers[i])
+            foreach (var (field, value) in entries[i])
             {
-                next[$"{ProvidersKey}:{FirstUiProviderIndex + i}:{field}"] = value;
+                next[$"{listKey}:{firstIndex + i}:{field}"] = value;
             }
         }
 
@@ -461,6 +583,23 @@ public sealed class StoredSettings(
         fields[nameof(UsenetProviderOptions.PipelineDepth)] = provider.PipelineDepth.ToString(CultureInfo.InvariantCulture);
         SetOrRemove(fields, nameof(UsenetProviderOptions.User), provider.User);
         SetOrRemove(fields, nameof(UsenetProviderOptions.Password), provider.Password);
+    }
+
+    private static void WriteArr(Dictionary<string, string?> fields, ArrInstanceOptions instance)
+    {
+        // Rewritten whole: a shorter category list must not leave the old entries behind.
+        fields.Clear();
+        fields[nameof(ArrInstanceOptions.Name)] = instance.Name;
+        fields[nameof(ArrInstanceOptions.Kind)] = instance.Kind.ToString();
+        fields[nameof(ArrInstanceOptions.Url)] = instance.Url;
+        fields[nameof(ArrInstanceOptions.Enabled)] = instance.Enabled ? "true" : "false";
+        fields[nameof(ArrInstanceOptions.Timeout)] = instance.Timeout.ToString("c", CultureInfo.InvariantCulture);
+        SetOrRemove(fields, nameof(ArrInstanceOptions.ApiKey), instance.ApiKey);
+        var categories = instance.EffectiveCategories();
+        for (var i = 0; i < categories.Count; i++)
+        {
+            fields[$"{nameof(ArrInstanceOptions.Categories)}:{i.ToString(CultureInfo.InvariantCulture)}"] = categories[i];
+        }
     }
 
     private static void SetOrRemove(Dictionary<string, string?> fields, string key, string? value)

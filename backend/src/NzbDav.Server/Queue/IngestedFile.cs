@@ -11,6 +11,9 @@ public sealed record IngestedFile(string Name, DavFileLayout? Layout)
     /// <summary>A folder (from an archive); it has no layout.</summary>
     public bool IsDirectory => Layout is null;
 
+    /// <summary>What the import check learned (null: not checked; the first scheduled check comes soon).</summary>
+    public Health.ImportHealth? Health { get; init; }
+
     /// <summary>A folder at <paramref name="path"/>.</summary>
     public static IngestedFile Directory(string path) => new(path, null);
 }

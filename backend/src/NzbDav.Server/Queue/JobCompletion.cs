@@ -4,6 +4,7 @@ using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.Data.Layout;
 using NzbDav.Server.Configuration;
+using NzbDav.Server.Health;
 
 namespace NzbDav.Server.Queue;
 
@@ -11,6 +12,7 @@ namespace NzbDav.Server.Queue;
 public sealed class JobCompletion(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     IOptionsMonitor<NzbDavOptions> options,
+    IOptionsMonitor<HealthOptions> healthOptions,
     TimeProvider timeProvider,
     ILogger<JobCompletion> logger)
 {
@@ -40,7 +42,7 @@ public sealed class JobCompletion(
 
             var size = file.Layout.Length;
             total += size;
-            context.DavItems.Add(new DavItem
+            var item = new DavItem
             {
                 Id = Guid.NewGuid(),
                 JobId = job.Id,
@@ -49,7 +51,10 @@ public sealed class JobCompletion(
                 Path = directoryPath + "/" + relative,
                 Size = size,
                 Layout = DavFileLayoutCodec.Encode(file.Layout),
-            });
+            };
+            context.DavItems.Add(item);
+            var health = file.Health ?? new ImportHealth(job.AddedAt, 0, 0, []);
+            context.FileHealth.Add(health.ToRow(item, FileSegments.Of(file.Layout).Count, healthOptions.CurrentValue, timeProvider.GetUtcNow().UtcDateTime));
         }
 
         var storage = options.CurrentValue.StoragePathFor(job.Category, folder);

@@ -4,6 +4,7 @@ using NzbDav.Archives.Release;
 using NzbDav.Data;
 using NzbDav.Data.Layout;
 using NzbDav.Server.Configuration;
+using NzbDav.Server.Health;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nzb;
 using NzbDav.Usenet.Providers;
@@ -24,6 +25,7 @@ public sealed class JobIngestor(
     IOptionsMonitor<ReleaseBlocklistOptions> blocklistOptions,
     IArchiveIngestor archives,
     IOptionsMonitor<NzbDavOptions> options,
+    ImportHealthCheck importCheck,
     ILogger<JobIngestor> logger)
 {
     /// <param name="progress">Where the SABnzbd queue reads how far the job got; optional.</param>
@@ -95,7 +97,8 @@ public sealed class JobIngestor(
             Stopwatch.GetElapsedTime(probedAt, par2At).TotalMilliseconds, par2.Count, Stopwatch.GetElapsedTime(par2At).TotalMilliseconds, volumeSets.Count);
         if (!result.Any(f => !f.IsDirectory && IsPlayable(f.Name)))
             throw new IngestionFailedException(archiveFailure ?? "The NZB holds no playable files.");
-        return result;
+        progress?.Enter("Checking that the articles exist");
+        return await importCheck.CheckAsync(jobName, document, result, cancellationToken);
     }
 
     private async Task<NzbDocument> ParseAsync(byte[] gzipNzb, CancellationToken cancellationToken)

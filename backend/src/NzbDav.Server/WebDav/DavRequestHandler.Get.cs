@@ -111,6 +111,9 @@ public sealed partial class DavRequestHandler
                 // The status line is gone already; cutting the connection is the only honest signal
                 // that the body is incomplete (a short body would be silent truncation).
                 logger.LogError(ex, "Streaming {Path} failed at range {From}-{To}", resource.Href, range.From, range.To);
+                // Only a check decides what a failed read means: it may have been one provider's bad minute.
+                if (resource.Item is { IsDirectory: false } item && ex is NzbDav.Streaming.SegmentUnavailableException)
+                    health?.ReportReadError(item.Id);
                 context.Abort();
             }
         }

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using NzbDav.Server.Health;
 using NzbDav.Server.Api;
 using NzbDav.Server.Configuration;
 
@@ -15,7 +16,8 @@ public sealed partial class DavRequestHandler(
     IOptionsMonitor<NzbDavOptions> options,
     IEnumerable<IDavFileOpener> openers,
     ActiveStreams streams,
-    ILogger<DavRequestHandler> logger)
+    ILogger<DavRequestHandler> logger,
+    HealthCheckService? health = null)
 {
     /// <summary>
     /// The most a GET reads from the file per response flush. 1 MiB took 10 % less CPU per

@@ -1,6 +1,7 @@
 using NzbDav.Archives.Crypto;
 using NzbDav.Data.Entities;
 using NzbDav.Data.Layout;
+using NzbDav.Server.Health;
 using NzbDav.Streaming;
 using NzbDav.Streaming.Combined;
 
@@ -12,7 +13,7 @@ namespace NzbDav.Server.WebDav;
 /// layout part (sizes known from the layout, so opening fetches nothing), cut to the part's range
 /// and joined by a <see cref="CombinedStream"/>; encrypted entries are decrypted on the fly.
 /// </summary>
-public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutCache layouts) : IDavFileOpener
+public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutCache layouts, FileHoles? holes = null, ILogger<LayoutDavFileOpener>? logger = null) : IDavFileOpener
 {
     /// <inheritdoc />
     public Task<Stream> OpenAsync(DavItem item, long readEnd, CancellationToken cancellationToken)
@@ -29,11 +30,12 @@ public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutC
 
         // CBC needs whole blocks: read ahead to the end of the block holding the last wanted byte.
         var end = Math.Clamp(readEnd, 0, item.Size);
+        var fill = holes?.For(item.Id) is { } missing ? new SegmentHoles(missing, id => FirstFill(item, id)) : null;
         var storedEnd = layout.Encryption is { } aes ? Math.Min(layout.StoredLength, (aes.PlaintextOffset + end + 15) / 16 * 16) : end;
         if (layout is { Encryption: null, Parts: [var whole] } && whole.RangeOffset == 0 && whole.RangeLength == whole.FileSize)
         {
             // A plain file: the segment stream is the file; nothing to cut or join.
-            return Task.FromResult<Stream>(OpenPart(whole, storedEnd));
+            return Task.FromResult<Stream>(OpenPart(whole, storedEnd, fill));
         }
 
         var parts = new List<CombinedStreamPart>(layout.Parts.Count);
@@ -41,7 +43,7 @@ public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutC
         foreach (var part in layout.Parts)
         {
             var wanted = storedEnd - partStart;
-            parts.Add(new CombinedStreamPart(_ => ValueTask.FromResult<Stream>(OpenPart(part, wanted)), part.RangeOffset, part.RangeLength));
+            parts.Add(new CombinedStreamPart(_ => ValueTask.FromResult<Stream>(OpenPart(part, wanted, fill)), part.RangeOffset, part.RangeLength));
             partStart += part.RangeLength;
         }
         Stream stream = new CombinedStream(parts);
@@ -51,11 +53,18 @@ public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutC
     }
 
     // A part wholly inside the wanted range reads ahead freely; the part holding its end stops there.
-    private BufferedSegmentStream OpenPart(LayoutPart part, long wanted)
+    private BufferedSegmentStream OpenPart(LayoutPart part, long wanted, SegmentHoles? fill)
     {
-        var stream = factory.Open(part.MessageIds, part.FileSize, part.PartSize);
+        var stream = factory.Open(part.MessageIds, part.FileSize, part.PartSize, fill);
         if (wanted < part.RangeLength)
             stream.LimitReadAhead(part.RangeOffset + Math.Max(0, wanted));
         return stream;
+    }
+
+    // Once per file per run: a Degraded file played is worth one line, not one per read.
+    private void FirstFill(DavItem item, string messageId)
+    {
+        if (holes!.FirstFill(item.Id))
+            logger?.LogWarning("Playing {Path} through its confirmed holes: <{MessageId}> (and any other hole) reads as zeros", item.Path, messageId);
     }
 }

@@ -1,7 +1,11 @@
 using System.Buffers;
 using System.Diagnostics;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
 using NzbDav.Server.Configuration;
+using NzbDav.Server.Health;
 using NzbDav.Server.WebDav;
 
 namespace NzbDav.Server.WebUi;
@@ -30,7 +34,7 @@ public static class UiFileEndpoints
     }
 
     private static async Task<IResult> ListAsync(
-        HttpContext context, DavTree tree, IOptionsMonitor<NzbDavOptions> options, IOptionsMonitor<WebDavOptions> davOptions, string? path)
+        HttpContext context, DavTree tree, IDbContextFactory<NzbDavDbContext> contexts, IOptionsMonitor<NzbDavOptions> options, IOptionsMonitor<WebDavOptions> davOptions, string? path)
     {
         var segments = Parse(path ?? "/" + DavTree.Content, out var problem);
         if (segments is null)
@@ -43,9 +47,22 @@ public static class UiFileEndpoints
             return Results.BadRequest(new UiError($"{path} is a file, not a folder."));
         var children = await tree.ListAsync(folder, baseUrl, context.RequestAborted);
         var mount = options.CurrentValue.MountPath;
+        var ids = children.Where(c => c.Item is { IsDirectory: false }).Select(c => c.Item!.Id).ToList();
+        Dictionary<Guid, string> states = [];
+        if (ids.Count > 0)
+        {
+            await using var db = await contexts.CreateDbContextAsync(context.RequestAborted);
+            foreach (var chunk in ids.Chunk(500))
+            {
+                var rows = await db.FileHealth.AsNoTracking().Where(h => chunk.Contains(h.DavItemId))
+                    .Select(h => new { h.DavItemId, h.State, h.Repair }).ToListAsync(context.RequestAborted);
+                foreach (var row in rows)
+                    states[row.DavItemId] = row.Repair == RepairStatus.ActionNeeded ? "action-needed" : HealthMetrics.StateName(row.State);
+            }
+        }
         var entries = children
             .OrderByDescending(c => c.IsCollection).ThenBy(c => c.Name, StringComparer.OrdinalIgnoreCase)
-            .Select(c => Entry(c, baseUrl, mount))
+            .Select(c => Entry(c, baseUrl, mount, c.Item is { } item && states.TryGetValue(item.Id, out var state) ? state : null))
             .ToList();
         var here = PathOf(folder.Segments);
         var parent = folder.Segments.Count > 1 ? PathOf(folder.Segments.Take(folder.Segments.Count - 1).ToList()) : null;
@@ -132,11 +149,11 @@ public static class UiFileEndpoints
         return segments;
     }
 
-    private static UiFileEntry Entry(DavResource resource, string baseUrl, string mount)
+    private static UiFileEntry Entry(DavResource resource, string baseUrl, string mount, string? health)
     {
         var path = PathOf(resource.Segments);
         return new UiFileEntry(resource.Name, path, resource.IsCollection, resource.IsCollection ? 0 : resource.Length, resource.Modified,
-            baseUrl + resource.Href, MountPathOf(mount, path));
+            baseUrl + resource.Href, MountPathOf(mount, path), resource.Item is { IsDirectory: false } item ? item.Id : null, health);
     }
 
     private static string PathOf(IReadOnlyList<string> segments) => "/" + string.Join('/', segments);
@@ -151,8 +168,9 @@ public static class UiFileEndpoints
 /// <summary>A folder of the library: where it is, its parent (null at <c>/content</c>), its addresses, and what it holds (folders first).</summary>
 public sealed record UiFileListing(string Path, string? Parent, string WebDavUrl, string MountPath, IReadOnlyList<UiFileEntry> Entries);
 
-/// <summary>A folder or file of the library; <see cref="WebDavUrl"/> is absolute, <see cref="MountPath"/> the same path under the rclone mount.</summary>
-public sealed record UiFileEntry(string Name, string Path, bool IsDirectory, long Size, DateTimeOffset Modified, string WebDavUrl, string MountPath);
+/// <summary>A folder or file of the library; <see cref="WebDavUrl"/> is absolute, <see cref="MountPath"/> the same path under the rclone mount;
+/// a library file has its <see cref="Id"/> and <see cref="Health"/> (healthy, degraded, broken, unknown, action-needed; null before any record).</summary>
+public sealed record UiFileEntry(string Name, string Path, bool IsDirectory, long Size, DateTimeOffset Modified, string WebDavUrl, string MountPath, Guid? Id = null, string? Health = null);
 
 public sealed record UiFileTestRequest(string? Path);
 

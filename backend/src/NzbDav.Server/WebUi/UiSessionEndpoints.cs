@@ -45,6 +45,7 @@ public static class UiSessionEndpoints
         api.MapUiJobs();
         api.MapUiFiles();
         api.MapUiSettings();
+        api.MapUiHealth();
 
         // The UI API's own description; the frontend's types are generated from it (docs/ui.md).
         api.MapOpenApi("/openapi/{documentName}.json").RequireAuthorization();

@@ -1,3 +1,4 @@
+using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Usenet.Fetching;
@@ -19,6 +20,13 @@ public sealed partial class FetchGroup
         // demand: a new playback must not wait behind read-ahead that is already full.
         var cap = ConnectionCap();
         var contended = _client.HasWaiters(_options.Kind);
+        if (_options.YieldToOtherKinds && OtherKindWaits())
+        {
+            cap = Math.Min(cap, _client.Limiter.Options.GuaranteeOf(_options.Kind));
+            YieldLeasesAbove(cap);
+            // Nobody wakes a group that gave its leases back: look again for the waiters to be served.
+            WakeAt(now + ContentionCheckTicks);
+        }
         var work = _pending.Count + _running.Count;
         var needed = Math.Min(cap, (int)Math.Ceiling(work * _options.DemandFactor / _pipelineDepth));
         var anticipated = work == 0 || contended ? 0 : Volatile.Read(ref _anticipated);
@@ -31,6 +39,10 @@ public sealed partial class FetchGroup
         }
         var active = CountActive();
         var idleTicks = Ticks(_options.IdleTimeout);
+        // The next request waits for a lease that avoids providers it ruled out. If the group holds
+        // every permit its pool may have, that lease can only come from one of its own: give back
+        // an idle one that cannot serve the request (one per pass is enough to let it through).
+        var giveBackOne = HeadNeedsAvoiding() && AvoidingAcquisitionWaits();
         // From the back: the newest leases go back first.
         for (var i = _workers.Count - 1; i >= 0; i--)
         {
@@ -49,6 +61,11 @@ public sealed partial class FetchGroup
                     active--;
                     Close(worker);
                     break;
+                case FetchWorkerState.Ready when giveBackOne && worker.InFlight == 0 && _pending.TryPeek(out var head, out _) && IsExcluded(head, worker.ProviderName!):
+                    giveBackOne = false;
+                    active--;
+                    Close(worker);
+                    break;
                 case FetchWorkerState.Ready when worker.InFlight == 0 && active > needed:
                     if (contended || now - worker.IdleSince >= idleTicks)
                     {
@@ -62,6 +79,13 @@ public sealed partial class FetchGroup
                     }
                     break;
             }
+        }
+        // While the next request has ruled providers out, a plain lease may land on one of them, be
+        // closed as useless and be taken again, round and round, while the lease that avoids them is
+        // never asked for: only that one helps now.
+        if (HeadNeedsAvoiding())
+        {
+            desired = Math.Min(desired, active);
         }
         for (; active < desired; active++)
         {
@@ -94,6 +118,56 @@ public sealed partial class FetchGroup
             }
         }
         return true;
+    }
+
+    private bool HeadNeedsAvoiding()
+    {
+        while (_pending.TryPeek(out var head, out _))
+        {
+            if (NeedsFetch(head))
+            {
+                return Excluded(head) is { Count: > 0 };
+            }
+            _pending.Dequeue();
+            head.State.Queued = false;
+        }
+        return false;
+    }
+
+    private bool AvoidingAcquisitionWaits() =>
+        _wantAvoiding is not null
+        || _workers.Exists(static w => w.State == FetchWorkerState.Acquiring && w.Avoid is not null && !w.AcquireCancellation.IsCancellationRequested);
+
+    private bool OtherKindWaits()
+    {
+        foreach (var kind in (ReadOnlySpan<OperationKind>)[OperationKind.Streaming, OperationKind.Queue, OperationKind.HealthCheck])
+        {
+            if (kind != _options.Kind && _client.HasWaiters(kind))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// <summary>Leases beyond <paramref name="cap"/> stop taking work (the newest first) and close once their answers are in.</summary>
+    private void YieldLeasesAbove(int cap)
+    {
+        var active = CountActive();
+        for (var i = _workers.Count - 1; i >= 0 && active > cap; i--)
+        {
+            var worker = _workers[i];
+            if (worker.State == FetchWorkerState.Ready)
+            {
+                worker.State = FetchWorkerState.Draining;
+                active--;
+            }
+            else if (worker.State == FetchWorkerState.Acquiring && worker.Avoid is null && !worker.AcquireCancellation.IsCancellationRequested)
+            {
+                worker.AcquireCancellation.Cancel();
+                active--;
+            }
+        }
     }
 
     /// <summary>Workers holding or waiting for a lease that will take work (avoiding acquisitions aside).</summary>

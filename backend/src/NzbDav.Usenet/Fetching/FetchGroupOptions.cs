@@ -33,6 +33,14 @@ public sealed record FetchGroupOptions
     /// <summary>A lease with nothing to do for this long goes back (zero: at once). Default 1 s.</summary>
     public TimeSpan IdleTimeout { get; init; } = TimeSpan.FromSeconds(1);
 
+    /// <summary>
+    /// A background group (a health sweep): while an operation of another kind waits for a permit,
+    /// it holds no more leases than its kind's guaranteed share. Leases above the share take no new
+    /// work and go back as their answers arrive, so a sweep that keeps its pipelines full cannot
+    /// keep borrowed connections from a player that needs them.
+    /// </summary>
+    public bool YieldToOtherKinds { get; init; }
+
     /// <summary>Fetch the request the reader waits for again on another connection once it is late.</summary>
     public bool RaceStragglers { get; init; }
 

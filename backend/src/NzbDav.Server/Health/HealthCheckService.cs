@@ -1,0 +1,210 @@
+using System.Collections.Concurrent;
+using System.Threading.Channels;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Usenet.Providers;
+
+namespace NzbDav.Server.Health;
+
+/// <summary>
+/// Runs the library's health checks: urgent files first (a streaming read failed, the user asked),
+/// then files whose <see cref="FileHealth.NextCheckAt"/> has come, a few at a time so their STATs
+/// share the sweep's pipelines; a file found Broken goes to the <see cref="HealthRepairer"/>. A read
+/// error only ever asks for a check: what the check confirms decides, never the error itself.
+/// </summary>
+public sealed class HealthCheckService(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    FileHealthChecker checker,
+    HealthRepairer repairer,
+    FileHoles holes,
+    UsenetClient client,
+    IOptionsMonitor<HealthOptions> options,
+    TimeProvider time,
+    ILogger<HealthCheckService> logger) : BackgroundService
+{
+    private static readonly TimeSpan LongestSleep = TimeSpan.FromMinutes(1);
+
+    private readonly Channel<Guid> _urgent = Channel.CreateUnbounded<Guid>(new UnboundedChannelOptions { SingleReader = true });
+    private readonly ConcurrentDictionary<Guid, Task<FileCheckResult?>> _running = new();
+    private readonly ConcurrentDictionary<Guid, DateTime> _repairRetryAt = new();
+    private readonly SemaphoreSlim _wake = new(0);
+    private long _checksDone;
+
+    /// <summary>Checks finished since start (tests wait on it).</summary>
+    public long ChecksDone => Interlocked.Read(ref _checksDone);
+
+    /// <summary>A streaming read of this file failed: check it before anything scheduled. Never blocks.</summary>
+    public void ReportReadError(Guid itemId)
+    {
+        _urgent.Writer.TryWrite(itemId);
+        _wake.Release();
+    }
+
+    /// <summary>Checks a file now (every segment when <paramref name="full"/>), sharing a check already running for it.</summary>
+    public Task<FileCheckResult?> CheckNowAsync(Guid itemId, bool full, CancellationToken cancellationToken) =>
+        RunCheckAsync(itemId, full, cancellationToken);
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        try
+        {
+            await holes.LoadAsync(stoppingToken);
+            await BackfillAsync(stoppingToken);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            logger.LogError(ex, "Health checks could not read the library; they start with the next pass");
+        }
+        using var onChange = options.OnChange(_ => _wake.Release());
+        while (!stoppingToken.IsCancellationRequested)
+        {
+            TimeSpan sleep;
+            try
+            {
+                await MarkUrgentAsync(stoppingToken);
+                sleep = await PassAsync(stoppingToken);
+            }
+            catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (Exception ex)
+            {
+                logger.LogError(ex, "A health-check pass failed; the next one starts in a minute");
+                sleep = LongestSleep;
+            }
+            try
+            {
+                await _wake.WaitAsync(sleep, stoppingToken);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>One round: the due files, then the repairs they call for. Answers how long to sleep.</summary>
+    private async Task<TimeSpan> PassAsync(CancellationToken cancellationToken)
+    {
+        var settings = options.CurrentValue;
+        if (client.ProviderCount == 0)
+            return LongestSleep;
+        var now = time.GetUtcNow().UtcDateTime;
+        List<Guid> due;
+        DateTime? nextDue;
+        await using (var context = await contextFactory.CreateDbContextAsync(cancellationToken))
+        {
+            var query = context.FileHealth.AsNoTracking();
+            query = settings.Enabled ? query.Where(h => h.Urgent || h.NextCheckAt <= now) : query.Where(h => h.Urgent);
+            due = await query.OrderByDescending(h => h.Urgent).ThenBy(h => h.NextCheckAt)
+                .Select(h => h.DavItemId).Take(settings.ConcurrentFiles * 8).ToListAsync(cancellationToken);
+            nextDue = settings.Enabled
+                ? await context.FileHealth.Where(h => !h.Urgent && h.NextCheckAt > now).OrderBy(h => h.NextCheckAt).Select(h => (DateTime?)h.NextCheckAt).FirstOrDefaultAsync(cancellationToken)
+                : null;
+        }
+
+        await Parallel.ForEachAsync(due, new ParallelOptions { MaxDegreeOfParallelism = settings.ConcurrentFiles, CancellationToken = cancellationToken },
+            async (itemId, token) => await RunCheckAsync(itemId, full: false, token));
+        foreach (var itemId in await DeferredRepairsDueAsync(now, cancellationToken))
+            await RepairAsync(itemId, cancellationToken);
+
+        if (due.Count >= settings.ConcurrentFiles * 8)
+            return TimeSpan.Zero;
+        var untilDue = nextDue is { } next ? next - time.GetUtcNow().UtcDateTime : LongestSleep;
+        return untilDue < TimeSpan.Zero ? TimeSpan.Zero : untilDue > LongestSleep ? LongestSleep : untilDue;
+    }
+
+    private async Task RepairAsync(Guid itemId, CancellationToken cancellationToken)
+    {
+        if (_repairRetryAt.TryGetValue(itemId, out var retryAt) && retryAt > time.GetUtcNow().UtcDateTime)
+            return;
+        try
+        {
+            await repairer.RepairAsync(itemId, userAsked: false, cancellationToken);
+            await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+            var status = await context.FileHealth.Where(h => h.DavItemId == itemId).Select(h => (RepairStatus?)h.Repair).FirstOrDefaultAsync(cancellationToken);
+            if (status == RepairStatus.Deferred)
+                _repairRetryAt[itemId] = time.GetUtcNow().UtcDateTime + options.CurrentValue.RepairRetry;
+            else
+                _repairRetryAt.TryRemove(itemId, out _);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            logger.LogError(ex, "Repair of library item {ItemId} failed; tried again later", itemId);
+            _repairRetryAt[itemId] = time.GetUtcNow().UtcDateTime + options.CurrentValue.RepairRetry;
+        }
+    }
+
+    /// <summary>Broken files whose deferred repair may be tried again (after a restart: all of them, once).</summary>
+    private async Task<List<Guid>> DeferredRepairsDueAsync(DateTime now, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var deferred = await context.FileHealth.AsNoTracking()
+            .Where(h => h.State == FileHealthState.Broken && h.Repair == RepairStatus.Deferred)
+            .Select(h => h.DavItemId).Take(100).ToListAsync(cancellationToken);
+        return deferred.Where(id => !_repairRetryAt.TryGetValue(id, out var at) || at <= now).ToList();
+    }
+
+    private async Task<FileCheckResult?> RunCheckAsync(Guid itemId, bool full, CancellationToken cancellationToken)
+    {
+        var created = new TaskCompletionSource<FileCheckResult?>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var running = _running.GetOrAdd(itemId, created.Task);
+        if (!ReferenceEquals(running, created.Task))
+            return await running.WaitAsync(cancellationToken);
+        try
+        {
+            var result = await checker.CheckAsync(itemId, full, cancellationToken);
+            // Whoever asked for the check, a confirmed Broken file goes to the repair policy.
+            if (result?.State == FileHealthState.Broken)
+                await RepairAsync(itemId, cancellationToken);
+            Interlocked.Increment(ref _checksDone);
+            created.SetResult(result);
+            return result;
+        }
+        catch (Exception ex)
+        {
+            if (ex is not OperationCanceledException)
+                logger.LogError(ex, "Health check of library item {ItemId} failed", itemId);
+            created.SetException(ex);
+            throw;
+        }
+        finally
+        {
+            _running.TryRemove(itemId, out _);
+            // Nobody may be awaiting it: observe the exception so it is not reported as unobserved.
+            _ = created.Task.Exception;
+        }
+    }
+
+    private async Task MarkUrgentAsync(CancellationToken cancellationToken)
+    {
+        var ids = new HashSet<Guid>();
+        while (_urgent.Reader.TryRead(out var id))
+            ids.Add(id);
+        if (ids.Count == 0)
+            return;
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var marked = await context.FileHealth.Where(h => ids.Contains(h.DavItemId)).ExecuteUpdateAsync(s => s.SetProperty(h => h.Urgent, true), cancellationToken);
+        logger.LogInformation("{Files} file(s) with a failed streaming read checked first", marked);
+    }
+
+    /// <summary>Library files without a health row (a library from before health checks) get one, their first checks spread over a day.</summary>
+    private async Task BackfillAsync(CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var added = await context.Database.ExecuteSqlRawAsync("""
+            INSERT INTO FileHealth (DavItemId, JobId, State, Repair, ReleasedAt, NextCheckAt, Urgent, FullCheckNext,
+                                    SegmentCount, CheckedSegments, UnknownSegments, MissingCount, RepairAttempts)
+            SELECT d.Id, d.JobId, 0, 0, COALESCE(j.CompletedAt, j.AddedAt),
+                   strftime('%Y-%m-%d %H:%M:%f', 'now', '+' || (abs(random()) % 86400) || ' seconds'), 0, 0, 0, 0, 0, 0, 0
+            FROM DavItems d JOIN Jobs j ON j.Id = d.JobId
+            WHERE d.IsDirectory = 0 AND d.Layout IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM FileHealth h WHERE h.DavItemId = d.Id)
+            """, cancellationToken);
+        if (added > 0)
+            logger.LogInformation("{Files} library file(s) had no health record; their first checks are spread over the next 24 hours", added);
+    }
+}

@@ -1,0 +1,149 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Health.Arr;
+
+namespace NzbDav.Server.Health;
+
+/// <summary>
+/// Repairs a Broken file through the Sonarr/Radarr that grabbed it (<see cref="IArrRepairService"/>:
+/// prove the download is the Arr's → mark the grab failed → delete the Arr's file record → search).
+/// Only when the Arr accepted every step does the file leave the library (and the job, moved to the
+/// history as Failed with the reason, once none of its files is left). Safeguards: an Arr that is
+/// unreachable or refuses a step defers (nothing is deleted); at most one repair per file within
+/// <see cref="HealthOptions.RepairWindow"/>, then "Action needed"; at most
+/// <see cref="HealthOptions.MaxRepairsPerHour"/> repairs library-wide; dry-run; every step audited.
+/// </summary>
+public sealed class HealthRepairer(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    IArrRepairService arr,
+    HealthAudit audit,
+    HealthMetrics metrics,
+    FileHoles holes,
+    IOptionsMonitor<HealthOptions> options,
+    TimeProvider time,
+    ILogger<HealthRepairer> logger)
+{
+    /// <summary>
+    /// Repairs <paramref name="itemId"/> if it is Broken and allowed to. <paramref name="userAsked"/>
+    /// (the UI's "repair now") overrides "ignored" and the per-file window, not the hourly cap.
+    /// Answers what happened in one sentence, or null when there was nothing to do.
+    /// </summary>
+    public async Task<string?> RepairAsync(Guid itemId, bool userAsked, CancellationToken cancellationToken)
+    {
+        var settings = options.CurrentValue;
+        var now = time.GetUtcNow().UtcDateTime;
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var found = await context.FileHealth.Where(h => h.DavItemId == itemId)
+            .Join(context.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, Item = i })
+            .Join(context.Jobs, x => x.Item.JobId, j => j.Id, (x, j) => new { x.Health, x.Item, Job = j })
+            .FirstOrDefaultAsync(cancellationToken);
+        if (found is null)
+            return null;
+        var (health, item, job) = (found.Health, found.Item, found.Job);
+        if (health.State != FileHealthState.Broken)
+            return userAsked ? $"{item.Name} is {health.State}, not Broken: nothing to repair." : null;
+        // A dry run is logged once; turning dry-run off lets the real repair go ahead.
+        var waitsForUser = health.Repair is RepairStatus.Ignored or RepairStatus.ActionNeeded
+            || (health.Repair == RepairStatus.DryRun && settings.DryRun);
+        if (!userAsked && (!settings.Repair || waitsForUser))
+            return null;
+        if (!userAsked && health.LastRepairAt is { } last && now - last < settings.RepairWindow)
+        {
+            health.Repair = RepairStatus.ActionNeeded;
+            health.RepairMessage = $"Repaired once already on {last:u}; not repeated within {settings.RepairWindow.TotalDays:0.#} days. Replace the release or choose Repair now.";
+            await context.SaveChangesAsync(cancellationToken);
+            await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "action-needed", health.RepairMessage), cancellationToken);
+            metrics.Repair("action_needed");
+            return health.RepairMessage;
+        }
+        var hourAgo = now.AddHours(-1);
+        var recent = await context.HealthAudit.CountAsync(a => a.Action == "repair" && a.At >= hourAgo, cancellationToken);
+        if (recent >= settings.MaxRepairsPerHour)
+        {
+            var message = $"{recent} repairs started in the last hour (limit {settings.MaxRepairsPerHour}); this one waits.";
+            health.Repair = RepairStatus.Deferred;
+            health.RepairMessage = message;
+            await context.SaveChangesAsync(cancellationToken);
+            metrics.Repair("deferred");
+            return message;
+        }
+
+        var dryRun = settings.DryRun;
+        await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "repair",
+            $"{(dryRun ? "Dry run: " : "")}asking Sonarr/Radarr to replace it{(userAsked ? " (asked from the UI)" : "")}: {health.Detail}"), cancellationToken);
+        var outcome = await arr.RepairAsync(new ArrRepairRequest(job.NzoId, job.Name, job.Category, item.Path, dryRun), cancellationToken);
+        await audit.WriteAsync(outcome.Calls.Select(call => HealthAudit.Entry(item.Id, job.Id, item.Path, "arr-call", Describe(call))), cancellationToken);
+
+        health.RepairMessage = outcome.Reason;
+        health.RepairAttempts++;
+        switch (outcome.Result)
+        {
+            case ArrRepairResult.Repaired:
+                health.LastRepairAt = now;
+                health.Repair = RepairStatus.None;
+                await context.SaveChangesAsync(cancellationToken);
+                await RemoveAsync(context, item, job, outcome, cancellationToken);
+                metrics.Repair("repaired");
+                break;
+            case ArrRepairResult.DryRun:
+                health.Repair = RepairStatus.DryRun;
+                await context.SaveChangesAsync(cancellationToken);
+                metrics.Repair("dry_run");
+                break;
+            case ArrRepairResult.Deferred:
+                health.Repair = RepairStatus.Deferred;
+                await context.SaveChangesAsync(cancellationToken);
+                metrics.Repair("deferred");
+                break;
+            default:
+                health.Repair = RepairStatus.ActionNeeded;
+                await context.SaveChangesAsync(cancellationToken);
+                metrics.Repair("not_found");
+                break;
+        }
+        await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "repair-" + outcome.Result.ToString().ToLowerInvariant(),
+            (outcome.Instance is null ? "" : outcome.Instance + ": ") + outcome.Reason), cancellationToken);
+        logger.LogWarning("Repair of {Path} ({NzoId}): {Result} by {Instance}: {Reason}", item.Path, job.NzoId, outcome.Result, outcome.Instance ?? "-", outcome.Reason);
+        return outcome.Reason;
+    }
+
+    /// <summary>The user keeps the file as it is: no repair until they choose Repair now or un-ignore.</summary>
+    public async Task<bool> SetIgnoredAsync(Guid itemId, bool ignored, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var found = await context.FileHealth.Where(h => h.DavItemId == itemId)
+            .Join(context.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, Item = i })
+            .FirstOrDefaultAsync(cancellationToken);
+        if (found is null)
+            return false;
+        found.Health.Repair = ignored ? RepairStatus.Ignored : RepairStatus.None;
+        await context.SaveChangesAsync(cancellationToken);
+        await audit.WriteAsync(HealthAudit.Entry(itemId, found.Item.JobId, found.Item.Path, ignored ? "ignore" : "unignore",
+            ignored ? "Kept as it is by the user: no repair." : "Repair allowed again by the user."), cancellationToken);
+        return true;
+    }
+
+    private async Task RemoveAsync(NzbDavDbContext context, DavItem item, Job job, ArrRepairOutcome outcome, CancellationToken cancellationToken)
+    {
+        holes.Remove(item.Id);
+        await context.DavItems.Where(i => i.Id == item.Id).ExecuteDeleteAsync(cancellationToken);
+        var reason = $"Broken: {item.Name} lost articles on every provider; {outcome.Instance ?? "Sonarr/Radarr"} marked the grab failed and searched for a replacement.";
+        var filesLeft = await context.DavItems.AnyAsync(i => i.JobId == job.Id && !i.IsDirectory, cancellationToken);
+        if (!filesLeft)
+        {
+            await context.DavItems.Where(i => i.JobId == job.Id).ExecuteDeleteAsync(cancellationToken);
+            await context.Jobs.Where(j => j.Id == job.Id).ExecuteUpdateAsync(s => s
+                .SetProperty(j => j.Status, JobStatus.Failed)
+                .SetProperty(j => j.FailMessage, reason)
+                .SetProperty(j => j.RemovedFromHistory, false), cancellationToken);
+        }
+        await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "removed",
+            filesLeft ? $"Removed from the library; the job keeps its other files. {reason}" : $"Removed from the library; the job moved to the history as Failed. {reason}"), cancellationToken);
+        logger.LogWarning("Removed {Path} from the library after a repair: {Reason}", item.Path, reason);
+    }
+
+    private static string Describe(ArrCall call) =>
+        $"{call.Instance}: {call.Method} {call.Path} → {(call.DryRun ? "not sent (dry run)" : call.Status is { } status ? status.ToString(System.Globalization.CultureInfo.InvariantCulture) : "no answer")}{(call.Error is null ? "" : " (" + call.Error + ")")}";
+}

@@ -1,0 +1,166 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Health;
+
+namespace NzbDav.Server.WebUi;
+
+/// <summary>
+/// The Health page's calls: files per state, each file's state with its last and next check and the
+/// holes found, the audit log, and the actions (check now, repair now, ignore).
+/// </summary>
+public static class UiHealthEndpoints
+{
+    private const int DefaultLimit = 100;
+    private const int AuditShown = 200;
+
+    public static void MapUiHealth(this RouteGroupBuilder api)
+    {
+        api.MapGet("/health", ViewAsync).RequireAuthorization().Produces<UiHealthView>().Produces<UiError>(StatusCodes.Status400BadRequest);
+        api.MapPost("/health/files/{id}/check", CheckAsync).RequireAuthorization()
+            .Produces<UiHealthActionResult>().Produces<UiError>(StatusCodes.Status404NotFound).Produces<UiError>(StatusCodes.Status503ServiceUnavailable);
+        api.MapPost("/health/files/{id}/repair", RepairAsync).RequireAuthorization()
+            .Produces<UiHealthActionResult>().Produces<UiError>(StatusCodes.Status404NotFound);
+        api.MapPost("/health/files/{id}/ignore", IgnoreAsync).RequireAuthorization()
+            .WithMetadata(new UiRequestBody(typeof(UiHealthIgnoreRequest))).Produces<UiHealthActionResult>()
+            .Produces<UiError>(StatusCodes.Status400BadRequest).Produces<UiError>(StatusCodes.Status404NotFound);
+    }
+
+    private static async Task<IResult> ViewAsync(HttpContext context, IDbContextFactory<NzbDavDbContext> contexts, HealthMetrics metrics,
+        IOptionsMonitor<HealthOptions> options, string? state, int? offset, int? limit)
+    {
+        var cancellationToken = context.RequestAborted;
+        if (offset is < 0 || limit is < 1 or > 1000)
+            return Results.BadRequest(new UiError("offset must be 0 or more and limit between 1 and 1000."));
+        await using var db = await contexts.CreateDbContextAsync(cancellationToken);
+        var counts = await db.FileHealth.GroupBy(h => h.State).Select(g => new { g.Key, Count = g.Count() }).ToListAsync(cancellationToken);
+        var actionNeeded = await db.FileHealth.CountAsync(h => h.Repair == RepairStatus.ActionNeeded, cancellationToken);
+        var query = db.FileHealth.AsNoTracking();
+        switch (state?.ToLowerInvariant())
+        {
+            case null or "" or "all":
+                break;
+            case "action":
+                query = query.Where(h => h.Repair == RepairStatus.ActionNeeded);
+                break;
+            default:
+                if (!Enum.TryParse<FileHealthState>(state, ignoreCase: true, out var wanted) || !Enum.IsDefined(wanted))
+                    return Results.BadRequest(new UiError($"state '{state}' is not one of all, healthy, degraded, broken, unknown, action."));
+                query = query.Where(h => h.State == wanted);
+                break;
+        }
+        var total = await query.CountAsync(cancellationToken);
+        // Problems first (Broken, Degraded, Unknown), then the next check due.
+        var rows = await query
+            .OrderBy(h => h.State == FileHealthState.Broken ? 0 : h.State == FileHealthState.Degraded ? 1 : h.State == FileHealthState.Unknown ? 2 : 3)
+            .ThenBy(h => h.NextCheckAt)
+            .Skip(offset ?? 0).Take(limit ?? DefaultLimit)
+            .Join(db.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, i.Path, i.Name, i.Size })
+            .ToListAsync(cancellationToken);
+        var audit = await db.HealthAudit.AsNoTracking().OrderByDescending(a => a.Id).Take(AuditShown)
+            .Select(a => new UiHealthAuditEntry(a.Id, new DateTimeOffset(a.At, TimeSpan.Zero), a.Path, a.Action, a.Detail)).ToListAsync(cancellationToken);
+        var (present, missing, unknown) = metrics.StatTotals;
+        var settings = options.CurrentValue;
+        return Results.Ok(new UiHealthView(
+            new UiHealthCounts(Count(FileHealthState.Healthy), Count(FileHealthState.Degraded), Count(FileHealthState.Broken), Count(FileHealthState.Unknown), actionNeeded),
+            new UiHealthStats(present, missing, unknown),
+            new UiHealthPolicy(settings.Enabled, settings.ImportCheck, settings.Repair, settings.DryRun, settings.CheckEverything,
+                settings.MaxConsecutiveMissing, settings.MaxMissingPercent, settings.ZeroFillHoles, settings.RepairWindow.TotalDays),
+            total,
+            rows.Select(r => File(r.Health, r.Path, r.Name, r.Size)).ToList(),
+            audit));
+
+        int Count(FileHealthState s) => counts.FirstOrDefault(c => c.Key == s)?.Count ?? 0;
+    }
+
+    private static async Task<IResult> CheckAsync(HttpContext context, HealthCheckService service, IDbContextFactory<NzbDavDbContext> contexts, HealthAudit audit, string id)
+    {
+        if (!Guid.TryParse(id, out var itemId))
+            return Results.NotFound(new UiError($"There is no library file with id {id}."));
+        var cancellationToken = context.RequestAborted;
+        var item = await FindAsync(contexts, itemId, cancellationToken);
+        if (item is null)
+            return Results.NotFound(new UiError($"There is no library file with id {id}."));
+        await audit.WriteAsync(HealthAudit.Entry(itemId, item.JobId, item.Path, "check-now", "Full check asked from the UI."), cancellationToken);
+        var result = await service.CheckNowAsync(itemId, full: true, cancellationToken);
+        if (result is null)
+            return Results.NotFound(new UiError($"{item.Path} is no longer in the library."));
+        var message = $"Checked {result.Checked} segments: {result.Present} present, {result.Missing} missing on every provider, {result.Unknown} without an answer. State: {result.State}.";
+        return Results.Ok(new UiHealthActionResult(message, await FileAsync(contexts, itemId, cancellationToken)));
+    }
+
+    private static async Task<IResult> RepairAsync(HttpContext context, HealthRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts, string id)
+    {
+        if (!Guid.TryParse(id, out var itemId) || await FindAsync(contexts, itemId, context.RequestAborted) is null)
+            return Results.NotFound(new UiError($"There is no library file with id {id}."));
+        var message = await repairer.RepairAsync(itemId, userAsked: true, context.RequestAborted) ?? "Nothing to repair.";
+        return Results.Ok(new UiHealthActionResult(message, await FileAsync(contexts, itemId, context.RequestAborted)));
+    }
+
+    private static async Task<IResult> IgnoreAsync(HttpContext context, HealthRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts, string id)
+    {
+        var (request, invalid) = await UiSessionEndpoints.ReadAsync<UiHealthIgnoreRequest>(context);
+        if (invalid is not null)
+            return invalid;
+        if (!Guid.TryParse(id, out var itemId) || !await repairer.SetIgnoredAsync(itemId, request!.Ignored, context.RequestAborted))
+            return Results.NotFound(new UiError($"There is no checked library file with id {id}."));
+        var message = request.Ignored ? "Kept as it is: no repair will be made." : "Repairs allowed again.";
+        return Results.Ok(new UiHealthActionResult(message, await FileAsync(contexts, itemId, context.RequestAborted)));
+    }
+
+    private static async Task<DavItem?> FindAsync(IDbContextFactory<NzbDavDbContext> contexts, Guid itemId, CancellationToken cancellationToken)
+    {
+        await using var db = await contexts.CreateDbContextAsync(cancellationToken);
+        return await db.DavItems.AsNoTracking().FirstOrDefaultAsync(i => i.Id == itemId && !i.IsDirectory, cancellationToken);
+    }
+
+    private static async Task<UiHealthFile?> FileAsync(IDbContextFactory<NzbDavDbContext> contexts, Guid itemId, CancellationToken cancellationToken)
+    {
+        await using var db = await contexts.CreateDbContextAsync(cancellationToken);
+        var row = await db.FileHealth.AsNoTracking().Where(h => h.DavItemId == itemId)
+            .Join(db.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, i.Path, i.Name, i.Size })
+            .FirstOrDefaultAsync(cancellationToken);
+        return row is null ? null : File(row.Health, row.Path, row.Name, row.Size);
+    }
+
+    private static UiHealthFile File(FileHealth h, string path, string name, long size) => new(
+        h.DavItemId, path, name, size, HealthMetrics.StateName(h.State), RepairName(h.Repair),
+        Utc(h.LastCheckedAt), Utc(h.NextCheckAt)!.Value, h.Urgent, h.SegmentCount, h.CheckedSegments, h.UnknownSegments,
+        h.MissingCount, HealthIds.Split(h.SuspectIds).Length, h.Detail, h.RepairMessage, Utc(h.LastRepairAt), h.RepairAttempts);
+
+    internal static string RepairName(RepairStatus status) => status switch
+    {
+        RepairStatus.ActionNeeded => "action-needed",
+        RepairStatus.DryRun => "dry-run",
+        _ => status.ToString().ToLowerInvariant(),
+    };
+
+    private static DateTimeOffset? Utc(DateTime? at) => at is { } value ? new DateTimeOffset(DateTime.SpecifyKind(value, DateTimeKind.Utc)) : null;
+}
+
+/// <summary>The Health page: counts, STAT totals since start, the policy in force, one page of files, the newest audit entries.</summary>
+public sealed record UiHealthView(UiHealthCounts Counts, UiHealthStats Stats, UiHealthPolicy Policy, int Total, IReadOnlyList<UiHealthFile> Files, IReadOnlyList<UiHealthAuditEntry> Audit);
+
+/// <summary>Files per state; <see cref="ActionNeeded"/> counts files whose repair waits for the user (any state).</summary>
+public sealed record UiHealthCounts(int Healthy, int Degraded, int Broken, int Unknown, int ActionNeeded);
+
+/// <summary>STATs answered since the server started, by outcome.</summary>
+public sealed record UiHealthStats(long Present, long Missing, long Unknown);
+
+public sealed record UiHealthPolicy(bool ScheduledChecks, bool ImportCheck, bool Repair, bool DryRun, bool CheckEverything,
+    int MaxConsecutiveMissing, double MaxMissingPercent, bool ZeroFillHoles, double RepairWindowDays);
+
+/// <summary>One library file's health. State: healthy, degraded, broken, unknown. Repair: none, deferred, action-needed, ignored, dry-run.</summary>
+public sealed record UiHealthFile(
+    Guid Id, string Path, string Name, long Size, string State, string Repair,
+    DateTimeOffset? LastCheckedAt, DateTimeOffset NextCheckAt, bool Urgent,
+    int Segments, int CheckedSegments, int UnknownSegments, int MissingSegments, int SuspectSegments,
+    string? Detail, string? RepairMessage, DateTimeOffset? LastRepairAt, int RepairAttempts);
+
+public sealed record UiHealthAuditEntry(long Id, DateTimeOffset At, string Path, string Action, string Detail);
+
+public sealed record UiHealthIgnoreRequest(bool Ignored);
+
+/// <summary>What an action did, and the file as it is now (null when it left the library).</summary>
+public sealed record UiHealthActionResult(string Message, UiHealthFile? File);

@@ -1,0 +1,191 @@
+using System.Diagnostics;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Streaming;
+
+namespace NzbDav.Server.Tests.Health;
+
+/// <summary>Health checks over real sockets: the host, mock providers (primary and backup), a fake Sonarr.</summary>
+public sealed class HealthCheckTests
+{
+    [Fact]
+    public async Task Import_check_records_a_healthy_file_with_its_release_date_and_a_stretched_schedule()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct);
+        var (_, slot) = await health.AddAsync(ct);
+        Assert.Equal("Completed", slot.GetProperty("status").GetString());
+        var itemId = await health.ItemIdAsync(ct);
+
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.NotNull(row);
+        Assert.Equal(FileHealthState.Healthy, row.State);
+        Assert.Equal(HealthHost.Segments, row.SegmentCount);
+        // First two, last two, and an even sample of at least 8.
+        Assert.InRange(row.CheckedSegments, 8, HealthHost.Segments);
+        Assert.NotNull(row.LastCheckedAt);
+        // The mock posts "now": the release is minutes old, so the next check is the minimum hour away (± jitter).
+        Assert.InRange(row.NextCheckAt - row.LastCheckedAt!.Value, TimeSpan.FromMinutes(53), TimeSpan.FromMinutes(67));
+        Assert.True(health.Primary.Stats.GetCommandCount(NzbDav.MockNntp.MockCommandKind.Stat) >= row.CheckedSegments);
+    }
+
+    [Fact]
+    public async Task A_dead_release_fails_at_import_in_seconds_with_the_reason()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct);
+        // A takedown: the second half of the file is gone (the first article, which ingestion reads, is not).
+        HealthHost.SetMissing(health.Primary, 100, HealthHost.Segments, missing: true);
+        var started = Stopwatch.GetTimestamp();
+
+        var (_, slot) = await health.AddAsync(ct);
+
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        Assert.Equal("Failed", slot.GetProperty("status").GetString());
+        var message = slot.GetProperty("fail_message").GetString()!;
+        Assert.Contains("Articles missing", message);
+        Assert.Contains(HealthHost.FileName, message);
+        Assert.Contains("last segment", message);
+        Assert.True(elapsed < TimeSpan.FromSeconds(10), $"the dead release took {elapsed.TotalSeconds:F1} s to fail");
+        Assert.Empty(health.Sonarr.Calls);
+    }
+
+    [Fact]
+    public async Task A_provider_that_lost_articles_a_backup_still_has_leaves_the_file_healthy()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: true, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 20, 60, missing: true);
+
+        var result = await health.CheckTwiceAsync(itemId, full: true, ct);
+
+        Assert.Equal(FileHealthState.Healthy, result.State);
+        Assert.Equal(HealthHost.Segments, result.Present);
+        Assert.True(health.Backup!.Stats.GetCommandCount(NzbDav.MockNntp.MockCommandKind.Stat) >= 41 * 2, "the backup was asked for what the primary lost");
+        Assert.Empty(health.Sonarr.Calls);
+    }
+
+    [Fact]
+    public async Task A_transient_burst_of_430s_and_provider_faults_never_make_a_file_worse_than_unknown_nor_call_Sonarr()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: true, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+
+        // A burst: both providers answer 430 for a long run, once.
+        HealthHost.SetMissing(health.Primary, 30, 90, missing: true);
+        HealthHost.SetMissing(health.Backup!, 30, 90, missing: true);
+        var during = await health.Checks.CheckNowAsync(itemId, full: true, ct);
+        Assert.Equal(FileHealthState.Unknown, during!.State);
+        Assert.Equal(61, during.Suspects);
+        Assert.Equal(0, during.ConfirmedHoles);
+        HealthHost.SetMissing(health.Primary, 30, 90, missing: false);
+        HealthHost.SetMissing(health.Backup!, 30, 90, missing: false);
+        await Task.Delay(HealthHost.ConfirmDelay + TimeSpan.FromMilliseconds(50), ct);
+        var after = await health.Checks.CheckNowAsync(itemId, full: false, ct);
+        Assert.Equal(FileHealthState.Healthy, after!.State);
+        Assert.Equal(0, after.Suspects);
+
+        // Faults: the backup is gone (connections refused) while the primary answers 430: nobody can say the article is gone.
+        await health.Backup!.DisposeAsync();
+        HealthHost.SetMissing(health.Primary, 50, 150, missing: true);
+        var faulted = await health.CheckTwiceAsync(itemId, full: true, ct);
+        Assert.Equal(FileHealthState.Unknown, faulted.State);
+        Assert.Equal(0, faulted.ConfirmedHoles);
+        Assert.True(faulted.Unknown >= 101, $"{faulted.Unknown} unknown");
+
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal(RepairStatus.None, row!.Repair);
+        Assert.Empty(health.Sonarr.Calls);
+        Assert.DoesNotContain(await health.AuditAsync(ct), a => a.Action.StartsWith("repair", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Holes_within_the_tolerance_make_the_file_Degraded_and_it_plays_end_to_end_with_zeros_there()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct);
+        var (nzoId, _) = await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 50, 52, missing: true);
+        HealthHost.SetMissing(health.Primary, 120, 120, missing: true);
+
+        // A sampled check may miss a hole; a full one finds every hole, the second confirms them.
+        var result = await health.CheckTwiceAsync(itemId, full: true, ct);
+
+        Assert.Equal(FileHealthState.Degraded, result.State);
+        Assert.Equal(4, result.ConfirmedHoles);
+        var metrics = health.Services.GetRequiredService<StreamingMetrics>();
+        var filledBefore = metrics.HoleSegments;
+        var bodiesBefore = health.Primary.Stats.GetCommandCount(NzbDav.MockNntp.MockCommandKind.Body);
+        using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+        Assert.Equal(System.Net.HttpStatusCode.OK, response.StatusCode);
+        var body = await response.Content.ReadAsByteArrayAsync(ct);
+        var expected = (byte[])health.Content.Clone();
+        Array.Clear(expected, 49 * HealthHost.SegmentSize, 3 * HealthHost.SegmentSize);
+        Array.Clear(expected, 119 * HealthHost.SegmentSize, HealthHost.SegmentSize);
+        Assert.Equal(expected.Length, body.Length);
+        Assert.True(expected.AsSpan().SequenceEqual(body), "every byte outside the holes is the file's, the holes are zeros");
+        Assert.Equal(4, metrics.HoleSegments - filledBefore);
+        // The holes were never asked for.
+        Assert.Equal(HealthHost.Segments - 4, health.Primary.Stats.GetCommandCount(NzbDav.MockNntp.MockCommandKind.Body) - bodiesBefore);
+        Assert.Empty(health.Sonarr.Calls);
+        Assert.Contains(await health.AuditAsync(ct), a => a.Action == "state" && a.Detail.Contains("Degraded", StringComparison.Ordinal));
+        _ = nzoId;
+    }
+
+    [Fact]
+    public async Task Beyond_the_tolerance_a_file_is_Broken_and_exactly_one_repair_runs_with_Sonarr_calls_in_order()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct);
+        var (nzoId, _) = await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        var download = health.Sonarr.Calls.Count;
+        Assert.Equal(0, download);
+        HealthHost.SetMissing(health.Primary, 60, 80, missing: true);
+
+        var result = await health.CheckTwiceAsync(itemId, full: true, ct);
+        Assert.Equal(FileHealthState.Broken, result.State);
+
+        var calls = health.Sonarr.Calls.Select(c => $"{c.Method} {c.PathAndQuery.Split('?')[0]} {c.Status}").ToList();
+        Assert.Equal("GET /api/v3/history 200", calls[0]);
+        var writes = health.Sonarr.Writes.Select(c => $"{c.Method} {c.PathAndQuery.Split('?')[0]} {c.Status}").ToList();
+        Assert.Equal(3, writes.Count);
+        Assert.StartsWith("POST /api/v3/history/failed/", writes[0], StringComparison.Ordinal);
+        Assert.StartsWith("DELETE /api/v3/episodefile/", writes[1], StringComparison.Ordinal);
+        Assert.StartsWith("POST /api/v3/command", writes[2], StringComparison.Ordinal);
+        Assert.All(writes, w => Assert.True(w.EndsWith(" 200", StringComparison.Ordinal) || w.EndsWith(" 201", StringComparison.Ordinal), w));
+        var search = Assert.Single(health.Sonarr.Commands);
+        Assert.Equal("EpisodeSearch", search.Name);
+
+        // Only after Sonarr accepted every step did the job leave the library, failed with the reason.
+        var history = (await health.Host.Server.GetAsync("mode=history&apikey=" + Api.TestServer.ApiKey, ct)).GetProperty("history").GetProperty("slots");
+        var slot = history.EnumerateArray().Single(s => s.GetProperty("nzo_id").GetString() == nzoId);
+        Assert.Equal("Failed", slot.GetProperty("status").GetString());
+        Assert.Contains("Broken", slot.GetProperty("fail_message").GetString());
+        Assert.Null(await health.HealthAsync(itemId, ct));
+        await using (var context = await health.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
+            Assert.False(await context.DavItems.AnyAsync(i => i.Id == itemId, ct));
+        var audit = await health.AuditAsync(ct);
+        Assert.Equal(1, audit.Count(a => a.Action == "repair"));
+        Assert.Equal(health.Sonarr.Calls.Count, audit.Count(a => a.Action == "arr-call"));
+        Assert.Contains(audit, a => a.Action == "repair-repaired");
+
+        // Checking again finds nothing to check, and nothing repairs twice.
+        Assert.Null(await health.Checks.CheckNowAsync(itemId, full: false, ct));
+        Assert.Equal(3, health.Sonarr.Writes.Count);
+
+        // Sonarr grabs the same release again: it fails at import at once, naming why.
+        var started = Stopwatch.GetTimestamp();
+        var regrab = await health.Host.AddAndWaitAsync(health.Nzb, HealthHost.Release + ".nzb", ct);
+        Assert.Equal("Failed", regrab.GetProperty("status").GetString());
+        Assert.Contains("found Broken before", regrab.GetProperty("fail_message").GetString());
+        Assert.True(Stopwatch.GetElapsedTime(started) < TimeSpan.FromSeconds(10));
+    }
+}

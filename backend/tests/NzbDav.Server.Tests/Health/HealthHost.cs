@@ -1,0 +1,153 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.MockNntp;
+using NzbDav.MockNntp.Articles;
+using NzbDav.Server.Health;
+using NzbDav.Server.Health.Arr;
+using NzbDav.Server.Tests.Data;
+using NzbDav.Server.Tests.Health.Arr;
+using NzbDav.Server.Tests.Ingestion;
+
+namespace NzbDav.Server.Tests.Health;
+
+/// <summary>
+/// The real host over a primary (and optionally a backup) mock provider holding one release of
+/// <see cref="Segments"/> small articles, with a fake Sonarr that grabbed and imported it, and fast
+/// confirmation so a test can check, wait the delay, and check again.
+/// </summary>
+internal sealed class HealthHost : IAsyncDisposable
+{
+    public const int Segments = 200;
+    public const int SegmentSize = 1000;
+    public const string Release = "Show.S01E01.1080p-GRP";
+    public const string FileName = "Show.S01E01.mkv";
+    public static readonly TimeSpan ConfirmDelay = TimeSpan.FromMilliseconds(300);
+
+    private readonly TempDirectory _data;
+
+    private HealthHost(TempDirectory data, MockNntpServer primary, MockNntpServer? backup, FakeArrServer sonarr, IngestionHost host, byte[] content, byte[] nzb)
+    {
+        _data = data;
+        Primary = primary;
+        Backup = backup;
+        Sonarr = sonarr;
+        Host = host;
+        Content = content;
+        Nzb = nzb;
+    }
+
+    public MockNntpServer Primary { get; }
+
+    public MockNntpServer? Backup { get; }
+
+    public FakeArrServer Sonarr { get; }
+
+    public IngestionHost Host { get; }
+
+    public byte[] Content { get; }
+
+    public byte[] Nzb { get; }
+
+    public MockFile PrimaryFile => Primary.Store.Files[0];
+
+    public IServiceProvider Services => Host.Server.Services;
+
+    public HealthCheckService Checks => Services.GetRequiredService<HealthCheckService>();
+
+    public static async Task<HealthHost> StartAsync(bool withBackup, CancellationToken cancellationToken, params string[] configuration)
+    {
+        return await StartAsync(withBackup, TestContext.Current.TestOutputHelper, cancellationToken, configuration);
+    }
+
+    public static async Task<HealthHost> StartAsync(bool withBackup, ITestOutputHelper? output, CancellationToken cancellationToken, params string[] configuration)
+    {
+        var data = new TempDirectory();
+        var token = "health" + Guid.NewGuid().ToString("N")[..8];
+        var content = new byte[Segments * SegmentSize];
+        new Random(7).NextBytes(content);
+        var primary = new MockNntpServer(new MockNntpOptions { MessageIdToken = token });
+        await primary.StartAsync(cancellationToken);
+        primary.Store.AddFile(FileName, content, SegmentSize);
+        MockNntpServer? backup = null;
+        List<string> args = [
+            "--Health:ConfirmDelay=" + ConfirmDelay.ToString("c", System.Globalization.CultureInfo.InvariantCulture),
+            "--Health:MaxMissingPercent=5",
+            "--Usenet:Providers:0:MaxConnections=8",
+        ];
+        if (withBackup)
+        {
+            backup = new MockNntpServer(new MockNntpOptions { MessageIdToken = token });
+            await backup.StartAsync(cancellationToken);
+            backup.Store.AddFile(FileName, content, SegmentSize);
+            args.AddRange(["--Usenet:Providers:1:Name=backup", "--Usenet:Providers:1:Host=127.0.0.1", "--Usenet:Providers:1:Port=" + backup.Port,
+                "--Usenet:Providers:1:UseTls=false", "--Usenet:Providers:1:MaxConnections=4", "--Usenet:Providers:1:Role=BackupOnly"]);
+        }
+        var sonarr = await FakeArrServer.StartAsync(ArrKind.Sonarr, cancellationToken);
+        args.AddRange(["--Arr:Instances:0:Name=sonarr", "--Arr:Instances:0:Kind=Sonarr", "--Arr:Instances:0:Url=" + sonarr.Url,
+            "--Arr:Instances:0:ApiKey=" + sonarr.ApiKey]);
+        args.AddRange(configuration);
+        using var nzb = new MemoryStream();
+        primary.WriteNzb(nzb, Release);
+        var host = await IngestionHost.StartAsync(data.Path, primary.Port, cancellationToken, output, [.. args]);
+        return new HealthHost(data, primary, backup, sonarr, host, content, nzb.ToArray());
+    }
+
+    /// <summary>Adds the release like Sonarr and waits for its history slot; seeds Sonarr's grab and import of it when it completed.</summary>
+    public async Task<(string NzoId, JsonElement Slot)> AddAsync(CancellationToken cancellationToken)
+    {
+        var slot = await Host.AddAndWaitAsync(Nzb, Release + ".nzb", cancellationToken);
+        var nzoId = slot.GetProperty("nzo_id").GetString()!;
+        if (slot.GetProperty("status").GetString() == "Completed")
+            Sonarr.SeedImportedDownload(nzoId, Release, FileName);
+        return (nzoId, slot);
+    }
+
+    public async Task<Guid> ItemIdAsync(CancellationToken cancellationToken)
+    {
+        await using var context = await Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(cancellationToken);
+        return await context.DavItems.Where(i => !i.IsDirectory && i.Name == FileName).Select(i => i.Id).SingleAsync(cancellationToken);
+    }
+
+    public async Task<FileHealth?> HealthAsync(Guid itemId, CancellationToken cancellationToken)
+    {
+        await using var context = await Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(cancellationToken);
+        return await context.FileHealth.AsNoTracking().FirstOrDefaultAsync(h => h.DavItemId == itemId, cancellationToken);
+    }
+
+    public async Task<List<HealthAuditEntry>> AuditAsync(CancellationToken cancellationToken)
+    {
+        await using var context = await Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(cancellationToken);
+        return await context.HealthAudit.AsNoTracking().OrderBy(a => a.Id).ToListAsync(cancellationToken);
+    }
+
+    /// <summary>Checks now, then again once the confirmation delay has passed: what a second sighting confirms.</summary>
+    public async Task<FileCheckResult> CheckTwiceAsync(Guid itemId, bool full, CancellationToken cancellationToken)
+    {
+        var first = await Checks.CheckNowAsync(itemId, full, cancellationToken);
+        Assert.NotNull(first);
+        var started = Stopwatch.GetTimestamp();
+        await Task.Delay(ConfirmDelay + TimeSpan.FromMilliseconds(50), cancellationToken);
+        Assert.True(Stopwatch.GetElapsedTime(started) >= ConfirmDelay);
+        var second = await Checks.CheckNowAsync(itemId, full, cancellationToken);
+        Assert.NotNull(second);
+        return second;
+    }
+
+    /// <summary>Parts (1-based, inclusive) answered 430 by <paramref name="server"/>, or served again.</summary>
+    public static void SetMissing(MockNntpServer server, int first, int last, bool missing) =>
+        server.Store.SetMissing(server.Store.Files[0], first, last, missing);
+
+    public async ValueTask DisposeAsync()
+    {
+        await Host.DisposeAsync();
+        await Sonarr.DisposeAsync();
+        if (Backup is not null)
+            await Backup.DisposeAsync();
+        await Primary.DisposeAsync();
+        _data.Dispose();
+    }
+}

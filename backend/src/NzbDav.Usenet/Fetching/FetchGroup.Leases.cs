@@ -126,7 +126,19 @@ public sealed partial class FetchGroup
         {
             if (NeedsFetch(head))
             {
-                return Excluded(head) is { Count: > 0 };
+                // Most passes: a head no provider has failed yet, answered without allocating.
+                if (head.State.MissingOn is not { Count: > 0 } && head.State.Failures is null)
+                {
+                    return false;
+                }
+                foreach (var name in _client.ProviderNames)
+                {
+                    if (IsExcluded(head, name))
+                    {
+                        return true;
+                    }
+                }
+                return false;
             }
             _pending.Dequeue();
             head.State.Queued = false;

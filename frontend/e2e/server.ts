@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -119,4 +120,46 @@ export async function startMockNntp(args: string[]): Promise<RunningMockNntp> {
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Sends one runtime control command to a mock started with `--control` (tools/MockNntpServer, XMOCK)
+ * on a connection of its own: `missing: { file, first, last, on }` makes parts first..last (1-based,
+ * inclusive) of the NZB's file `file` (0-based) answer 430 (on) or come back (off); `"clear"` brings
+ * everything back. Resolves with the mock's 290 line; rejects with whatever else it answered.
+ */
+export function controlMockNntp(port: number, command: { file: number; first: number; last: number; on: boolean } | "clear"): Promise<string> {
+  const line =
+    command === "clear" ? "XMOCK MISSING CLEAR" : `XMOCK MISSING ${command.file} ${command.first} ${command.last} ${command.on ? "ON" : "OFF"}`;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let buffer = "";
+    let greeted = false;
+    const timer = setTimeout(() => fail(new Error(`The mock NNTP server did not answer ${line} in 10 s (got: ${JSON.stringify(buffer)})`)), 10_000);
+    function fail(error: Error) {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(error);
+    }
+    socket.setEncoding("utf8");
+    socket.on("error", fail);
+    socket.on("data", (chunk: string) => {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf("\r\n")) >= 0) {
+        const answer = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (!greeted) {
+          greeted = true;
+          socket.write(`${line}\r\n`);
+          continue;
+        }
+        clearTimeout(timer);
+        socket.end("QUIT\r\n");
+        if (answer.startsWith("290")) resolve(answer);
+        else reject(new Error(`The mock NNTP server refused ${line}: ${answer}`));
+        return;
+      }
+    });
+  });
 }

@@ -40,6 +40,7 @@ export function Layout() {
               <NavLink to="/queue">Queue</NavLink>
               <NavLink to="/history">History</NavLink>
               <NavLink to="/files">Files</NavLink>
+              <NavLink to="/health">Health</NavLink>
               <NavLink to="/logs">Logs</NavLink>
               <NavLink to="/status">Status</NavLink>
               <NavLink to="/settings">Settings</NavLink>

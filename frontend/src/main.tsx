@@ -14,6 +14,7 @@ import "./styles.css";
 const QueuePage = lazy(() => import("./pages/QueuePage").then((m) => ({ default: m.QueuePage })));
 const HistoryPage = lazy(() => import("./pages/HistoryPage").then((m) => ({ default: m.HistoryPage })));
 const FilesPage = lazy(() => import("./pages/FilesPage").then((m) => ({ default: m.FilesPage })));
+const HealthPage = lazy(() => import("./pages/HealthPage").then((m) => ({ default: m.HealthPage })));
 const SettingsPage = lazy(() => import("./pages/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 
 const queryClient = new QueryClient({
@@ -29,6 +30,7 @@ const router = createBrowserRouter(
         { path: "queue", element: <QueuePage /> },
         { path: "history", element: <HistoryPage /> },
         { path: "files", element: <FilesPage /> },
+        { path: "health", element: <HealthPage /> },
         { path: "status", element: <StatusPage /> },
         { path: "logs", element: <LogsPage /> },
         { path: "settings", element: <SettingsPage /> },

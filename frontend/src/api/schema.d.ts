@@ -1544,6 +1544,297 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ui/api/settings/arr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: null | string;
+                        kind: null | string;
+                        url: null | string;
+                        apiKey: null | string;
+                        enabled: null | boolean;
+                        categories: null | string[];
+                        /** Format: double */
+                        timeoutSeconds: null | number;
+                        /** @default false */
+                        force?: boolean;
+                        originalName?: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Unprocessable Entity */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiArrSaveRefused"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/arr/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: null | string;
+                        kind: null | string;
+                        url: null | string;
+                        apiKey: null | string;
+                        enabled: null | boolean;
+                        categories: null | string[];
+                        /** Format: double */
+                        timeoutSeconds: null | number;
+                        /** @default false */
+                        force?: boolean;
+                        originalName?: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiArrTest"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/arr/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: null | string;
+                        kind: null | string;
+                        url: null | string;
+                        apiKey: null | string;
+                        enabled: null | boolean;
+                        categories: null | string[];
+                        /** Format: double */
+                        timeoutSeconds: null | number;
+                        /** @default false */
+                        force?: boolean;
+                        originalName?: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Unprocessable Entity */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiArrSaveRefused"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/settings/arr/{name}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiSettingsView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ui/api/settings/api-key": {
         parameters: {
             query?: never;
@@ -1633,6 +1924,216 @@ export interface paths {
                 };
                 /** @description Conflict */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    state?: string;
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiHealthView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/health/files/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiHealthActionResult"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/health/files/{id}/repair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiHealthActionResult"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/health/files/{id}/ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ignored: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiHealthActionResult"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1763,11 +2264,41 @@ export interface components {
         UiApiKey: {
             apiKey: string;
         };
+        /**
+         * @description A Sonarr or Radarr instance; the API key is never sent, only whether one is set. Only
+         *     bool UiArrInstance.Editable ones (added in the UI) can be changed here.
+         */
+        UiArrInstance: {
+            name: string;
+            kind: string;
+            url: string;
+            hasApiKey: boolean;
+            enabled: boolean;
+            categories: string[];
+            /** Format: double */
+            timeoutSeconds: number;
+            editable: boolean;
+            source: string;
+        };
+        UiArrSaveRefused: {
+            error: string;
+            test: components["schemas"]["UiArrTest"];
+        };
+        /** @description The test of an instance: bool UiArrTest.Ok when `system/status` answered with the key as the configured kind; string? UiArrTest.Error says why not. */
+        UiArrTest: {
+            ok: boolean;
+            appName: null | string;
+            version: null | string;
+            error: null | string;
+        };
         /** @description What every refused UI API call answers: one sentence for the user. */
         UiError: {
             error: string;
         };
-        /** @description A folder or file of the library; string UiFileEntry.WebDavUrl is absolute, string UiFileEntry.MountPath the same path under the rclone mount. */
+        /**
+         * @description A folder or file of the library; string UiFileEntry.WebDavUrl is absolute, string UiFileEntry.MountPath the same path under the rclone mount;
+         *         a library file has its Guid? UiFileEntry.Id and string? UiFileEntry.Health (healthy, degraded, broken, unknown, action-needed; null before any record).
+         */
         UiFileEntry: {
             name: string;
             path: string;
@@ -1778,6 +2309,9 @@ export interface components {
             modified: string;
             webDavUrl: string;
             mountPath: string;
+            /** Format: uuid */
+            id?: null | string;
+            health?: null | string;
         };
         /** @description A folder of the library: where it is, its parent (null at `/content`), its addresses, and what it holds (folders first). */
         UiFileListing: {
@@ -1797,6 +2331,98 @@ export interface components {
             seconds: number;
             /** Format: double */
             bytesPerSecond: number;
+        };
+        /** @description What an action did, and the file as it is now (null when it left the library). */
+        UiHealthActionResult: {
+            message: string;
+            file: null | components["schemas"]["UiHealthFile"];
+        };
+        UiHealthAuditEntry: {
+            /** Format: int64 */
+            id: number;
+            /** Format: date-time */
+            at: string;
+            path: string;
+            action: string;
+            detail: string;
+        };
+        /** @description Files per state; int UiHealthCounts.ActionNeeded counts files whose repair waits for the user (any state). */
+        UiHealthCounts: {
+            /** Format: int32 */
+            healthy: number;
+            /** Format: int32 */
+            degraded: number;
+            /** Format: int32 */
+            broken: number;
+            /** Format: int32 */
+            unknown: number;
+            /** Format: int32 */
+            actionNeeded: number;
+        };
+        /** @description One library file's health. State: healthy, degraded, broken, unknown. Repair: none, deferred, action-needed, ignored, dry-run. */
+        UiHealthFile: {
+            /** Format: uuid */
+            id: string;
+            path: string;
+            name: string;
+            /** Format: int64 */
+            size: number;
+            state: string;
+            repair: string;
+            /** Format: date-time */
+            lastCheckedAt: null | string;
+            /** Format: date-time */
+            nextCheckAt: string;
+            urgent: boolean;
+            /** Format: int32 */
+            segments: number;
+            /** Format: int32 */
+            checkedSegments: number;
+            /** Format: int32 */
+            unknownSegments: number;
+            /** Format: int32 */
+            missingSegments: number;
+            /** Format: int32 */
+            suspectSegments: number;
+            detail: null | string;
+            repairMessage: null | string;
+            /** Format: date-time */
+            lastRepairAt: null | string;
+            /** Format: int32 */
+            repairAttempts: number;
+        };
+        UiHealthPolicy: {
+            scheduledChecks: boolean;
+            importCheck: boolean;
+            repair: boolean;
+            dryRun: boolean;
+            checkEverything: boolean;
+            /** Format: int32 */
+            maxConsecutiveMissing: number;
+            /** Format: double */
+            maxMissingPercent: number;
+            zeroFillHoles: boolean;
+            /** Format: double */
+            repairWindowDays: number;
+        };
+        /** @description STATs answered since the server started, by outcome. */
+        UiHealthStats: {
+            /** Format: int64 */
+            present: number;
+            /** Format: int64 */
+            missing: number;
+            /** Format: int64 */
+            unknown: number;
+        };
+        /** @description The Health page: counts, STAT totals since start, the policy in force, one page of files, the newest audit entries. */
+        UiHealthView: {
+            counts: components["schemas"]["UiHealthCounts"];
+            stats: components["schemas"]["UiHealthStats"];
+            policy: components["schemas"]["UiHealthPolicy"];
+            /** Format: int32 */
+            total: number;
+            files: components["schemas"]["UiHealthFile"][];
+            audit: components["schemas"]["UiHealthAuditEntry"][];
         };
         /**
          * @description A history entry. string? UiHistoryJob.ContentPath is the job's folder under `/content` for the Files
@@ -1946,13 +2572,14 @@ export interface components {
             locked: boolean;
             source: string;
         };
-        /** @description Everything the Settings page shows. */
+        /** @description Everything the Settings page shows; IReadOnlyList&lt;UiArrInstance&gt; UiSettingsView.Arr are the Sonarr and Radarr instances repairs go through. */
         UiSettingsView: {
             providers: components["schemas"]["UiProvider"][];
             budget: components["schemas"]["LimiterView"];
             settings: components["schemas"]["UiSetting"][];
             sab: components["schemas"]["UiSabSettings"];
             webDav: components["schemas"]["UiWebDavAccount"];
+            arr: components["schemas"]["UiArrInstance"][];
         };
         /** @description One step of a provider test: what was tried, whether it worked, how long it took. */
         UiTestStep: {

@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson, postJson } from "./client";
 import { currentCsrfToken } from "./session";
 import { providerPath } from "../lib/settings";
-import type { ApiKey, ProviderRequest, ProviderTest, SettingsChange, SettingsView, WebDavAccountRequest } from "./types";
+import { arrPath } from "../lib/arr";
+import type { ApiKey, ArrRequest, ArrTest, ProviderRequest, ProviderTest, SettingsChange, SettingsView, WebDavAccountRequest } from "./types";
 
 const settingsKey = ["settings"] as const;
 
@@ -49,6 +50,22 @@ export function useTestProvider() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (request: ProviderRequest) => postJson<ProviderTest>("/ui/api/settings/providers/test", request, await currentCsrfToken(queryClient)),
+  });
+}
+
+/** Adds a Sonarr/Radarr (originalName null) or changes the one now called originalName; a failed test answers 422 (see asArrSaveRefusal). */
+export const useSaveArr = () =>
+  useSettingsChange(({ originalName, request }: { originalName: string | null; request: ArrRequest }, token) =>
+    postJson<SettingsView>(originalName === null ? "/ui/api/settings/arr" : arrPath(originalName), request, token),
+  );
+
+export const useDeleteArr = () => useSettingsChange((name: string, token) => postJson<SettingsView>(arrPath(name, "delete"), {}, token));
+
+/** Calls a Sonarr/Radarr's system/status with the form's settings, without saving them. */
+export function useTestArr() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (request: ArrRequest) => postJson<ArrTest>("/ui/api/settings/arr/test", request, await currentCsrfToken(queryClient)),
   });
 }
 

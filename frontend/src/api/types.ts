@@ -61,8 +61,13 @@ export type HistoryPage = Omit<Schemas["UiHistoryPage"], "jobs"> & { jobs: Histo
 export type HistoryJob = Omit<Schemas["UiHistoryJob"], "status"> & { status: HistoryStatus };
 
 /** GET /ui/api/files?path=; parent is null at /content, the top. */
-export type FileListing = Schemas["UiFileListing"];
-export type FileEntry = Schemas["UiFileEntry"];
+export type FileListing = Omit<Schemas["UiFileListing"], "entries"> & { entries: FileEntry[] };
+
+/** A library file's health as the Files page shows it: null for folders, and for a file not checked yet. */
+export type FileHealthBadge = HealthState | "action-needed";
+
+/** id and health: a library file's (null for folders). */
+export type FileEntry = Omit<Schemas["UiFileEntry"], "health"> & { health?: FileHealthBadge | null };
 
 /** POST /ui/api/files/test */
 export type FileTestRequest = JsonBody<"/ui/api/files/test"> & { path: string };
@@ -73,12 +78,16 @@ export type FileTestResult = Schemas["UiFileTestResult"];
  * { error }; a provider whose test failed answers 422 with the test (ProviderSaveRefused).
  */
 
-export type SettingSection = "Connections" | "Streaming" | "Queue" | "SABnzbd" | "WebDAV";
+export type SettingSection = "Connections" | "Streaming" | "Queue" | "SABnzbd" | "WebDAV" | "Health";
 export type SettingType = "Number" | "Bytes" | "Boolean" | "Text" | "Choice" | "List";
 export type ProviderRole = "Primary" | "Backup";
 
 /** GET /ui/api/settings, and what every successful settings change answers. */
-export type SettingsView = Omit<Schemas["UiSettingsView"], "providers" | "settings"> & { providers: Provider[]; settings: Setting[] };
+export type SettingsView = Omit<Schemas["UiSettingsView"], "providers" | "settings" | "arr"> & {
+  providers: Provider[];
+  settings: Setting[];
+  arr: ArrInstance[];
+};
 
 /** editable false: from a file, the environment or the command line (`source` says which); read-only here. */
 export type Provider = Omit<Schemas["UiProvider"], "role"> & { role: ProviderRole };
@@ -112,3 +121,49 @@ export type ApiKey = Schemas["UiApiKey"];
 
 /** POST /ui/api/settings/webdav: password empty or null keeps the current one. */
 export type WebDavAccountRequest = JsonBody<"/ui/api/settings/webdav">;
+
+/*
+ * Sonarr and Radarr (the Settings page): the instances repairs go through. Their API keys, like
+ * provider passwords, are never sent back, only whether one is stored.
+ */
+
+export type ArrKind = "Sonarr" | "Radarr";
+
+/** editable false: from a file, the environment or the command line (`source` says which). */
+export type ArrInstance = Omit<Schemas["UiArrInstance"], "kind"> & { kind: ArrKind };
+
+/**
+ * POST /ui/api/settings/arr (add), /settings/arr/{name} (change) and /settings/arr/test. apiKey
+ * null or "" keeps the stored one (for a test: originalName's); categories empty: any category;
+ * force saves an instance whose test failed.
+ */
+export type ArrRequest = JsonBody<"/ui/api/settings/arr"> & { kind: ArrKind };
+
+/** ok when system/status answered as the configured kind with the key; error says why not. */
+export type ArrTest = Schemas["UiArrTest"];
+
+/** What a save answers (422) when the instance's test failed; the same request with force saves it anyway. */
+export type ArrSaveRefused = Schemas["UiArrSaveRefused"];
+
+/*
+ * The Health page (GET /ui/api/health and the actions under /ui/api/health/files/{id}/).
+ */
+
+export type HealthState = "healthy" | "degraded" | "broken" | "unknown";
+export type RepairState = "none" | "deferred" | "action-needed" | "ignored" | "dry-run";
+
+/** The `state` query of GET /ui/api/health: a state, every file, or those whose repair waits for the user. */
+export type HealthFilter = "all" | HealthState | "action";
+
+/** GET /ui/api/health?state=&offset=&limit= (problems first: broken, degraded, unknown, then healthy by next check). */
+export type HealthView = Omit<Schemas["UiHealthView"], "files"> & { files: HealthFile[] };
+export type HealthCounts = Schemas["UiHealthCounts"];
+export type HealthPolicy = Schemas["UiHealthPolicy"];
+export type HealthStats = Schemas["UiHealthStats"];
+export type HealthAuditEntry = Schemas["UiHealthAuditEntry"];
+
+/** suspectSegments: answered 430 once, confirmed or cleared by a check after the confirm delay. */
+export type HealthFile = Omit<Schemas["UiHealthFile"], "state" | "repair"> & { state: HealthState; repair: RepairState };
+
+/** What POST …/check, …/repair and …/ignore answer: a sentence, and the file as it is now (null once it left the library). */
+export type HealthActionResult = Omit<Schemas["UiHealthActionResult"], "file"> & { file: HealthFile | null };

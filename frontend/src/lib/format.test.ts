@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ago, bytes, milliseconds, percent, rate } from "./format";
+import { ago, bytes, milliseconds, percent, rate, relativeTime } from "./format";
 
 describe("ago", () => {
   it("counts seconds, then minutes, then hours", () => {
@@ -47,5 +47,27 @@ describe("bytes, rate and percent", () => {
     expect(percent(1, 3)).toBe("33 %");
     expect(percent(5, 4)).toBe("100 %");
     expect(percent(1, 0)).toBe("–");
+  });
+});
+
+describe("relativeTime", () => {
+  const now = Date.parse("2026-11-25T12:00:00Z");
+
+  it("counts back in seconds, minutes, hours, then days", () => {
+    expect(relativeTime("2026-11-25T11:59:48Z", now)).toBe("12 s ago");
+    expect(relativeTime("2026-11-25T11:55:00Z", now)).toBe("5 min ago");
+    expect(relativeTime("2026-11-25T09:00:00Z", now)).toBe("3 h ago");
+    expect(relativeTime("2026-11-23T12:00:00Z", now)).toBe("2 d ago");
+  });
+
+  it("counts forward the same way", () => {
+    expect(relativeTime("2026-11-25T12:00:40Z", now)).toBe("in 40 s");
+    expect(relativeTime("2026-11-25T12:05:00Z", now)).toBe("in 5 min");
+    expect(relativeTime("2026-12-01T12:00:00Z", now)).toBe("in 6 d");
+  });
+
+  it("says nothing for no time or one it cannot read", () => {
+    expect(relativeTime(null, now)).toBe("–");
+    expect(relativeTime("soon", now)).toBe("–");
   });
 });

@@ -62,3 +62,20 @@ export function dateTime(iso: string | null | undefined): string {
   const two = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
+
+/**
+ * A moment relative to `now` (ms since the epoch): "12 s ago", "5 min ago", "3 h ago", "2 d ago"
+ * before it, "in 40 s", "in 5 min", "in 3 h", "in 6 d" after it; "–" for none.
+ */
+export function relativeTime(iso: string | null | undefined, now: number): string {
+  if (!iso) return "–";
+  const at = new Date(iso).getTime();
+  if (Number.isNaN(at)) return "–";
+  const seconds = Math.round(Math.abs(now - at) / 1000);
+  let span: string;
+  if (seconds < 60) span = `${seconds} s`;
+  else if (seconds < 3600) span = `${Math.floor(seconds / 60)} min`;
+  else if (seconds < 86_400) span = `${Math.floor(seconds / 3600)} h`;
+  else span = `${Math.floor(seconds / 86_400)} d`;
+  return at > now ? `in ${span}` : `${span} ago`;
+}

@@ -5,6 +5,7 @@ import { useFileTest, useFiles } from "../api/files";
 import type { FileEntry } from "../api/types";
 import { breadcrumbs, contentRoot, describeMediaError, describeTest, filesPageUrl, mediaKind, rawUrl, sortEntries } from "../lib/files";
 import { bytes, dateTime } from "../lib/format";
+import { badgeFilter, badgeLabel, healthPageUrl } from "../lib/health";
 
 /** The library as WebDAV clients see it, folder by folder, with a way to fetch, copy the address of, play or time each file. */
 export function FilesPage() {
@@ -72,9 +73,22 @@ function Listing({ parent, entries }: { parent: string | null; entries: FileEntr
                   {entry.isDirectory ? (
                     <Link to={filesPageUrl(entry.path)}>{entry.name}/</Link>
                   ) : (
-                    <button type="button" className="link" aria-expanded={open === entry.path} onClick={() => setOpen(open === entry.path ? null : entry.path)}>
-                      {entry.name}
-                    </button>
+                    <>
+                      <button type="button" className="link" aria-expanded={open === entry.path} onClick={() => setOpen(open === entry.path ? null : entry.path)}>
+                        {entry.name}
+                      </button>
+                      {entry.health && (
+                        <Link
+                          className={`pill health-badge ${entry.health}`}
+                          to={healthPageUrl(badgeFilter(entry.health))}
+                          title="Open the Health page"
+                          aria-label={`Health: ${badgeLabel(entry.health)}`}
+                          data-testid="health-badge"
+                        >
+                          {badgeLabel(entry.health)}
+                        </Link>
+                      )}
+                    </>
                   )}
                 </td>
                 <td className="numeric">{entry.isDirectory ? "" : bytes(entry.size)}</td>

@@ -1,16 +1,32 @@
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import {
+  useDeleteArr,
   useDeleteProvider,
   useRegenerateApiKey,
+  useSaveArr,
   useSaveProvider,
   useSaveSettings,
   useSaveWebDav,
   useSettings,
+  useTestArr,
   useTestProvider,
 } from "../api/settings";
-import type { Budget, Provider, ProviderTest, SettingsView, Setting } from "../api/types";
+import type { ArrInstance, ArrTest, Budget, Provider, ProviderTest, SettingsView, Setting } from "../api/types";
 import { CopyButton } from "../components/CopyButton";
+import {
+  arrFacts,
+  arrForm,
+  arrProblem,
+  arrRequest,
+  arrTestLine,
+  arrToggleRequest,
+  asArrSaveRefusal,
+  maxArrTimeoutSeconds,
+  newArrForm,
+  urlPlaceholder,
+  type ArrForm,
+} from "../lib/arr";
 import {
   asSaveRefusal,
   bytesHint,
@@ -66,6 +82,8 @@ function Cards({ data }: { data: SettingsView }) {
       <SettingsCard title="SABnzbd" settings={groups.SABnzbd}>
         <ApiKeyBlock apiKey={data.sab.apiKey} locked={data.sab.apiKeyLocked} />
       </SettingsCard>
+      <ArrCard instances={data.arr} />
+      {groups.Health.length > 0 && <SettingsCard title="Health" settings={groups.Health} />}
       <SettingsCard title="WebDAV" settings={groups.WebDAV}>
         <WebDavAccountBlock user={data.webDav.user} userLocked={data.webDav.userLocked} passwordLocked={data.webDav.passwordLocked} />
       </SettingsCard>
@@ -408,6 +426,296 @@ function TestResult({ result, announce = false }: { result: ProviderTest; announ
           ))}
         </ul>
       )}
+    </div>
+  );
+}
+
+/* Sonarr and Radarr */
+
+function ArrCard({ instances }: { instances: ArrInstance[] }) {
+  const [adding, setAdding] = useState(false);
+  return (
+    <section className="card" aria-labelledby="arr-title">
+      <div className="card-head">
+        <h2 id="arr-title">Sonarr and Radarr</h2>
+        {!adding && (
+          <button type="button" className="secondary" onClick={() => setAdding(true)}>
+            Add Sonarr/Radarr
+          </button>
+        )}
+      </div>
+      <p className="muted small">
+        A Broken file is repaired through the instance that grabbed it: the grab is marked failed, its file record deleted and a replacement searched
+        for. Without one, a Broken file waits for you on the <Link to="/health">Health page</Link>.
+      </p>
+      {instances.length === 0 && <p className="muted">No Sonarr or Radarr yet.</p>}
+      {instances.length > 0 && (
+        <ul className="provider-list" aria-label="Sonarr and Radarr instances">
+          {instances.map((a) => (
+            <ArrItem key={a.name} instance={a} />
+          ))}
+        </ul>
+      )}
+      {adding && <ArrEditor title="Add Sonarr/Radarr" initial={newArrForm} original={null} hasApiKey={false} onDone={() => setAdding(false)} />}
+    </section>
+  );
+}
+
+function ArrItem({ instance }: { instance: ArrInstance }) {
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const toggle = useSaveArr();
+  const remove = useDeleteArr();
+  // Set in the click itself, as for providers: the checkbox must not snap back before the answer.
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const enabled = wanted ?? instance.enabled;
+  const error = toggle.error ?? remove.error;
+
+  return (
+    <li className="provider" aria-label={instance.name}>
+      <div className="job-head">
+        <span className="job-name">{instance.name}</span>
+        <span className="pill" data-testid="arr-kind">
+          {instance.kind}
+        </span>
+        <span className={`pill ${enabled ? "completed" : "paused"}`} data-testid="arr-state">
+          {enabled ? "enabled" : "disabled"}
+        </span>
+        <span className="pill" data-testid="arr-source">
+          from {instance.source}
+        </span>
+      </div>
+      <div className="muted small provider-facts" data-testid="arr-facts">
+        {arrFacts(instance)}
+      </div>
+      {instance.editable && !editing && (
+        <div className="job-actions">
+          <label className="inline check">
+            <input
+              type="checkbox"
+              checked={enabled}
+              disabled={toggle.isPending}
+              onChange={(e) => {
+                setWanted(e.target.checked);
+                toggle.mutate({ originalName: instance.name, request: arrToggleRequest(instance, e.target.checked) }, { onSettled: () => setWanted(null) });
+              }}
+            />
+            Enabled
+          </label>
+          <button type="button" className="secondary" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+          {!confirming && (
+            <button type="button" className="danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          )}
+        </div>
+      )}
+      {!instance.editable && <p className="muted small flush">Read-only here: change it where it is configured ({instance.source}).</p>}
+      {confirming && (
+        <div className="confirm" role="group" aria-label="Confirm delete">
+          <span>Delete {instance.name}? Broken files it grabbed can no longer be repaired through it.</span>
+          <button
+            type="button"
+            className="danger"
+            disabled={remove.isPending}
+            onClick={() => remove.mutate(instance.name, { onSettled: () => setConfirming(false) })}
+          >
+            Delete {instance.kind}
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {editing && (
+        <ArrEditor
+          title={`Edit ${instance.name}`}
+          initial={arrForm(instance)}
+          original={instance.name}
+          hasApiKey={instance.hasApiKey}
+          onDone={() => setEditing(false)}
+        />
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error.message}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** The form to add or change a Sonarr/Radarr: Test calls its system/status without saving; a save whose test fails offers "Save anyway". */
+function ArrEditor({
+  title,
+  initial,
+  original,
+  hasApiKey,
+  onDone,
+}: {
+  title: string;
+  initial: ArrForm;
+  original: string | null;
+  hasApiKey: boolean;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const [form, setForm] = useState(initial);
+  const [problem, setProblem] = useState<string | null>(null);
+  const test = useTestArr();
+  const save = useSaveArr();
+  const refusal = asArrSaveRefusal(save.error);
+  const set = (patch: Partial<ArrForm>) => setForm((f) => ({ ...f, ...patch }));
+
+  function valid(): boolean {
+    const local = arrProblem(form, hasApiKey);
+    setProblem(local);
+    return local === null;
+  }
+
+  function runTest() {
+    if (!valid()) return;
+    save.reset();
+    test.mutate(arrRequest(form, { originalName: original }));
+  }
+
+  function send(force: boolean) {
+    if (!valid()) return;
+    test.reset();
+    save.mutate({ originalName: original, request: arrRequest(form, { force }) }, { onSuccess: onDone });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    send(false);
+  }
+
+  const field = (name: string) => `${id}-${name}`;
+  const failure = problem ?? (save.error && !refusal ? save.error.message : null) ?? (test.error ? test.error.message : null);
+  return (
+    <form className="provider-editor" onSubmit={submit} noValidate aria-labelledby={field("title")}>
+      <h3 id={field("title")}>{title}</h3>
+      <div className="options">
+        <div className="field">
+          <label htmlFor={field("name")}>Name</label>
+          <input id={field("name")} value={form.name} onChange={(e) => set({ name: e.target.value })} placeholder="sonarr" autoComplete="off" />
+        </div>
+        <div className="field">
+          <label htmlFor={field("kind")}>Kind</label>
+          <select id={field("kind")} value={form.kind} onChange={(e) => set({ kind: e.target.value === "Radarr" ? "Radarr" : "Sonarr" })}>
+            <option value="Sonarr">Sonarr</option>
+            <option value="Radarr">Radarr</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={field("url")}>URL</label>
+          <input
+            id={field("url")}
+            type="url"
+            inputMode="url"
+            value={form.url}
+            onChange={(e) => set({ url: e.target.value })}
+            placeholder={urlPlaceholder(form.kind)}
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby={field("url-help")}
+          />
+          <span id={field("url-help")} className="muted small">
+            With its URL base, if it has one.
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={field("key")}>API key</label>
+          <input
+            id={field("key")}
+            type="password"
+            autoComplete="new-password"
+            value={form.apiKey}
+            placeholder={hasApiKey ? "stored — leave empty to keep" : ""}
+            onChange={(e) => set({ apiKey: e.target.value })}
+            aria-describedby={field("key-help")}
+          />
+          <span id={field("key-help")} className="muted small">
+            In {form.kind}: Settings → General.
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={field("categories")}>Categories</label>
+          <input
+            id={field("categories")}
+            value={form.categories}
+            onChange={(e) => set({ categories: e.target.value })}
+            placeholder="any category"
+            autoComplete="off"
+            aria-describedby={field("categories-help")}
+          />
+          <span id={field("categories-help")} className="muted small">
+            The SABnzbd categories it sends, comma-separated.
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={field("timeout")}>Timeout (s)</label>
+          <input
+            id={field("timeout")}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={maxArrTimeoutSeconds}
+            value={form.timeoutSeconds}
+            onChange={(e) => set({ timeoutSeconds: e.target.value })}
+          />
+        </div>
+      </div>
+      <div className="checks">
+        <label className="check">
+          <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+          Enabled
+        </label>
+      </div>
+
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
+      {refusal && (
+        <div className="refusal">
+          <p role="alert" className="error">
+            {refusal.error}
+          </p>
+          <ArrTestResult result={refusal.test} />
+          <button type="button" className="danger" disabled={save.isPending} onClick={() => send(true)}>
+            Save anyway
+          </button>
+        </div>
+      )}
+      {test.data && <ArrTestResult result={test.data} announce />}
+
+      <div className="job-actions">
+        <button type="button" className="secondary" disabled={test.isPending || save.isPending} onClick={runTest}>
+          {test.isPending ? "Testing…" : "Test"}
+        </button>
+        <button type="submit" disabled={save.isPending || test.isPending}>
+          {save.isPending ? "Saving…" : "Save"}
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** An instance test's outcome; `announce` makes it a status or alert as it arrives. */
+function ArrTestResult({ result, announce = false }: { result: ArrTest; announce?: boolean }) {
+  const role = announce ? (result.ok ? "status" : "alert") : undefined;
+  return (
+    <div className={`test-result ${result.ok ? "ok" : "failed"}`} data-testid="arr-test">
+      <p className={result.ok ? "passed" : "error"} role={role}>
+        {arrTestLine(result)}
+      </p>
     </div>
   );
 }

@@ -1,0 +1,161 @@
+import type { FileHealthBadge, HealthCounts, HealthFile, HealthFilter, HealthPolicy, HealthState, RepairState } from "../api/types";
+import { relativeTime } from "./format";
+
+const stateLabels: Record<HealthState, string> = {
+  healthy: "Healthy",
+  degraded: "Degraded",
+  broken: "Broken",
+  unknown: "Unknown",
+};
+
+const repairLabels: Record<RepairState, string> = {
+  none: "None",
+  deferred: "Deferred",
+  "action-needed": "Action needed",
+  ignored: "Ignored",
+  "dry-run": "Dry run",
+};
+
+/** "Healthy", "Degraded", …; a state this page does not know is shown as the server named it. */
+export function stateLabel(state: string): string {
+  return stateLabels[state as HealthState] ?? state;
+}
+
+/** "None", "Action needed", "Ignored", …; an unknown one as the server named it. */
+export function repairLabel(repair: string): string {
+  return repairLabels[repair as RepairState] ?? repair;
+}
+
+/** The filters the count cards offer, in the page's order, each with how many files it holds. */
+export const healthFilters: readonly { value: HealthFilter; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "healthy", label: "Healthy" },
+  { value: "degraded", label: "Degraded" },
+  { value: "broken", label: "Broken" },
+  { value: "unknown", label: "Unknown" },
+  { value: "action", label: "Action needed" },
+];
+
+/** How many files a filter holds; "all" is every state ("action needed" files are in their state too). */
+export function filterCount(counts: HealthCounts, filter: HealthFilter): number {
+  switch (filter) {
+    case "all":
+      return counts.healthy + counts.degraded + counts.broken + counts.unknown;
+    case "action":
+      return counts.actionNeeded;
+    default:
+      return counts[filter];
+  }
+}
+
+/** The filter a page address asks for (`?state=`); anything else is "all". */
+export function parseFilter(value: string | null): HealthFilter {
+  return healthFilters.some((f) => f.value === value) ? (value as HealthFilter) : "all";
+}
+
+/** The Health page, filtered: "/health?state=degraded"; "all" is the page itself. */
+export function healthPageUrl(filter: HealthFilter = "all"): string {
+  return filter === "all" ? "/health" : `/health?${new URLSearchParams({ state: filter }).toString()}`;
+}
+
+/** Where a Files page badge leads: the Health page showing files in that state (or those waiting for the user). */
+export function badgeFilter(badge: FileHealthBadge): HealthFilter {
+  return badge === "action-needed" ? "action" : badge;
+}
+
+/** A Files page badge's text: "healthy", "degraded", "action needed". */
+export function badgeLabel(badge: FileHealthBadge): string {
+  return badge === "action-needed" ? "action needed" : badge;
+}
+
+/** The holes a file's checks found: "2 missing · 1 to confirm · 3 unanswered", "none", or "not checked yet". */
+export function describeHoles(file: Pick<HealthFile, "lastCheckedAt" | "missingSegments" | "suspectSegments" | "unknownSegments">): string {
+  if (!file.lastCheckedAt) return "not checked yet";
+  const parts: string[] = [];
+  if (file.missingSegments > 0) parts.push(`${file.missingSegments} missing`);
+  if (file.suspectSegments > 0) parts.push(`${file.suspectSegments} to confirm`);
+  if (file.unknownSegments > 0) parts.push(`${file.unknownSegments} unanswered`);
+  return parts.length > 0 ? parts.join(" · ") : "none";
+}
+
+/** How much of the file the last check asked about: "80 of 80 segments checked". */
+export function describeCoverage(file: Pick<HealthFile, "lastCheckedAt" | "checkedSegments" | "segments">): string {
+  if (!file.lastCheckedAt) return "";
+  return `${file.checkedSegments} of ${file.segments} segment${file.segments === 1 ? "" : "s"} checked`;
+}
+
+/** When the next check comes: "in 5 min", "due" (its time has come), "soon (urgent)" after a failed read. */
+export function nextCheckLabel(file: Pick<HealthFile, "nextCheckAt" | "urgent">, now: number): string {
+  if (file.urgent) return "soon (urgent)";
+  const at = new Date(file.nextCheckAt).getTime();
+  if (Number.isNaN(at)) return "–";
+  return at <= now ? "due" : relativeTime(file.nextCheckAt, now);
+}
+
+/** The actions a file's row offers: a check always; a repair only when Broken; ignore for a file with holes, or un-ignore. */
+export function fileActions(file: Pick<HealthFile, "state" | "repair">): { repair: boolean; ignore: boolean; unignore: boolean } {
+  const ignored = file.repair === "ignored";
+  return {
+    repair: file.state === "broken",
+    ignore: !ignored && (file.state === "broken" || file.state === "degraded" || file.repair !== "none"),
+    unignore: ignored,
+  };
+}
+
+/** A percentage as typed in the configuration, without float noise: 0.2 → "0.2", 1.25 → "1.25". */
+function plainNumber(value: number): string {
+  return String(Number(value.toFixed(3)));
+}
+
+/**
+ * The policy in force in one line: "Scheduled checks: on · import check: on · repair: on · dry-run
+ * · tolerance: ≤3 consecutive segments, ≤0.2 % of bytes · holes play as zeros · one repair per file in 7 days".
+ */
+export function describePolicy(policy: HealthPolicy): string {
+  const onOff = (on: boolean) => (on ? "on" : "off");
+  const parts = [`Scheduled checks: ${onOff(policy.scheduledChecks)}`, `import check: ${onOff(policy.importCheck)}`];
+  if (policy.checkEverything) parts.push("every segment checked");
+  parts.push(`repair: ${onOff(policy.repair)}`);
+  if (policy.repair && policy.dryRun) parts.push("dry-run");
+  const run = policy.maxConsecutiveMissing;
+  parts.push(`tolerance: ≤${run} consecutive segment${run === 1 ? "" : "s"}, ≤${plainNumber(policy.maxMissingPercent)} % of bytes`);
+  parts.push(policy.zeroFillHoles ? "holes play as zeros" : "holes fail reads");
+  if (policy.repair) {
+    const days = plainNumber(policy.repairWindowDays);
+    parts.push(`one repair per file in ${days} day${days === "1" ? "" : "s"}`);
+  }
+  return parts.join(" · ");
+}
+
+const auditLabels: Record<string, string> = {
+  state: "state change",
+  "check-now": "check asked",
+  repair: "repair",
+  "arr-call": "Sonarr/Radarr call",
+  "repair-repaired": "repaired",
+  "repair-dryrun": "repair (dry run)",
+  "repair-deferred": "repair deferred",
+  "repair-notfound": "not repaired",
+  "action-needed": "action needed",
+  ignore: "ignored",
+  unignore: "un-ignored",
+  removed: "removed",
+};
+
+/** An audit entry's action as words: "state change", "not repaired"; an unknown one with its dashes as spaces. */
+export function auditLabel(action: string): string {
+  return auditLabels[action] ?? action.replaceAll("-", " ");
+}
+
+/** The audit entry's tone, for its pill: a failed repair or a removal stands out, a repair in progress is highlighted. */
+export function auditTone(action: string, detail: string): "failed" | "processing" | "completed" | "" {
+  if (action === "repair-notfound" || action === "action-needed" || action === "removed") return "failed";
+  if (action === "repair-repaired") return "completed";
+  if (action === "repair" || action === "repair-deferred" || action === "repair-dryrun") return "processing";
+  if (action === "state") {
+    const to = /→\s*(\w+)/.exec(detail)?.[1]?.toLowerCase();
+    if (to === "broken" || to === "degraded") return "failed";
+    if (to === "healthy") return "completed";
+  }
+  return "";
+}

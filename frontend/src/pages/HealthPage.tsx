@@ -1,0 +1,327 @@
+import { useEffect, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { useHealth, useHealthAction, type HealthAction } from "../api/health";
+import type { HealthAuditEntry, HealthFile, HealthFilter, HealthView } from "../api/types";
+import { contentRoot, filesPageUrl } from "../lib/files";
+import { bytes, dateTime, relativeTime } from "../lib/format";
+import {
+  auditLabel,
+  auditTone,
+  describeCoverage,
+  describeHoles,
+  describePolicy,
+  fileActions,
+  filterCount,
+  healthFilters,
+  nextCheckLabel,
+  parseFilter,
+  repairLabel,
+  stateLabel,
+} from "../lib/health";
+import { pageCount, pageRange } from "../lib/jobs";
+import { useNow } from "../lib/useNow";
+
+const pageSize = 50;
+const auditShown = 50;
+
+/**
+ * The library's health: files per state (each a filter), the policy in force, every file with its
+ * last and next check, the holes found and its repair, with check / repair / ignore per file; then
+ * the audit log of what checks and repairs did.
+ */
+export function HealthPage() {
+  const [params, setParams] = useSearchParams();
+  const filter = parseFilter(params.get("state"));
+  const [page, setPage] = useState(1);
+  const health = useHealth({ state: filter, offset: (page - 1) * pageSize, limit: pageSize });
+  const data = health.data;
+  const pages = data ? pageCount(pageSize, data.total) : 1;
+  const now = useNow(5_000);
+
+  // A new filter starts from its first page.
+  useEffect(() => setPage(1), [filter]);
+  // Files that left the last page (repaired, or now in another state) leave it empty: step back.
+  useEffect(() => {
+    if (data && page > pages) setPage(pages);
+  }, [data, page, pages]);
+
+  function choose(value: HealthFilter) {
+    setParams(value === "all" || value === filter ? {} : { state: value });
+  }
+
+  return (
+    <div className="page health">
+      <div className="title-row">
+        <h1>Health</h1>
+        {data && <span className="muted small">{filterCount(data.counts, "all")} files watched</span>}
+      </div>
+      {health.isPending && <p className="muted">Loading…</p>}
+      {health.isError && (
+        <p role="alert" className="error">
+          {health.error.message}
+        </p>
+      )}
+      {data && (
+        <>
+          <div className="count-cards" role="group" aria-label="Files by state">
+            {healthFilters.map((f) => (
+              <button
+                key={f.value}
+                type="button"
+                className={`count-card ${f.value}`}
+                aria-pressed={filter === f.value}
+                data-testid={`count-${f.value}`}
+                onClick={() => choose(f.value)}
+              >
+                <span className="count-label">{f.label}</span>
+                <span className="count-value">{filterCount(data.counts, f.value)}</span>
+              </button>
+            ))}
+          </div>
+          <PolicyCard view={data} />
+          <section className="card" aria-labelledby="health-files-title">
+            <div className="card-head">
+              <h2 id="health-files-title">{filter === "all" ? "Files" : `Files: ${healthFilters.find((f) => f.value === filter)?.label}`}</h2>
+              {filter !== "all" && (
+                <button type="button" className="link" onClick={() => choose("all")}>
+                  Show all
+                </button>
+              )}
+            </div>
+            {data.files.length === 0 ? (
+              <p className="muted flush">{filter === "all" ? "No library file has a health record yet: they get one when a job completes." : "No file is in this state."}</p>
+            ) : (
+              <FileTable files={data.files} now={now} />
+            )}
+            {data.total > pageSize && (
+              <div className="pager">
+                <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                  Previous
+                </button>
+                <span data-testid="page-range">{pageRange(page, pageSize, data.total)}</span>
+                <button type="button" className="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+                  Next
+                </button>
+              </div>
+            )}
+          </section>
+          <AuditCard entries={data.audit} now={now} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function PolicyCard({ view }: { view: HealthView }) {
+  const { stats } = view;
+  return (
+    <section className="card policy" aria-labelledby="health-policy-title">
+      <h2 id="health-policy-title">Policy</h2>
+      <p className="flush" data-testid="health-policy">
+        {describePolicy(view.policy)}
+      </p>
+      <p className="muted small flush" data-testid="health-stats">
+        Articles asked about since the server started: {stats.present.toLocaleString()} present · {stats.missing.toLocaleString()} missing ·{" "}
+        {stats.unknown.toLocaleString()} unanswered.
+      </p>
+      <p className="muted small flush">
+        Repairs go through the Sonarr and Radarr instances in <Link to="/settings">Settings</Link>; the thresholds are set there or in the configuration
+        (Health section).
+      </p>
+    </section>
+  );
+}
+
+function FileTable({ files, now }: { files: HealthFile[]; now: number }) {
+  return (
+    <div className="table-scroll">
+      <table className="health-files stacked">
+        <thead>
+          <tr>
+            <th>State</th>
+            <th>File</th>
+            <th>Last check</th>
+            <th>Next check</th>
+            <th>Holes</th>
+            <th>Repair</th>
+            <th>Actions</th>
+          </tr>
+        </thead>
+        {files.map((file) => (
+          <FileRows key={file.id} file={file} now={now} />
+        ))}
+      </table>
+    </div>
+  );
+}
+
+/** The folder of a library file on the Files page, when its path is under /content. */
+function folderUrl(path: string): string | null {
+  if (!path.startsWith(contentRoot + "/")) return null;
+  return filesPageUrl(path.slice(0, path.lastIndexOf("/")));
+}
+
+function FileRows({ file, now }: { file: HealthFile; now: number }) {
+  const action = useHealthAction(file.id);
+  const [last, setLast] = useState<HealthAction["kind"] | null>(null);
+  const offered = fileActions(file);
+  const folder = folderUrl(file.path);
+
+  function run(next: HealthAction) {
+    setLast(next.kind);
+    action.mutate(next);
+  }
+
+  const busy = action.isPending;
+  return (
+    <tbody aria-label={file.name} data-testid="health-file">
+      <tr>
+        <td data-label="State">
+          <span className={`pill ${file.state}`} data-testid="health-state">
+            {stateLabel(file.state)}
+          </span>
+        </td>
+        <td className="health-name">
+          <div className="job-name">{file.name}</div>
+          <div className="muted small path-text">
+            {folder ? <Link to={folder}>{file.path}</Link> : file.path} · {bytes(file.size)}
+          </div>
+          {file.detail && (
+            <div className="small detail-text" data-testid="health-detail">
+              {file.detail}
+            </div>
+          )}
+          {/* Once the answer of Repair now shows under the row, the same sentence is not repeated here. */}
+          {file.repairMessage && file.repairMessage !== action.data?.message && (
+            <div className="small detail-text repair-message" data-testid="health-repair-message">
+              <span className="muted">Repair:</span> {file.repairMessage}
+            </div>
+          )}
+        </td>
+        <td data-label="Last check">
+          <time dateTime={file.lastCheckedAt ?? undefined} title={dateTime(file.lastCheckedAt)} data-testid="health-last-check">
+            {file.lastCheckedAt ? relativeTime(file.lastCheckedAt, now) : "never"}
+          </time>
+        </td>
+        <td data-label="Next check">
+          <time dateTime={file.nextCheckAt} title={dateTime(file.nextCheckAt)}>
+            {nextCheckLabel(file, now)}
+          </time>
+        </td>
+        <td data-label="Holes">
+          <span data-testid="health-holes">{describeHoles(file)}</span>
+          <div className="muted small">{describeCoverage(file)}</div>
+        </td>
+        <td data-label="Repair">
+          <span className={`pill repair-${file.repair}`} data-testid="health-repair">
+            {repairLabel(file.repair)}
+          </span>
+          {file.repairAttempts > 0 && (
+            <div className="muted small">
+              {file.repairAttempts} attempt{file.repairAttempts === 1 ? "" : "s"}
+              {file.lastRepairAt ? `, last ${relativeTime(file.lastRepairAt, now)}` : ""}
+            </div>
+          )}
+        </td>
+        <td className="health-actions">
+          <div className="job-actions">
+            <button type="button" className="secondary" disabled={busy} onClick={() => run({ kind: "check" })}>
+              {busy && last === "check" ? "Checking…" : "Check now"}
+            </button>
+            {offered.repair && (
+              <button type="button" className="danger" disabled={busy} onClick={() => run({ kind: "repair" })}>
+                {busy && last === "repair" ? "Repairing…" : "Repair now"}
+              </button>
+            )}
+            {offered.ignore && (
+              <button type="button" className="secondary" disabled={busy} onClick={() => run({ kind: "ignore", ignored: true })}>
+                Ignore
+              </button>
+            )}
+            {offered.unignore && (
+              <button type="button" className="secondary" disabled={busy} onClick={() => run({ kind: "ignore", ignored: false })}>
+                Un-ignore
+              </button>
+            )}
+          </div>
+        </td>
+      </tr>
+      {(busy || action.data || action.error) && (
+        <tr className="health-message-row">
+          <td colSpan={7}>
+            <div className="health-message">
+              {busy && last === "check" && (
+                <span className="muted" role="status">
+                  Asking every provider about each segment…
+                </span>
+              )}
+              {!busy && action.data && (
+                <span role="status" data-testid="health-action-message">
+                  {action.data.message}
+                </span>
+              )}
+              {!busy && action.error && (
+                <span role="alert" className="error">
+                  {action.error.message}
+                </span>
+              )}
+            </div>
+          </td>
+        </tr>
+      )}
+    </tbody>
+  );
+}
+
+function AuditCard({ entries, now }: { entries: HealthAuditEntry[]; now: number }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? entries : entries.slice(0, auditShown);
+  return (
+    <section className="card" aria-labelledby="health-audit-title">
+      <div className="card-head">
+        <h2 id="health-audit-title">Audit log</h2>
+        <span className="muted small">newest first</span>
+      </div>
+      {entries.length === 0 ? (
+        <p className="muted flush">Nothing yet: state changes, checks asked for, repairs and the calls they made appear here.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="health-audit stacked" aria-label="Audit log">
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Action</th>
+                <th>File and detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((entry) => (
+                <tr key={entry.id} data-testid="audit-entry">
+                  <td data-label="Time">
+                    <time dateTime={entry.at} title={relativeTime(entry.at, now)}>
+                      {dateTime(entry.at)}
+                    </time>
+                  </td>
+                  <td data-label="Action">
+                    <span className={`pill ${auditTone(entry.action, entry.detail)}`} data-testid="audit-action">
+                      {auditLabel(entry.action)}
+                    </span>
+                  </td>
+                  <td className="audit-detail">
+                    <div className="muted small path-text">{entry.path}</div>
+                    <div className="detail-text">{entry.detail}</div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {entries.length > auditShown && (
+        <button type="button" className="link audit-more" onClick={() => setAll(!all)}>
+          {all ? `Show the newest ${auditShown}` : `Show all ${entries.length}`}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -484,6 +484,7 @@ public sealed class StoredSettings(
             usenet.Validate();
             (resulting.GetSection("Streaming").Get<StreamingOptions>() ?? new StreamingOptions()).Validate();
             (resulting.GetSection(ArrOptions.SectionName).Get<ArrOptions>() ?? new ArrOptions()).Validate();
+            (resulting.GetSection(Health.HealthOptions.SectionName).Get<Health.HealthOptions>() ?? new Health.HealthOptions()).Validate();
         }
         catch (Exception error) when (error is ArgumentException or InvalidOperationException or FormatException)
         {
@@ -657,6 +658,7 @@ public sealed class StoredSettings(
             "NzbDav:Queue" => new QueueOptions(),
             "NzbDav:WebDav" => new WebDavOptions(),
             "NzbDav" => new NzbDavOptions(),
+            "Health" => new Health.HealthOptions(),
             _ => null,
         };
         if (definition.Type is SettingType.List)

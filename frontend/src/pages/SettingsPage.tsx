@@ -365,6 +365,45 @@ function ProviderEditor({
         )}
       </div>
 
+      <EditorFooter
+        failure={failure}
+        refusal={refusal && { error: refusal.error, test: <TestResult result={refusal.test} /> }}
+        tested={test.data && <TestResult result={test.data} announce />}
+        testing={test.isPending}
+        saving={save.isPending}
+        onTest={runTest}
+        onForce={() => send(true)}
+        onCancel={onDone}
+      />
+    </form>
+  );
+}
+
+/**
+ * The end of a provider's or an instance's form: the last error, a save refused because the test
+ * failed (with that test and "Save anyway"), the latest test, and Test / Save / Cancel.
+ */
+function EditorFooter({
+  failure,
+  refusal,
+  tested,
+  testing,
+  saving,
+  onTest,
+  onForce,
+  onCancel,
+}: {
+  failure: string | null | undefined;
+  refusal: { error: string; test: ReactNode } | null | undefined;
+  tested: ReactNode;
+  testing: boolean;
+  saving: boolean;
+  onTest: () => void;
+  onForce: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <>
       {failure && (
         <p role="alert" className="error">
           {failure}
@@ -375,26 +414,26 @@ function ProviderEditor({
           <p role="alert" className="error">
             {refusal.error}
           </p>
-          <TestResult result={refusal.test} />
-          <button type="button" className="danger" disabled={save.isPending} onClick={() => send(true)}>
+          {refusal.test}
+          <button type="button" className="danger" disabled={saving} onClick={onForce}>
             Save anyway
           </button>
         </div>
       )}
-      {test.data && <TestResult result={test.data} announce />}
+      {tested}
 
       <div className="job-actions">
-        <button type="button" className="secondary" disabled={test.isPending || save.isPending} onClick={runTest}>
-          {test.isPending ? "Testing…" : "Test"}
+        <button type="button" className="secondary" disabled={testing || saving} onClick={onTest}>
+          {testing ? "Testing…" : "Test"}
         </button>
-        <button type="submit" disabled={save.isPending || test.isPending}>
-          {save.isPending ? "Saving…" : "Save"}
+        <button type="submit" disabled={saving || testing}>
+          {saving ? "Saving…" : "Save"}
         </button>
-        <button type="button" className="secondary" onClick={onDone}>
+        <button type="button" className="secondary" onClick={onCancel}>
           Cancel
         </button>
       </div>
-    </form>
+    </>
   );
 }
 
@@ -675,35 +714,16 @@ function ArrEditor({
         </label>
       </div>
 
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
-      {refusal && (
-        <div className="refusal">
-          <p role="alert" className="error">
-            {refusal.error}
-          </p>
-          <ArrTestResult result={refusal.test} />
-          <button type="button" className="danger" disabled={save.isPending} onClick={() => send(true)}>
-            Save anyway
-          </button>
-        </div>
-      )}
-      {test.data && <ArrTestResult result={test.data} announce />}
-
-      <div className="job-actions">
-        <button type="button" className="secondary" disabled={test.isPending || save.isPending} onClick={runTest}>
-          {test.isPending ? "Testing…" : "Test"}
-        </button>
-        <button type="submit" disabled={save.isPending || test.isPending}>
-          {save.isPending ? "Saving…" : "Save"}
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <EditorFooter
+        failure={failure}
+        refusal={refusal && { error: refusal.error, test: <ArrTestResult result={refusal.test} /> }}
+        tested={test.data && <ArrTestResult result={test.data} announce />}
+        testing={test.isPending}
+        saving={save.isPending}
+        onTest={runTest}
+        onForce={() => send(true)}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -51,6 +51,22 @@ public static class FullNzbTestJson
             json.WriteNumber("readMinMs", Round(report.ReadTimes.MinMs));
             json.WriteNumber("readMaxMs", Round(report.ReadTimes.MaxMs));
             json.WriteNumber("readP95Ms", Round(report.ReadTimes.P95Ms));
+            json.WriteNumber("readP99Ms", Round(report.ReadTimes.P99Ms));
+            foreach (var (name, sweep) in new[] { ("sweepAlone", report.SweepAlone), ("sweepDuringRead", report.SweepDuringRead) })
+            {
+                if (sweep is null)
+                {
+                    continue;
+                }
+                json.WriteStartObject(name);
+                json.WriteNumber("articles", sweep.Articles);
+                json.WriteNumber("present", sweep.Present);
+                json.WriteNumber("missing", sweep.Missing);
+                json.WriteNumber("unknown", sweep.Unknown);
+                json.WriteNumber("seconds", Math.Round(sweep.Elapsed.TotalSeconds, 3));
+                json.WriteNumber("articlesPerSecond", Round(sweep.ArticlesPerSecond));
+                json.WriteEndObject();
+            }
             json.WriteNumber("leasesAcquired", report.Streams.LeasesAcquired);
             json.WriteNumber("peakLeasesHeld", report.Streams.PeakLeasesHeld);
             json.WriteNumber("connectionAcquireTotalMs", Round(report.Streams.LeaseAcquireTotal.TotalMilliseconds));

@@ -38,6 +38,12 @@ public sealed record FullNzbTestReport
     /// <summary>Durations of the sequential 256 KiB reads.</summary>
     public required ReadTimeStatistics ReadTimes { get; init; }
 
+    /// <summary>The sweep of the health-check file alone (null without <c>--sweep-segments</c>).</summary>
+    public SweepResult? SweepAlone { get; init; }
+
+    /// <summary>Sweeps run back to back while the sequential read ran.</summary>
+    public SweepResult? SweepDuringRead { get; init; }
+
     /// <summary>Counters summed over every stream the tester opened (scrub and sequential).</summary>
     public required StreamCounters Streams { get; init; }
 

@@ -49,7 +49,14 @@ public static class FullNzbTestSummary
         lines.Add($"    Reads:                {t.Count}");
         lines.Add($"    Read Time avg/median: {F(t.AverageMs, "0.00")} ms / {F(t.MedianMs, "0.00")} ms");
         lines.Add($"    Read Time min/max:    {F(t.MinMs, "0.00")} ms / {F(t.MaxMs, "0.00")} ms");
-        lines.Add($"    Read Time p95:        {F(t.P95Ms, "0.00")} ms");
+        lines.Add($"    Read Time p95/p99:    {F(t.P95Ms, "0.00")} ms / {F(t.P99Ms, "0.00")} ms");
+        foreach (var (label, sweep) in new[] { ("Sweep alone:        ", report.SweepAlone), ("Sweep during read:  ", report.SweepDuringRead) })
+        {
+            if (sweep is not null)
+            {
+                lines.Add($"    {label}  {sweep.Articles} STATs in {F(sweep.Elapsed.TotalSeconds, "0.000")} s = {F(sweep.ArticlesPerSecond, "0")}/s ({sweep.Present} present, {sweep.Missing} missing, {sweep.Unknown} unknown)");
+            }
+        }
         lines.Add(Light);
         var s = report.Streams;
         lines.Add("  CONNECTIONS AND BYTES (all streams opened):");

@@ -1,4 +1,5 @@
 using NzbDav.Streaming;
+using NzbDav.Usenet.Health;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Nzb;
@@ -13,7 +14,7 @@ namespace NzbDav.Tools.Testing;
 /// sequential read on a fresh stream. It configures its own limiter and streaming options for
 /// benchmarking from the providers it is given; nothing is read from the environment.
 /// </summary>
-internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory loggerFactory, int scrapeMetricsMs = 0)
+internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory loggerFactory, int scrapeMetricsMs = 0, IReadOnlyList<string>? sweepIds = null)
 {
     private readonly ILogger<FullNzbTester> _logger = loggerFactory.CreateLogger<FullNzbTester>();
 
@@ -46,7 +47,10 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         // budget (the seed's defaults left it one connection). Queue work, like the first-segment
         // step, still borrows idle capacity.
         var budget = LimiterOptions.BudgetOf(usenet.Providers);
-        var limiter = new GlobalOperationLimiter(new LimiterOptions { TotalConnections = budget });
+        // With a sweep, the server's default shares: the sweep runs on the health-check pool as in
+        // the server, and a player gets what it asks for first.
+        var sweeping = sweepIds is { Count: > 0 };
+        var limiter = new GlobalOperationLimiter(sweeping ? LimiterOptions.CreateDefault(budget) : new LimiterOptions { TotalConnections = budget });
         await using var client = new UsenetClient(
             usenet, new NntpConnectionFactory(loggerFactory, metrics?.Usenet), limiter, TimeProvider.System, loggerFactory.CreateLogger<UsenetClient>(), metrics?.Usenet);
 
@@ -70,7 +74,29 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         }
 
         counters = counters.Add(scrubStream.Statistics);
-        var sequential = await ReadSequentiallyAsync(factory, file, header, verifier, cancellationToken);
+        SweepResult? sweepAlone = null, sweepDuringRead = null;
+        SequentialPass sequential;
+        if (sweeping)
+        {
+            await using var sweep = new StatSweep(client, OperationKind.HealthCheck);
+            sweepAlone = await steps.RunAsync("Health sweep alone", () => SweepAsync(sweep, sweepIds!, untilDone: null, cancellationToken),
+                s => $"{s.Articles:N0} STATs, {s.ArticlesPerSecond:N0}/s");
+            using var readDone = new CancellationTokenSource();
+            var during = SweepAsync(sweep, sweepIds!, readDone.Token, cancellationToken);
+            try
+            {
+                sequential = await ReadSequentiallyAsync(factory, file, header, verifier, cancellationToken);
+            }
+            finally
+            {
+                await readDone.CancelAsync();
+            }
+            sweepDuringRead = await during;
+        }
+        else
+        {
+            sequential = await ReadSequentiallyAsync(factory, file, header, verifier, cancellationToken);
+        }
         counters = counters.Add(sequential.Statistics);
 
         return new FullNzbTestReport
@@ -87,10 +113,51 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
             SequentialBytes = sequential.Bytes,
             SequentialElapsed = sequential.Elapsed,
             ReadTimes = sequential.ReadTimes,
+            SweepAlone = sweepAlone,
+            SweepDuringRead = sweepDuringRead,
             Streams = counters,
             Memory = MemoryUsage.Measure(allocatedAtStart),
             Verification = new VerificationResult(verifier.Enabled, verifier.VerifiedBytes, verifier.MismatchedReads, verifier.FirstMismatchOffset),
         };
+    }
+
+    /// <summary>
+    /// STATs every id once (<paramref name="untilDone"/> null), or in chunks over and over until it
+    /// is cancelled (the sequential read ended); answers what was answered and how long it took.
+    /// </summary>
+    private static async Task<SweepResult> SweepAsync(StatSweep sweep, IReadOnlyList<string> ids, CancellationToken? untilDone, CancellationToken cancellationToken)
+    {
+        const int Chunk = 1024;
+        var started = System.Diagnostics.Stopwatch.GetTimestamp();
+        int present = 0, missing = 0, unknown = 0;
+        var offset = 0;
+        while (true)
+        {
+            if (untilDone is { IsCancellationRequested: true })
+            {
+                break;
+            }
+            var chunk = untilDone is null ? ids : ids.Skip(offset).Take(Chunk).ToArray();
+            ArticleAvailability[] results;
+            try
+            {
+                results = await sweep.CheckAsync(chunk, untilDone ?? cancellationToken);
+            }
+            catch (OperationCanceledException) when (untilDone is { IsCancellationRequested: true } && !cancellationToken.IsCancellationRequested)
+            {
+                break;
+            }
+            var counts = StatSweepCounts.Of(results);
+            present += counts.Present;
+            missing += counts.Missing;
+            unknown += counts.Unknown;
+            if (untilDone is null)
+            {
+                break;
+            }
+            offset = (offset + Chunk) % ids.Count;
+        }
+        return new SweepResult(present + missing + unknown, present, missing, unknown, System.Diagnostics.Stopwatch.GetElapsedTime(started));
     }
 
     private static string Describe(NzbDocument document)

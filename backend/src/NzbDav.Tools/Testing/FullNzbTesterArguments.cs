@@ -20,12 +20,14 @@ public static class FullNzbTesterArguments
               --connections=N     provider MaxConnections, enforced by the mock (default 20)
               --stall=FRAC        fraction of article commands that hang 10 s, then drop (default 0)
               --segment-size=KiB  decoded bytes per article in KiB (default 700)
+              --sweep-segments=N  also STAT-sweep a file of N small articles on the health-check pool,
+                                  alone and during the sequential read (default 0 = no sweep)
           --scrape-metrics-ms=N  record metrics and collect them every N ms during the run (default 0: off)
           --json   also print the report as one JSON object on the last line
         Exit codes: 0 passed, 1 the run failed (including wrong bytes), 2 bad arguments or configuration.
         """;
 
-    private static readonly string[] MockOnly = ["--size", "--latency", "--jitter", "--connections", "--stall", "--segment-size"];
+    private static readonly string[] MockOnly = ["--size", "--latency", "--jitter", "--connections", "--stall", "--segment-size", "--sweep-segments"];
 
     /// <summary>Parses <paramref name="args"/> (without the leading <c>--test-full-nzb</c>).</summary>
     /// <exception cref="FullNzbTesterUsageException">An unknown flag, a bad value, or a missing or conflicting NZB/mock choice.</exception>
@@ -64,6 +66,7 @@ public static class FullNzbTesterArguments
                 case "--jitter": options = options with { JitterMs = Integer(name, Value(), 0, 600_000) }; break;
                 case "--connections": options = options with { Connections = Integer(name, Value(), 1, 10_000) }; break;
                 case "--stall": options = options with { StallFraction = Fraction(name, Value()) }; break;
+                case "--sweep-segments": options = options with { SweepSegments = Integer(name, Value(), 0, 1_000_000) }; break;
                 case "--segment-size": options = options with { SegmentSizeKiB = Integer(name, Value(), 1, 64 * 1024) }; break;
                 case "--scrape-metrics-ms": options = options with { ScrapeMetricsMs = Integer(name, Value(), 0, 3_600_000) }; break;
                 default: throw new FullNzbTesterUsageException($"Unknown argument '{arg}'.");

@@ -103,7 +103,7 @@ public static class FullNzbTesterCommand
             await using var mock = await MockBenchmarkServer.StartAsync(options, cancellationToken);
             logger.LogInformation("Mock NNTP server on 127.0.0.1:{Port}: {SizeMiB} MiB, latency {LatencyMs}±{JitterMs} ms, {Connections} connections, stall {Stall}",
                 mock.Provider.Port, options.SizeMiB, options.LatencyMs, options.JitterMs, options.Connections, options.StallFraction);
-            var report = await new FullNzbTester(new UsenetOptions { Providers = [mock.Provider] }, loggerFactory, options.ScrapeMetricsMs)
+            var report = await new FullNzbTester(new UsenetOptions { Providers = [mock.Provider] }, loggerFactory, options.ScrapeMetricsMs, mock.SweepIds)
                 .RunAsync(mock.NzbPath, mock.ExpectedFor, cancellationToken);
             return report with { Mock = mock.Report() };
         }

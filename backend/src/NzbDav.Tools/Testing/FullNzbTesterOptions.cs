@@ -28,6 +28,13 @@ public sealed record FullNzbTesterOptions
     public int SegmentSizeKiB { get; init; } = 700;
 
     /// <summary>
+    /// Mock: also post a file of this many 512-byte articles (not in the NZB) and STAT-sweep it as a
+    /// health check does: once alone (rate, time to check it all), then over and over while the
+    /// sequential read runs, so the read times show what a sweep costs a player. 0 = no sweep.
+    /// </summary>
+    public int SweepSegments { get; init; }
+
+    /// <summary>
     /// Scrape the metrics every this many milliseconds during the run (0 = metrics off). The tester
     /// then records into the same instruments as the server and collects the registry as
     /// <c>/metrics</c> does; <c>--test-webdav</c> GETs the host's <c>/metrics</c>.

@@ -28,6 +28,9 @@ internal sealed class MockBenchmarkServer : IAsyncDisposable
 
     public string NzbPath { get; }
 
+    /// <summary>Message-ids of the file only the health sweep asks about (empty without <c>--sweep-segments</c>).</summary>
+    public IReadOnlyList<string> SweepIds { get; private set; } = [];
+
     public UsenetProviderOptions Provider => new()
     {
         Name = "mock",
@@ -54,7 +57,14 @@ internal sealed class MockBenchmarkServer : IAsyncDisposable
             var folder = Directory.CreateTempSubdirectory("nzbdav-mock-").FullName;
             var nzbPath = Path.Combine(folder, "mock.nzb");
             server.WriteNzb(nzbPath, "mock");
-            return new MockBenchmarkServer(server, options, nzbPath);
+            var benchmark = new MockBenchmarkServer(server, options, nzbPath);
+            if (options.SweepSegments > 0)
+            {
+                // Posted after the NZB was written: only the sweep knows these articles.
+                var swept = server.Store.AddGeneratedFile("sweep.bin", options.SweepSegments * 512L, 512);
+                benchmark.SweepIds = swept.Articles.Select(static a => a.MessageId).ToArray();
+            }
+            return benchmark;
         }
         catch
         {

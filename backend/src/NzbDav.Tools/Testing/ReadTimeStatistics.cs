@@ -1,7 +1,7 @@
 namespace NzbDav.Tools.Testing;
 
 /// <summary>Summary of per-read durations, in milliseconds.</summary>
-public sealed record ReadTimeStatistics(int Count, double AverageMs, double MedianMs, double MinMs, double MaxMs, double P95Ms)
+public sealed record ReadTimeStatistics(int Count, double AverageMs, double MedianMs, double MinMs, double MaxMs, double P95Ms, double P99Ms = 0)
 {
     /// <summary>An empty sample.</summary>
     public static ReadTimeStatistics Empty { get; } = new(0, 0, 0, 0, 0, 0);
@@ -20,7 +20,7 @@ public sealed record ReadTimeStatistics(int Count, double AverageMs, double Medi
         var median = count % 2 == 1
             ? durationsMs[count / 2]
             : (durationsMs[(count / 2) - 1] + durationsMs[count / 2]) / 2;
-        return new ReadTimeStatistics(count, durationsMs.Average(), median, durationsMs[0], durationsMs[^1], Percentile(durationsMs, 0.95));
+        return new ReadTimeStatistics(count, durationsMs.Average(), median, durationsMs[0], durationsMs[^1], Percentile(durationsMs, 0.95), Percentile(durationsMs, 0.99));
     }
 
     // Nearest-rank percentile: the smallest sample with at least p of the samples at or below it.

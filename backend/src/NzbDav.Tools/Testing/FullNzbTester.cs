@@ -83,6 +83,13 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
                 s => $"{s.Articles:N0} STATs, {s.ArticlesPerSecond:N0}/s");
             using var readDone = new CancellationTokenSource();
             var during = SweepAsync(sweep, sweepIds!, readDone.Token, cancellationToken);
+            // The worst case for a player: it starts while the sweep holds every connection it could borrow.
+            var holding = System.Diagnostics.Stopwatch.GetTimestamp();
+            while (limiter.GetStats().HealthCheckInUse < budget / 2 && System.Diagnostics.Stopwatch.GetElapsedTime(holding) < TimeSpan.FromSeconds(2))
+            {
+                await Task.Delay(10, cancellationToken);
+            }
+            _logger.LogInformation("The sweep holds {Held} connections as the sequential read starts", limiter.GetStats().HealthCheckInUse);
             try
             {
                 sequential = await ReadSequentiallyAsync(factory, file, header, verifier, cancellationToken);
@@ -127,7 +134,7 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
     /// </summary>
     private static async Task<SweepResult> SweepAsync(StatSweep sweep, IReadOnlyList<string> ids, CancellationToken? untilDone, CancellationToken cancellationToken)
     {
-        const int Chunk = 1024;
+        const int Chunk = 16;
         var started = System.Diagnostics.Stopwatch.GetTimestamp();
         int present = 0, missing = 0, unknown = 0;
         var offset = 0;

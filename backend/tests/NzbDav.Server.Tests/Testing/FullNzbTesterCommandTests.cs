@@ -55,6 +55,24 @@ public sealed class FullNzbTesterCommandTests
     }
 
     [Fact]
+    public async Task A_health_sweep_holding_every_connection_never_makes_a_read_wait_a_second()
+    {
+        // 50 ms round trips, 8 connections; the sweep borrows all 8 before the read starts and must give them back.
+        var run = await TesterRun.StartAsync("--mock-server", "--size=40", "--latency=50", "--jitter=10", "--connections=8", "--sweep-segments=3000", "--json");
+
+        Assert.Equal(0, run.ExitCode);
+        var json = run.Json();
+        Assert.True(json.GetProperty("verification").GetProperty("passed").GetBoolean());
+        var alone = json.GetProperty("sweepAlone");
+        Assert.Equal(3000, alone.GetProperty("articles").GetInt32());
+        Assert.Equal(3000, alone.GetProperty("present").GetInt32());
+        Assert.True(alone.GetProperty("articlesPerSecond").GetDouble() > 100, alone.GetRawText());
+        Assert.True(json.TryGetProperty("sweepDuringRead", out _));
+        Assert.True(json.GetProperty("readMaxMs").GetDouble() < 1000, $"a read waited {json.GetProperty("readMaxMs").GetDouble()} ms during the sweep");
+        Assert.Contains("Sweep during read:", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task The_configured_providers_are_used_for_an_nzb_file()
     {
         await using var server = new MockNntpServer(new MockNntpOptions { MaxConnections = 4 });

@@ -107,7 +107,7 @@ public sealed class HealthCheckService(
         }
 
         await Parallel.ForEachAsync(due, new ParallelOptions { MaxDegreeOfParallelism = settings.ConcurrentFiles, CancellationToken = cancellationToken },
-            async (itemId, token) => await RunCheckAsync(itemId, full: false, token));
+            async (itemId, token) => await CheckScheduledAsync(itemId, token));
         foreach (var itemId in await DeferredRepairsDueAsync(now, cancellationToken))
             await RepairAsync(itemId, cancellationToken);
 
@@ -115,6 +115,22 @@ public sealed class HealthCheckService(
             return TimeSpan.Zero;
         var untilDue = nextDue is { } next ? next - time.GetUtcNow().UtcDateTime : LongestSleep;
         return untilDue < TimeSpan.Zero ? TimeSpan.Zero : untilDue > LongestSleep ? LongestSleep : untilDue;
+    }
+
+    /// <summary>A file whose check fails (an unreadable layout, the store busy) is put back, so it cannot hold up the others.</summary>
+    private async Task CheckScheduledAsync(Guid itemId, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await RunCheckAsync(itemId, full: false, cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            var retry = time.GetUtcNow().UtcDateTime + options.CurrentValue.UnknownRetry;
+            await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+            await context.FileHealth.Where(h => h.DavItemId == itemId)
+                .ExecuteUpdateAsync(s => s.SetProperty(h => h.Urgent, false).SetProperty(h => h.NextCheckAt, retry), cancellationToken);
+        }
     }
 
     private async Task RepairAsync(Guid itemId, CancellationToken cancellationToken)

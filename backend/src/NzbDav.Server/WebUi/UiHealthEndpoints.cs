@@ -41,7 +41,7 @@ public static class UiHealthEndpoints
         {
             case null or "" or "all":
                 break;
-            case "action":
+            case "action" or "action-needed":
                 query = query.Where(h => h.Repair == RepairStatus.ActionNeeded);
                 break;
             default:
@@ -86,7 +86,8 @@ public static class UiHealthEndpoints
         var result = await service.CheckNowAsync(itemId, full: true, cancellationToken);
         if (result is null)
             return Results.NotFound(new UiError($"{item.Path} is no longer in the library."));
-        var message = $"Checked {result.Checked} segments: {result.Present} present, {result.Missing} missing on every provider, {result.Unknown} without an answer. State: {result.State}.";
+        var message = $"Checked {result.Checked} segments: {result.Present} present, {result.Missing} missing on every provider, {result.Unknown} without an answer. State: {result.State}."
+            + (result.State == FileHealthState.Broken ? " A Broken file goes to repair through Sonarr/Radarr unless it is ignored or waits for you; the audit log says what happened." : "");
         return Results.Ok(new UiHealthActionResult(message, await FileAsync(contexts, itemId, cancellationToken)));
     }
 

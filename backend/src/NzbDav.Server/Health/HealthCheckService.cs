@@ -203,8 +203,9 @@ public sealed class HealthCheckService(
         if (ids.Count == 0)
             return;
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var marked = await context.FileHealth.Where(h => ids.Contains(h.DavItemId)).ExecuteUpdateAsync(s => s.SetProperty(h => h.Urgent, true), cancellationToken);
-        logger.LogInformation("{Files} file(s) with a failed streaming read checked first", marked);
+        var marked = await context.FileHealth.Where(h => ids.Contains(h.DavItemId)).ExecuteUpdateAsync(s => s.SetProperty(h => h.Urgent, true).SetProperty(h => h.FullCheckNext, true), cancellationToken);
+        // A sample could miss the segment that failed: the urgent check asks about every one.
+        logger.LogInformation("{Files} file(s) with a failed streaming read checked first, in full", marked);
     }
 
     /// <summary>Library files without a health row (a library from before health checks) get one, their first checks spread over a day.</summary>

@@ -78,6 +78,10 @@ public sealed class HealthRepairer(
 
         health.RepairMessage = outcome.Reason;
         health.RepairAttempts++;
+        // The Arr changed something (a grab marked failed, a file record deleted): even if a later
+        // step was refused, the repair is not started over inside the window — the user decides.
+        if (outcome.Calls.Any(static c => !c.DryRun && c.Method != "GET" && c.Status is >= 200 and < 300))
+            health.LastRepairAt = now;
         switch (outcome.Result)
         {
             case ArrRepairResult.Repaired:

@@ -188,4 +188,112 @@ public sealed class HealthCheckTests
         Assert.Contains("found Broken before", regrab.GetProperty("fail_message").GetString());
         Assert.True(Stopwatch.GetElapsedTime(started) < TimeSpan.FromSeconds(10));
     }
+
+    [Fact]
+    public async Task A_half_done_repair_is_not_started_again_inside_the_window_the_file_needs_the_user()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct, "--Health:RepairRetry=00:00:01");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        health.Sonarr.FailOn("POST", "/api/v3/command", 500);
+        HealthHost.SetMissing(health.Primary, 60, 80, missing: true);
+
+        Assert.Equal(FileHealthState.Broken, (await health.CheckTwiceAsync(itemId, full: true, ct)).State);
+        var deferred = await health.HealthAsync(itemId, ct);
+        Assert.Equal(RepairStatus.Deferred, deferred!.Repair);
+        Assert.NotNull(deferred.LastRepairAt);
+        var writes = health.Sonarr.Writes.Count;
+        Assert.Equal(3, writes);
+
+        // Past the retry delay, the next check finds it Broken again: inside the window, no second repair.
+        await Task.Delay(TimeSpan.FromSeconds(1.1), ct);
+        Assert.Equal(FileHealthState.Broken, (await health.Checks.CheckNowAsync(itemId, full: false, ct))!.State);
+        var after = await health.HealthAsync(itemId, ct);
+        Assert.Equal(RepairStatus.ActionNeeded, after!.Repair);
+        Assert.Equal(writes, health.Sonarr.Writes.Count);
+        Assert.Contains(await health.AuditAsync(ct), a => a.Action == "action-needed");
+    }
+
+    [Fact]
+    public async Task A_dry_run_repair_only_reads_from_Sonarr_and_leaves_the_file_in_the_library()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct, "--Health:DryRun=true");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 60, 80, missing: true);
+
+        Assert.Equal(FileHealthState.Broken, (await health.CheckTwiceAsync(itemId, full: true, ct)).State);
+
+        Assert.NotEmpty(health.Sonarr.Calls);
+        Assert.Empty(health.Sonarr.Writes);
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal(RepairStatus.DryRun, row!.Repair);
+        var audit = await health.AuditAsync(ct);
+        Assert.Contains(audit, a => a.Action == "arr-call" && a.Detail.Contains("not sent (dry run)", StringComparison.Ordinal));
+        // Logged once: a later check of the same Broken file does not repeat the dry run.
+        var repairs = audit.Count(a => a.Action == "repair");
+        await health.Checks.CheckNowAsync(itemId, full: false, ct);
+        Assert.Equal(repairs, (await health.AuditAsync(ct)).Count(a => a.Action == "repair"));
+    }
+
+    [Fact]
+    public async Task A_failed_streaming_read_asks_for_an_urgent_check_and_repairs_nothing_by_itself()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        var before = (await health.HealthAsync(itemId, ct))!.LastCheckedAt;
+        var checksBefore = health.Checks.ChecksDone;
+        HealthHost.SetMissing(health.Primary, 100, 100, missing: true);
+
+        // The player's read of the gone segment fails (the connection is cut, never a short body).
+        await Assert.ThrowsAnyAsync<HttpRequestException>(async () =>
+        {
+            using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+            await response.Content.ReadAsByteArrayAsync(ct);
+        });
+
+        var started = Stopwatch.GetTimestamp();
+        while (health.Checks.ChecksDone == checksBefore)
+        {
+            Assert.True(Stopwatch.GetElapsedTime(started) < TimeSpan.FromSeconds(20), "no urgent check after the read error");
+            await Task.Delay(20, ct);
+        }
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.NotEqual(before, row!.LastCheckedAt);
+        Assert.False(row.Urgent);
+        // One sighting is a suspect, not a hole: no state worse than Unknown, no call to Sonarr.
+        Assert.Equal(FileHealthState.Unknown, row.State);
+        Assert.Empty(health.Sonarr.Calls);
+    }
+
+    [Fact]
+    public async Task A_Sonarr_that_fails_defers_the_repair_and_the_hourly_cap_holds_the_retry()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct, "--Health:RepairRetry=00:00:01", "--Health:MaxRepairsPerHour=1");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        health.Sonarr.FailOn("GET", "/api/v3/history", 500);
+        HealthHost.SetMissing(health.Primary, 60, 80, missing: true);
+
+        Assert.Equal(FileHealthState.Broken, (await health.CheckTwiceAsync(itemId, full: true, ct)).State);
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal(RepairStatus.Deferred, row!.Repair);
+        Assert.Empty(health.Sonarr.Writes);
+        var calls = health.Sonarr.Calls.Count;
+        Assert.True(calls >= 1);
+
+        // Past the retry delay the repair may be tried again, but one already started this hour.
+        await Task.Delay(TimeSpan.FromSeconds(1.1), ct);
+        await health.Checks.CheckNowAsync(itemId, full: false, ct);
+        row = await health.HealthAsync(itemId, ct);
+        Assert.Equal(RepairStatus.Deferred, row!.Repair);
+        Assert.Contains("limit 1", row.RepairMessage, StringComparison.Ordinal);
+        Assert.Equal(calls, health.Sonarr.Calls.Count);
+        Assert.True(await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct, "bytes=0-999") is { IsSuccessStatusCode: true }, "nothing was deleted");
+    }
 }

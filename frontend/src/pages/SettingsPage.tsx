@@ -228,37 +228,21 @@ function ProviderEditor({
 }) {
   const id = useId();
   const [form, setForm] = useState(initial);
-  const [problem, setProblem] = useState<string | null>(null);
   const test = useTestProvider();
   const save = useSaveProvider();
   const refusal = asSaveRefusal(save.error);
   const set = (patch: Partial<ProviderForm>) => setForm((f) => ({ ...f, ...patch }));
-
-  function valid(): boolean {
-    const local = providerProblem(form);
-    setProblem(local);
-    return local === null;
-  }
-
-  function runTest() {
-    if (!valid()) return;
-    save.reset();
-    test.mutate(providerRequest(form, { originalName: original }));
-  }
-
-  function send(force: boolean) {
-    if (!valid()) return;
-    test.reset();
-    save.mutate({ originalName: original, request: providerRequest(form, { force }) }, { onSuccess: onDone });
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    send(false);
-  }
+  const { runTest, send, submit, failure } = useTestedEditor({
+    check: () => providerProblem(form),
+    test,
+    save,
+    testVars: () => providerRequest(form, { originalName: original }),
+    saveVars: (force) => ({ originalName: original, request: providerRequest(form, { force }) }),
+    refused: refusal !== null,
+    onDone,
+  });
 
   const field = (name: string) => `${id}-${name}`;
-  const failure = problem ?? (save.error && !refusal ? save.error.message : null) ?? (test.error ? test.error.message : null);
   return (
     <form className="provider-editor" onSubmit={submit} noValidate aria-labelledby={field("title")}>
       <h3 id={field("title")}>{title}</h3>
@@ -377,6 +361,64 @@ function ProviderEditor({
       />
     </form>
   );
+}
+
+/** A mutation as the editors use it: start it, forget its last outcome, read its error. */
+interface EditorMutation<V> {
+  mutate(variables: V, options?: { onSuccess?: () => void }): void;
+  reset(): void;
+  error: Error | null;
+}
+
+/**
+ * What a provider's and an instance's editor do alike: check the form before anything is sent,
+ * test it (forgetting a refused save), save it (forgetting the last test; forced after a refused
+ * test) and close on success, and say the one failure worth showing.
+ */
+function useTestedEditor<T, S>({
+  check,
+  test,
+  save,
+  testVars,
+  saveVars,
+  refused,
+  onDone,
+}: {
+  check: () => string | null;
+  test: EditorMutation<T>;
+  save: EditorMutation<S>;
+  testVars: () => T;
+  saveVars: (force: boolean) => S;
+  refused: boolean;
+  onDone: () => void;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+
+  function valid(): boolean {
+    const local = check();
+    setProblem(local);
+    return local === null;
+  }
+
+  function runTest() {
+    if (!valid()) return;
+    save.reset();
+    test.mutate(testVars());
+  }
+
+  function send(force: boolean) {
+    if (!valid()) return;
+    test.reset();
+    save.mutate(saveVars(force), { onSuccess: onDone });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    send(false);
+  }
+
+  const failure = problem ?? (save.error && !refused ? save.error.message : null) ?? (test.error ? test.error.message : null);
+  return { runTest, send, submit, failure };
 }
 
 /**
@@ -602,37 +644,21 @@ function ArrEditor({
 }) {
   const id = useId();
   const [form, setForm] = useState(initial);
-  const [problem, setProblem] = useState<string | null>(null);
   const test = useTestArr();
   const save = useSaveArr();
   const refusal = asArrSaveRefusal(save.error);
   const set = (patch: Partial<ArrForm>) => setForm((f) => ({ ...f, ...patch }));
-
-  function valid(): boolean {
-    const local = arrProblem(form, hasApiKey);
-    setProblem(local);
-    return local === null;
-  }
-
-  function runTest() {
-    if (!valid()) return;
-    save.reset();
-    test.mutate(arrRequest(form, { originalName: original }));
-  }
-
-  function send(force: boolean) {
-    if (!valid()) return;
-    test.reset();
-    save.mutate({ originalName: original, request: arrRequest(form, { force }) }, { onSuccess: onDone });
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    send(false);
-  }
+  const { runTest, send, submit, failure } = useTestedEditor({
+    check: () => arrProblem(form, hasApiKey),
+    test,
+    save,
+    testVars: () => arrRequest(form, { originalName: original }),
+    saveVars: (force) => ({ originalName: original, request: arrRequest(form, { force }) }),
+    refused: refusal !== null,
+    onDone,
+  });
 
   const field = (name: string) => `${id}-${name}`;
-  const failure = problem ?? (save.error && !refusal ? save.error.message : null) ?? (test.error ? test.error.message : null);
   return (
     <form className="provider-editor" onSubmit={submit} noValidate aria-labelledby={field("title")}>
       <h3 id={field("title")}>{title}</h3>

@@ -296,4 +296,32 @@ public sealed class HealthCheckTests
         Assert.Equal(calls, health.Sonarr.Calls.Count);
         Assert.True(await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct, "bytes=0-999") is { IsSuccessStatusCode: true }, "nothing was deleted");
     }
+
+    [Fact]
+    public async Task Provider_timeouts_leave_a_file_Unknown_and_the_metrics_count_files_and_STATs_by_outcome()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        // Short deadlines, so a hanging provider costs this test a second, not thirty.
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct,
+            "--Usenet:Providers:0:OperationTimeout=00:00:00.500", "--Usenet:MaxAttemptsPerProvider=1");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        health.Primary.Behavior.StallDuration = TimeSpan.FromSeconds(5);
+        health.Primary.Behavior.StallFraction = 1;
+
+        var result = await health.Checks.CheckNowAsync(itemId, full: false, ct);
+
+        Assert.Equal(FileHealthState.Unknown, result!.State);
+        Assert.Equal(result.Checked, result.Unknown);
+        Assert.Equal(0, result.Missing);
+        Assert.Empty(health.Sonarr.Calls);
+
+        using var scraper = new HttpClient { BaseAddress = health.Host.Server.Http.BaseAddress };
+        scraper.DefaultRequestHeaders.Add("X-Api-Key", Api.TestServer.ApiKey);
+        var scrape = await Monitoring.PrometheusScrape.GetAsync(scraper, "/metrics", ct);
+        Assert.Equal(1, scrape.Value("nzbdav_health_files", ("state", "unknown")));
+        Assert.Equal(0, scrape.Value("nzbdav_health_files", ("state", "broken")));
+        Assert.True(scrape.Value("nzbdav_health_stats_total", ("outcome", "unknown")) >= result.Unknown);
+        Assert.True(scrape.Value("nzbdav_health_stats_total", ("outcome", "present")) >= 0);
+    }
 }

@@ -24,6 +24,8 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
 
     public DbSet<KnownMissingArticle> KnownMissingArticles => Set<KnownMissingArticle>();
 
+    public DbSet<ArrRepairedItem> ArrRepairedItems => Set<ArrRepairedItem>();
+
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
         modelBuilder.Entity<Job>(job =>
@@ -80,6 +82,13 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             known.ToTable("KnownMissingArticles");
             known.HasKey(k => k.MessageId);
             known.HasIndex(k => k.FoundAt);
+        });
+
+        modelBuilder.Entity<ArrRepairedItem>(repaired =>
+        {
+            repaired.ToTable("ArrRepairedItems");
+            repaired.HasKey(r => r.Id);
+            repaired.HasIndex(r => new { r.Instance, r.ItemId, r.RepairedAt });
         });
     }
 }

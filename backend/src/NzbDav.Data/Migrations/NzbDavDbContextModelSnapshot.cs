@@ -17,6 +17,33 @@ namespace NzbDav.Data.Migrations
 #pragma warning disable 612, 618
             modelBuilder.HasAnnotation("ProductVersion", "10.0.15");
 
+            modelBuilder.Entity("NzbDav.Data.Entities.ArrRepairedItem", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Instance")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("ItemId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("JobName")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime>("RepairedAt")
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("Instance", "ItemId", "RepairedAt");
+
+                    b.ToTable("ArrRepairedItems", (string)null);
+                });
+
             modelBuilder.Entity("NzbDav.Data.Entities.ConfigItem", b =>
                 {
                     b.Property<string>("Key")

@@ -73,7 +73,11 @@ public sealed class HealthRepairer(
         var dryRun = settings.DryRun;
         await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "repair",
             $"{(dryRun ? "Dry run: " : "")}asking Sonarr/Radarr to replace it{(userAsked ? " (asked from the UI)" : "")}: {health.Detail}"), cancellationToken);
-        var outcome = await arr.RepairAsync(new ArrRepairRequest(job.NzoId, job.Name, job.Category, item.Path, dryRun), cancellationToken);
+        // The window also holds per episode or movie: a replacement that goes bad too is not replaced again.
+        var since = now - settings.RepairWindow;
+        List<ArrRecentRepair> recentRepairs = userAsked ? [] : await context.ArrRepairedItems.AsNoTracking().Where(r => r.RepairedAt >= since)
+            .Select(r => new ArrRecentRepair(r.Instance, r.ItemId, r.RepairedAt, r.JobName)).ToListAsync(cancellationToken);
+        var outcome = await arr.RepairAsync(new ArrRepairRequest(job.NzoId, job.Name, job.Category, item.Path, dryRun, recentRepairs), cancellationToken);
         await audit.WriteAsync(outcome.Calls.Select(call => HealthAudit.Entry(item.Id, job.Id, item.Path, "arr-call", Describe(call))), cancellationToken);
 
         health.RepairMessage = outcome.Reason;
@@ -87,6 +91,13 @@ public sealed class HealthRepairer(
             case ArrRepairResult.Repaired:
                 health.LastRepairAt = now;
                 health.Repair = RepairStatus.None;
+                context.ArrRepairedItems.AddRange((outcome.Replaced ?? []).Select(id => new ArrRepairedItem
+                {
+                    Instance = outcome.Instance!,
+                    ItemId = id,
+                    RepairedAt = now,
+                    JobName = job.Name,
+                }));
                 await context.SaveChangesAsync(cancellationToken);
                 await RemoveAsync(context, item, job, outcome, cancellationToken);
                 metrics.Repair("repaired");
@@ -100,6 +111,11 @@ public sealed class HealthRepairer(
                 health.Repair = RepairStatus.Deferred;
                 await context.SaveChangesAsync(cancellationToken);
                 metrics.Repair("deferred");
+                break;
+            case ArrRepairResult.RecentlyRepaired:
+                health.Repair = RepairStatus.ActionNeeded;
+                await context.SaveChangesAsync(cancellationToken);
+                metrics.Repair("action_needed");
                 break;
             default:
                 health.Repair = RepairStatus.ActionNeeded;

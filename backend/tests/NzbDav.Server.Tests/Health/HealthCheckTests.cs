@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
+using NzbDav.MockNntp.Nzb;
 using NzbDav.Streaming;
 
 namespace NzbDav.Server.Tests.Health;
@@ -213,6 +214,45 @@ public sealed class HealthCheckTests
         Assert.Equal(RepairStatus.ActionNeeded, after!.Repair);
         Assert.Equal(writes, health.Sonarr.Writes.Count);
         Assert.Contains(await health.AuditAsync(ct), a => a.Action == "action-needed");
+    }
+
+    [Fact]
+    public async Task A_replacement_that_goes_bad_inside_the_window_is_not_repaired_again_so_repairs_cannot_loop()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 60, 80, missing: true);
+        Assert.Equal(FileHealthState.Broken, (await health.CheckTwiceAsync(itemId, full: true, ct)).State);
+        Assert.Equal(3, health.Sonarr.Writes.Count);
+        var episode = Assert.Single(Assert.Single(health.Sonarr.Commands).Ids);
+
+        // Sonarr's search grabs another release of the episode; it imports, then loses articles too.
+        const string Replacement = "Show.S01E01.REPACK.1080p-OTHER";
+        var content = new byte[HealthHost.Segments * HealthHost.SegmentSize];
+        new Random(8).NextBytes(content);
+        var file = health.Primary.Store.AddFile("Show.S01E01.REPACK.mkv", content, HealthHost.SegmentSize);
+        using var nzb = new MemoryStream();
+        MockNzbWriter.Write(nzb, [file], Replacement, DateTimeOffset.UtcNow.AddDays(-1));
+        var slot = await health.Host.AddAndWaitAsync(nzb.ToArray(), Replacement + ".nzb", ct);
+        Assert.Equal("Completed", slot.GetProperty("status").GetString());
+        health.Sonarr.SeedReplacement(slot.GetProperty("nzo_id").GetString()!, Replacement, episode, "Show.S01E01.REPACK.mkv");
+        Guid replacementId;
+        await using (var context = await health.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
+            replacementId = await context.DavItems.Where(i => i.Name == "Show.S01E01.REPACK.mkv").Select(i => i.Id).SingleAsync(ct);
+        health.Primary.Store.SetMissing(file, 100, 120, missing: true);
+
+        Assert.Equal(FileHealthState.Broken, (await health.CheckTwiceAsync(replacementId, full: true, ct)).State);
+
+        // Sonarr was asked whose download it is, and nothing else: the episode waits for the user.
+        Assert.Equal(3, health.Sonarr.Writes.Count);
+        var row = await health.HealthAsync(replacementId, ct);
+        Assert.Equal(RepairStatus.ActionNeeded, row!.Repair);
+        Assert.Contains("already replaced", row.RepairMessage, StringComparison.Ordinal);
+        Assert.Contains(await health.AuditAsync(ct), a => a.Action == "repair-recentlyrepaired" && a.DavItemId == replacementId);
+        await using (var context = await health.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
+            Assert.True(await context.DavItems.AnyAsync(i => i.Id == replacementId, ct));
     }
 
     [Fact]

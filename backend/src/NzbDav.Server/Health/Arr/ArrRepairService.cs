@@ -10,12 +10,20 @@ public interface IArrRepairService
 }
 
 /// <param name="FilePath">Our virtual path of the broken file, e.g. "/content/tv/Show.S01E01.1080p-GRP/Show.S01E01.mkv".</param>
-public sealed record ArrRepairRequest(string NzoId, string JobName, string Category, string FilePath, bool DryRun);
+/// <param name="RecentRepairs">Items replaced inside the repair window: a file of one of them is not repaired again (<see cref="ArrRepairResult.RecentlyRepaired"/>).</param>
+public sealed record ArrRepairRequest(string NzoId, string JobName, string Category, string FilePath, bool DryRun, IReadOnlyList<ArrRecentRepair>? RecentRepairs = null);
 
-public enum ArrRepairResult { Repaired, DryRun, Deferred, NotFound }
+/// <summary>An episode (Sonarr) or movie (Radarr) of <paramref name="Instance"/> that a repair replaced at <paramref name="RepairedAt"/>.</summary>
+public sealed record ArrRecentRepair(string Instance, int ItemId, DateTime RepairedAt, string JobName);
 
-/// <summary>Instance: which Arr owned the download (null when none did). Reason: one human sentence for the audit log and UI.</summary>
-public sealed record ArrRepairOutcome(ArrRepairResult Result, string? Instance, string Reason, IReadOnlyList<ArrCall> Calls);
+/// <summary>RecentlyRepaired: the file's episodes or movie were replaced inside the window already, and nothing was changed.</summary>
+public enum ArrRepairResult { Repaired, DryRun, Deferred, NotFound, RecentlyRepaired }
+
+/// <summary>
+/// Instance: which Arr owned the download (null when none did). Reason: one human sentence for the
+/// audit log and UI. Replaced: the episodes or movie a repair (or dry run) searched for.
+/// </summary>
+public sealed record ArrRepairOutcome(ArrRepairResult Result, string? Instance, string Reason, IReadOnlyList<ArrCall> Calls, IReadOnlyList<int>? Replaced = null);
 
 /// <summary>One HTTP call made (or, in dry-run, that would have been made): Status null when no answer arrived.</summary>
 public sealed record ArrCall(string Instance, string Method, string Path, int? Status, string? Error, bool DryRun);
@@ -146,6 +154,11 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
         }
 
         var items = matched.Select(r => ItemId(instance, r)).Where(static id => id > 0).Distinct().Order().ToList();
+        if (repair.RecentlyRepaired(items) is { } again)
+        {
+            return again;
+        }
+
         // Newer versions name the file record each import made; older ones do not, and then the item's file now is taken.
         var importedFileIds = new Dictionary<int, int>();
         foreach (var record in matched)
@@ -233,13 +246,19 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
         }
 
         notes.Insert(0, matching ?? "");
-        return repair.Done(done, notes);
+        return repair.Done(done, notes, search);
     }
 
     /// <summary>Nothing imported yet: a download still queued is removed from the queue with blocklisting, otherwise its grab is marked failed; then the grabbed items are searched.</summary>
     private async Task<ArrRepairOutcome> RepairNotImportedAsync(Repair repair, bool alreadyFailed, CancellationToken cancellationToken)
     {
         var (instance, request, _, grabs, _) = repair;
+        var items = grabs.Select(r => ItemId(instance, r)).Where(static id => id > 0).Distinct().Order().ToList();
+        if (repair.RecentlyRepaired(items) is { } again)
+        {
+            return again;
+        }
+
         var done = new List<string>();
         if (alreadyFailed)
         {
@@ -277,7 +296,6 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
             }
         }
 
-        var items = grabs.Select(r => ItemId(instance, r)).Where(static id => id > 0).Distinct().Order().ToList();
         if (items.Count > 0)
         {
             var searched = await client.SearchAsync(instance, items, request.DryRun, cancellationToken);
@@ -289,7 +307,7 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
             done.Add($"started a search for {Item(instance)} {string.Join(", ", items)}");
         }
 
-        return repair.Done(done, []);
+        return repair.Done(done, [], items);
     }
 
     private async Task<(ArrResult<bool> Lookup, int FileId, string Label)> LookUpAsync(ArrInstanceOptions instance, int item, CancellationToken cancellationToken)
@@ -372,13 +390,28 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
         public static string Step<T>(ArrResult<T> result) =>
             result.Calls.Count == 0 ? result.Describe() : $"({result.Calls[^1].Method} {result.Calls[^1].Path}) {result.Describe()}";
 
-        public ArrRepairOutcome Done(List<string> done, List<string> notes)
+        public ArrRepairOutcome Done(List<string> done, List<string> notes, IReadOnlyList<int> replaced)
         {
             var said = string.Join("; ", notes.Where(static n => n.Length > 0));
             var tail = said.Length == 0 ? "." : $" ({said}).";
             return Request.DryRun
-                ? new(ArrRepairResult.DryRun, Instance.Name, $"Dry run: {Describe(Instance)} grabbed the download; it would have {Join(done)}{tail}", Calls)
-                : new(ArrRepairResult.Repaired, Instance.Name, $"{Describe(Instance)} {Join(done)}{tail}", Calls);
+                ? new(ArrRepairResult.DryRun, Instance.Name, $"Dry run: {Describe(Instance)} grabbed the download; it would have {Join(done)}{tail}", Calls, replaced)
+                : new(ArrRepairResult.Repaired, Instance.Name, $"{Describe(Instance)} {Join(done)}{tail}", Calls, replaced);
+        }
+
+        /// <summary>
+        /// Stops before any change when one of <paramref name="items"/> was replaced inside the
+        /// window: its replacement went bad too, and another round would only start a re-grab loop.
+        /// </summary>
+        public ArrRepairOutcome? RecentlyRepaired(IReadOnlyList<int> items)
+        {
+            var recent = Request.RecentRepairs?
+                .Where(r => string.Equals(r.Instance, Instance.Name, StringComparison.OrdinalIgnoreCase) && items.Contains(r.ItemId))
+                .MaxBy(static r => r.RepairedAt);
+            return recent is null
+                ? null
+                : Stop(ArrRepairResult.RecentlyRepaired,
+                    $"{Describe(Instance)}: {Item(Instance)} {recent.ItemId} was already replaced on {recent.RepairedAt:u} (it had '{recent.JobName}'), and its replacement '{Grab.SourceTitle}' is broken too. Nothing was changed, so the repairs do not loop: choose Repair now or replace it by hand.");
         }
     }
 }

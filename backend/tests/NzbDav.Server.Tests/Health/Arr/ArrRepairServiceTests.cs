@@ -57,10 +57,14 @@ public sealed class ArrRepairServiceTests
         await using var sonarr = await FakeArrServer.StartAsync(ArrKind.Sonarr, ct);
         var pack = sonarr.SeedImportedDownload("SABnzbd_nzo_pack02", "Show.S02.1080p.WEB-GRP", "Show.S02E01.mkv", "Show.S02E02.mkv");
         using var arr = new ArrTestServices(sonarr.Instance("sonarr"));
-        Assert.Equal(ArrRepairResult.Repaired, (await arr.Repair.RepairAsync(Request("SABnzbd_nzo_pack02", "tv", "/content/tv/Show.S02.1080p.WEB-GRP/Show.S02E01.mkv"), ct)).Result);
+        var first = await arr.Repair.RepairAsync(Request("SABnzbd_nzo_pack02", "tv", "/content/tv/Show.S02.1080p.WEB-GRP/Show.S02E01.mkv"), ct);
+        Assert.Equal(ArrRepairResult.Repaired, first.Result);
+        Assert.Equal([pack.ItemIds[0]], first.Replaced);
         var before = sonarr.Calls.Count;
+        // E01 replaced inside the window does not hold back E02, another episode of the pack.
+        var recent = first.Replaced!.Select(id => new ArrRecentRepair("sonarr", id, DateTime.UtcNow, "Show.S02.1080p.WEB-GRP")).ToList();
 
-        var second = await arr.Repair.RepairAsync(Request("SABnzbd_nzo_pack02", "tv", "/content/tv/Show.S02.1080p.WEB-GRP/Show.S02E02.mkv"), ct);
+        var second = await arr.Repair.RepairAsync(Request("SABnzbd_nzo_pack02", "tv", "/content/tv/Show.S02.1080p.WEB-GRP/Show.S02E02.mkv") with { RecentRepairs = recent }, ct);
 
         Assert.Equal(ArrRepairResult.Repaired, second.Result);
         Assert.Equal(
@@ -227,6 +231,41 @@ public sealed class ArrRepairServiceTests
         Assert.False(sonarr.IsQueued("SABnzbd_nzo_queue1"));
         Assert.True(sonarr.IsQueued("SABnzbd_nzo_other1"));
         Assert.Equal(queued.ItemIds, Assert.Single(sonarr.Commands).Ids);
+    }
+
+    [Fact]
+    public async Task A_replacement_of_a_movie_repaired_inside_the_window_is_left_for_the_user_so_repairs_cannot_loop()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var radarr = await FakeArrServer.StartAsync(ArrKind.Radarr, ct);
+        var first = radarr.SeedImportedDownload("SABnzbd_nzo_film01", "Film.2024.1080p-GRP", "Film.2024.1080p-GRP.mkv");
+        using var arr = new ArrTestServices(radarr.Instance("radarr"));
+        var repaired = await arr.Repair.RepairAsync(Request("SABnzbd_nzo_film01", "movies", "/content/movies/Film.2024.1080p-GRP/Film.2024.1080p-GRP.mkv"), ct);
+        Assert.Equal(ArrRepairResult.Repaired, repaired.Result);
+        Assert.Equal(first.ItemIds, repaired.Replaced);
+
+        // Radarr's search grabbed and imported another release of the same movie, which went bad too.
+        var movie = first.ItemIds[0];
+        var replacement = radarr.SeedReplacement("SABnzbd_nzo_film02", "Film.2024.REPACK.1080p-OTHER", movie, "Film.mkv");
+        var before = radarr.Calls.Count;
+        var recent = new ArrRecentRepair("radarr", movie, new DateTime(2026, 11, 20, 8, 0, 0, DateTimeKind.Utc), "Film.2024.1080p-GRP");
+        var again = Request("SABnzbd_nzo_film02", "movies", "/content/movies/Film.2024.REPACK.1080p-OTHER/Film.mkv") with { RecentRepairs = [recent] };
+
+        var outcome = await arr.Repair.RepairAsync(again, ct);
+
+        Assert.Equal(ArrRepairResult.RecentlyRepaired, outcome.Result);
+        Assert.Equal([("GET", "/api/v3/history?downloadId=SABnzbd_nzo_film02&page=1&pageSize=100")],
+            radarr.Calls.Skip(before).Select(static c => (c.Method, c.PathAndQuery)));
+        Assert.True(radarr.HasFile(replacement));
+        Assert.Single(radarr.Blocklist);
+        Assert.Contains("2026-11-20 08:00:00Z", outcome.Reason, StringComparison.Ordinal);
+        Assert.Contains("Film.2024.REPACK.1080p-OTHER", outcome.Reason, StringComparison.Ordinal);
+
+        // The user's Repair now carries no window: the replacement is replaced.
+        var asked = await arr.Repair.RepairAsync(again with { RecentRepairs = null }, ct);
+        Assert.Equal(ArrRepairResult.Repaired, asked.Result);
+        Assert.False(radarr.HasFile(replacement));
+        Assert.Equal(2, radarr.Blocklist.Count);
     }
 
     [Fact]

@@ -158,6 +158,32 @@ public sealed partial class FakeArrServer
         return new FakeArrDownload(downloadId, items, files, grabs, imports);
     }
 
+    /// <summary>
+    /// Another release of an item that already had one, grabbed and imported (what the search a
+    /// repair started ends in): a new file record for the item, the grab and the import naming it.
+    /// Returns the new file record's id.
+    /// </summary>
+    public int SeedReplacement(string downloadId, string releaseTitle, int itemId, string fileName)
+    {
+        var category = Kind is ArrKind.Sonarr ? "tv" : "movies";
+        int fileId;
+        if (Kind is ArrKind.Sonarr)
+        {
+            int series;
+            lock (_gate)
+                series = _episodes[itemId].SeriesId;
+            fileId = AddEpisodeFile(series, $"Season 01/{releaseTitle}{Path.GetExtension(fileName)}", itemId);
+        }
+        else
+        {
+            fileId = AddMovieFile(itemId, releaseTitle + Path.GetExtension(fileName));
+        }
+
+        AddGrab(downloadId, releaseTitle, itemId);
+        AddImport(downloadId, itemId, $"/mnt/nzbdav/completed/{category}/{releaseTitle}/{fileName}", fileId: fileId, sourceTitle: releaseTitle);
+        return fileId;
+    }
+
     /// <summary>A download grabbed for <paramref name="itemCount"/> new episodes (or one movie) and still in the queue, nothing imported.</summary>
     public FakeArrDownload SeedQueuedDownload(string downloadId, string releaseTitle, int itemCount = 1)
     {

@@ -85,7 +85,12 @@ public static class UiHealthEndpoints
         await audit.WriteAsync(HealthAudit.Entry(itemId, item.JobId, item.Path, "check-now", "Full check asked from the UI."), cancellationToken);
         var result = await service.CheckNowAsync(itemId, full: true, cancellationToken);
         if (result is null)
-            return Results.NotFound(new UiError($"{item.Path} is no longer in the library."));
+        {
+            // Still listed but nothing to ask a provider about: an empty file is always whole.
+            return await FindAsync(contexts, itemId, cancellationToken) is null
+                ? Results.NotFound(new UiError($"{item.Path} is no longer in the library."))
+                : Results.Ok(new UiHealthActionResult($"{item.Path} has no articles to check (it is empty), so it cannot lose any.", await FileAsync(contexts, itemId, cancellationToken)));
+        }
         var message = $"Checked {result.Checked} segments: {result.Present} present, {result.Missing} missing on every provider, {result.Unknown} without an answer. State: {result.State}."
             + (result.State == FileHealthState.Broken ? " A Broken file goes to repair through Sonarr/Radarr unless it is ignored or waits for you; the audit log says what happened." : "");
         return Results.Ok(new UiHealthActionResult(message, await FileAsync(contexts, itemId, cancellationToken)));

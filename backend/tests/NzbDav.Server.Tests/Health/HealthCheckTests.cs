@@ -1,9 +1,12 @@
 using System.Diagnostics;
+using System.Net;
+using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.MockNntp.Nzb;
+using NzbDav.Server.Tests.WebUi;
 using NzbDav.Streaming;
 
 namespace NzbDav.Server.Tests.Health;
@@ -253,6 +256,46 @@ public sealed class HealthCheckTests
         Assert.Contains(await health.AuditAsync(ct), a => a.Action == "repair-recentlyrepaired" && a.DavItemId == replacementId);
         await using (var context = await health.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
             Assert.True(await context.DavItems.AnyAsync(i => i.Id == replacementId, ct));
+    }
+
+    [Fact]
+    public async Task Check_now_from_the_UI_checks_every_segment_and_says_an_empty_file_has_nothing_to_lose()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        const string Password = "correct horse battery";
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        using var ui = new UiClient(health.Host.Server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Password, ct);
+
+        var checkedFile = await ReadAsync(await ui.PostAsync($"/ui/api/health/files/{itemId}/check", new { }, ct), HttpStatusCode.OK, ct);
+        Assert.Contains($"Checked {HealthHost.Segments} segments: {HealthHost.Segments} present", checkedFile.GetProperty("message").GetString(), StringComparison.Ordinal);
+        Assert.Equal("healthy", checkedFile.GetProperty("file").GetProperty("state").GetString());
+
+        // An empty file of the release (no articles at all) is still in the library: it is not "gone".
+        var emptyId = Guid.NewGuid();
+        await using (var context = await health.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
+        {
+            var file = await context.DavItems.AsNoTracking().SingleAsync(i => i.Id == itemId, ct);
+            context.DavItems.Add(new DavItem { Id = emptyId, JobId = file.JobId, ParentId = file.ParentId, Name = "empty.nfo", Path = file.Path[..(file.Path.LastIndexOf('/') + 1)] + "empty.nfo", Size = 0 });
+            await context.SaveChangesAsync(ct);
+        }
+        var empty = await ReadAsync(await ui.PostAsync($"/ui/api/health/files/{emptyId}/check", new { }, ct), HttpStatusCode.OK, ct);
+        Assert.Contains("no articles to check", empty.GetProperty("message").GetString(), StringComparison.Ordinal);
+
+        var unknown = await ReadAsync(await ui.PostAsync($"/ui/api/health/files/{Guid.NewGuid()}/check", new { }, ct), HttpStatusCode.NotFound, ct);
+        Assert.Contains("no library file", unknown.GetProperty("error").GetString(), StringComparison.Ordinal);
+    }
+
+    private static async Task<JsonElement> ReadAsync(HttpResponseMessage response, HttpStatusCode expected, CancellationToken cancellationToken)
+    {
+        using (response)
+        {
+            var body = await response.Content.ReadAsStringAsync(cancellationToken);
+            Assert.True(response.StatusCode == expected, $"{(int)response.StatusCode}: {body}");
+            return JsonDocument.Parse(body).RootElement.Clone();
+        }
     }
 
     [Fact]

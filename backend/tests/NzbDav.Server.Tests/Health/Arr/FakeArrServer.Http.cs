@@ -298,22 +298,7 @@ public sealed partial class FakeArrServer
         };
         if (episode.FileId != 0 && _files.TryGetValue(episode.FileId, out var file))
         {
-            json["episodeFile"] = new JsonObject
-            {
-                ["seriesId"] = episode.SeriesId,
-                ["seasonNumber"] = episode.Season,
-                ["relativePath"] = file.RelativePath,
-                ["path"] = file.Path,
-                ["size"] = 1073741824L,
-                ["dateAdded"] = Stamp(Epoch),
-                ["releaseGroup"] = "GRP",
-                ["languages"] = new JsonArray(new JsonObject { ["id"] = 1, ["name"] = "English" }),
-                ["quality"] = Quality(),
-                ["customFormats"] = new JsonArray(),
-                ["customFormatScore"] = 0,
-                ["qualityCutoffNotMet"] = false,
-                ["id"] = file.Id,
-            };
+            json["episodeFile"] = FileJson(file, 1073741824L, ("seriesId", episode.SeriesId), ("seasonNumber", episode.Season));
         }
 
         return json;
@@ -342,24 +327,29 @@ public sealed partial class FakeArrServer
         };
         if (movie.FileId != 0 && _files.TryGetValue(movie.FileId, out var file))
         {
-            json["movieFile"] = new JsonObject
-            {
-                ["movieId"] = movie.Id,
-                ["relativePath"] = file.RelativePath,
-                ["path"] = file.Path,
-                ["size"] = 4294967296L,
-                ["dateAdded"] = Stamp(Epoch),
-                ["releaseGroup"] = "GRP",
-                ["edition"] = "",
-                ["languages"] = new JsonArray(new JsonObject { ["id"] = 1, ["name"] = "English" }),
-                ["quality"] = Quality(),
-                ["customFormats"] = new JsonArray(),
-                ["customFormatScore"] = 0,
-                ["qualityCutoffNotMet"] = false,
-                ["id"] = file.Id,
-            };
+            json["movieFile"] = FileJson(file, 4294967296L, ("movieId", movie.Id), ("edition", ""));
         }
 
+        return json;
+    }
+
+    /// <summary>An episode file or movie file record: the owner's own fields, then those both share.</summary>
+    private static JsonObject FileJson(MediaFile file, long size, params (string Name, JsonNode? Value)[] owner)
+    {
+        var json = new JsonObject();
+        foreach (var (name, value) in owner)
+            json[name] = value;
+        json["relativePath"] = file.RelativePath;
+        json["path"] = file.Path;
+        json["size"] = size;
+        json["dateAdded"] = Stamp(Epoch);
+        json["releaseGroup"] = "GRP";
+        json["languages"] = new JsonArray(new JsonObject { ["id"] = 1, ["name"] = "English" });
+        json["quality"] = Quality();
+        json["customFormats"] = new JsonArray();
+        json["customFormatScore"] = 0;
+        json["qualityCutoffNotMet"] = false;
+        json["id"] = file.Id;
         return json;
     }
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useHealth, useHealthAction, type HealthAction } from "../api/health";
 import type { HealthAuditEntry, HealthFile, HealthFilter, HealthView } from "../api/types";
+import { Pager } from "../components/Pager";
 import { contentRoot, filesPageUrl } from "../lib/files";
 import { bytes, dateTime, relativeTime } from "../lib/format";
 import {
@@ -18,7 +19,6 @@ import {
   repairLabel,
   stateLabel,
 } from "../lib/health";
-import { pageCount, pageRange } from "../lib/jobs";
 import { useNow } from "../lib/useNow";
 
 const pageSize = 50;
@@ -35,15 +35,10 @@ export function HealthPage() {
   const [page, setPage] = useState(1);
   const health = useHealth({ state: filter, offset: (page - 1) * pageSize, limit: pageSize });
   const data = health.data;
-  const pages = data ? pageCount(pageSize, data.total) : 1;
   const now = useNow(5_000);
 
   // A new filter starts from its first page.
   useEffect(() => setPage(1), [filter]);
-  // Files that left the last page (repaired, or now in another state) leave it empty: step back.
-  useEffect(() => {
-    if (data && page > pages) setPage(pages);
-  }, [data, page, pages]);
 
   function choose(value: HealthFilter) {
     setParams(value === "all" || value === filter ? {} : { state: value });
@@ -93,17 +88,7 @@ export function HealthPage() {
             ) : (
               <FileTable files={data.files} now={now} />
             )}
-            {data.total > pageSize && (
-              <div className="pager">
-                <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  Previous
-                </button>
-                <span data-testid="page-range">{pageRange(page, pageSize, data.total)}</span>
-                <button type="button" className="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                  Next
-                </button>
-              </div>
-            )}
+            <Pager page={page} pageSize={pageSize} total={data.total} onPage={setPage} hideSinglePage />
           </section>
           <AuditCard entries={data.audit} now={now} />
         </>

@@ -2,9 +2,10 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { nzbUrl, useHistory, useJobDelete, useJobRetry } from "../api/jobs";
 import type { HistoryFilter, HistoryJob } from "../api/types";
+import { Pager } from "../components/Pager";
 import { filesPageUrl } from "../lib/files";
 import { bytes, dateTime } from "../lib/format";
-import { categoryLabel, pageCount, pageRange } from "../lib/jobs";
+import { categoryLabel } from "../lib/jobs";
 import { useDebounced } from "../lib/useDebounced";
 
 const pageSize = 25;
@@ -23,14 +24,9 @@ export function HistoryPage() {
   const [page, setPage] = useState(1);
   const history = useHistory({ page, pageSize, search, status });
   const data = history.data;
-  const pages = data ? pageCount(pageSize, data.total) : 1;
 
   // A new search or filter starts from its first page.
   useEffect(() => setPage(1), [search, status]);
-  // Deleting the last entries of the last page leaves it empty: step back to one that has some.
-  useEffect(() => {
-    if (data && page > pages) setPage(pages);
-  }, [data, page, pages]);
 
   return (
     <section className="card" aria-labelledby="history-title">
@@ -65,17 +61,7 @@ export function HistoryPage() {
           ))}
         </ul>
       )}
-      {data && (
-        <div className="pager">
-          <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span data-testid="page-range">{pageRange(page, pageSize, data.total)}</span>
-          <button type="button" className="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </div>
-      )}
+      {data && <Pager page={page} pageSize={pageSize} total={data.total} onPage={setPage} />}
     </section>
   );
 }

@@ -12,7 +12,9 @@ public sealed partial class SabApiHandler
             case null:
                 return await ListHistoryAsync(request, cancellationToken);
             case "delete":
-                await jobs.DeleteAsync(request.Ids, JobCommands.HistoryStatuses, cancellationToken);
+                // del_files is ignored on purpose: Sonarr sends it after a symlink import, and deleting
+                // the files would break the links it just imported (see JobCommands).
+                await jobs.RemoveFromHistoryAsync(request.Ids, cancellationToken);
                 return SabJson.True();
             default:
                 return SabJson.Error("not implemented");

@@ -16,6 +16,7 @@ public sealed class WebDavCredentials
 
     private readonly ConcurrentDictionary<string, byte> _verified = new(StringComparer.Ordinal);
     private State? _state;
+    private byte[]? _internalHeader;
 
     private sealed record State(byte[] User, PasswordHash Hash);
 
@@ -35,13 +36,28 @@ public sealed class WebDavCredentials
         }
     }
 
-    /// <summary>Whether <paramref name="authorization"/> is <c>Basic base64(user:password)</c> for the configured account.</summary>
+    /// <summary>
+    /// The account NzbDav's own rclone mount uses: a random password made for this process and
+    /// written only to rclone's config file, so the mount works whatever the user's password is
+    /// (a generated one exists only as its hash). Null removes it.
+    /// </summary>
+    public void SetInternal(string? user, string? password) =>
+        Volatile.Write(ref _internalHeader, user is null || password is null
+            ? null
+            : SHA256.HashData(Encoding.UTF8.GetBytes("Basic " + Convert.ToBase64String(Encoding.UTF8.GetBytes(user + ":" + password)))));
+
+    /// <summary>Whether <paramref name="authorization"/> is <c>Basic base64(user:password)</c> for the configured account (or the mount's).</summary>
     public bool Verify(string? authorization)
     {
         var state = Volatile.Read(ref _state);
-        if (state is null || authorization is null || !authorization.StartsWith("Basic ", StringComparison.OrdinalIgnoreCase))
+        if (authorization is null || !authorization.StartsWith("Basic ", StringComparison.OrdinalIgnoreCase))
             return false;
-        var key = Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(authorization)));
+        var digest = SHA256.HashData(Encoding.UTF8.GetBytes(authorization));
+        if (Volatile.Read(ref _internalHeader) is { } mount && CryptographicOperations.FixedTimeEquals(digest, mount))
+            return true;
+        if (state is null)
+            return false;
+        var key = Convert.ToHexString(digest);
         if (_verified.ContainsKey(key))
             return true;
         if (!TryDecode(authorization.AsSpan(6).Trim(), out var user, out var password))

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.Server.Health.Arr;
+using NzbDav.Server.Mount;
 
 namespace NzbDav.Server.Health;
 
@@ -21,6 +22,7 @@ public sealed class HealthRepairer(
     HealthAudit audit,
     HealthMetrics metrics,
     FileHoles holes,
+    LibraryChanges changes,
     IOptionsMonitor<HealthOptions> options,
     TimeProvider time,
     ILogger<HealthRepairer> logger)
@@ -159,6 +161,7 @@ public sealed class HealthRepairer(
                 .SetProperty(j => j.FailMessage, reason)
                 .SetProperty(j => j.RemovedFromHistory, false), cancellationToken);
         }
+        changes.Changed(job.Category);
         await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "removed",
             filesLeft ? $"Removed from the library; the job keeps its other files. {reason}" : $"Removed from the library; the job moved to the history as Failed. {reason}"), cancellationToken);
         logger.LogWarning("Removed {Path} from the library after a repair: {Reason}", item.Path, reason);

@@ -3,6 +3,7 @@ using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Live;
 using NzbDav.Server.Monitoring;
+using NzbDav.Server.Mount;
 using NzbDav.Server.WebDav;
 using NzbDav.Server.WebUi;
 using Serilog;
@@ -68,6 +69,7 @@ public sealed class NzbDavHost
         builder.Services.AddNzbDavLibrary(builder.Configuration);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
         builder.Services.AddNzbDavWebUi();
+        builder.Services.AddNzbDavMount(builder.Configuration);
         builder.Services.AddNzbDavUiAuthentication(settings);
         var metrics = settings.Metrics;
         // The meters always exist: the dashboard reads them; /metrics only exports them when enabled.
@@ -99,7 +101,8 @@ public sealed class NzbDavHost
         app.UseAuthorization();
         app.UseRateLimiter();
         app.UseWebDavBasicAuth();
-        app.MapGet("/health", () => Results.Ok(new HealthResponse("ok")))
+        app.MapGet("/health", static (MountState mount, Microsoft.Extensions.Options.IOptionsMonitor<MountOptions> mountOptions) =>
+                Results.Ok(HealthResponse.Of(mount.Current, mountOptions.CurrentValue.Enabled)))
             .WithMetadata(new BasicAuthExemption("container health checks carry no credentials"));
         // SABnzbd clients send no Basic auth; /api checks its API key itself.
         app.MapGroup("").WithMetadata(new BasicAuthExemption("SABnzbd API key")).MapSabApi();

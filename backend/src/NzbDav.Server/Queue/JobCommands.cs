@@ -1,6 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
+using NzbDav.Server.Mount;
 
 namespace NzbDav.Server.Queue;
 
@@ -13,6 +14,7 @@ public sealed class JobCommands(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     QueueSignal signal,
     JobCancellations cancellations,
+    LibraryChanges changes,
     ILogger<JobCommands> logger)
 {
     public static readonly JobStatus[] QueueStatuses = [JobStatus.Queued, JobStatus.Paused, JobStatus.Processing];
@@ -49,15 +51,48 @@ public sealed class JobCommands(
             query = query.Where(j => j.Status == JobStatus.Failed);
         else if (!all)
             query = query.Where(j => ids.Contains(j.NzoId));
-        var jobs = await query.Select(j => new { j.Id, j.NzoId }).ToListAsync(cancellationToken);
+        var jobs = await query.Select(j => new { j.Id, j.NzoId, j.Category, j.Status }).ToListAsync(cancellationToken);
         foreach (var job in jobs)
             cancellations.Cancel(job.Id);
         var jobIds = jobs.Select(j => j.Id).ToList();
         // Cascades remove the stored NZB and the job's virtual tree.
         await context.Jobs.Where(j => jobIds.Contains(j.Id)).ExecuteDeleteAsync(cancellationToken);
+        foreach (var category in jobs.Where(static j => j.Status == JobStatus.Completed).Select(static j => j.Category).Distinct(StringComparer.Ordinal))
+            changes.Changed(category);
         if (jobs.Count > 0)
             logger.LogInformation("Deleted jobs {NzoIds}", string.Join(", ", jobs.Select(j => j.NzoId)));
         return jobs.Select(j => j.NzoId).ToList();
+    }
+
+    /// <summary>
+    /// SABnzbd's history delete, as Sonarr/Radarr send it after importing (with <c>del_files=1</c>):
+    /// completed jobs leave the history but keep their files, because the imported symlinks point
+    /// into them; failed jobs have none and are deleted. The ids may also be <c>all</c> or
+    /// <c>failed</c>. Answers the ids removed.
+    /// </summary>
+    public async Task<IReadOnlyList<string>> RemoveFromHistoryAsync(IReadOnlyList<string> ids, CancellationToken cancellationToken)
+    {
+        var all = ids.Any(id => id.Equals("all", StringComparison.OrdinalIgnoreCase));
+        var onlyFailed = ids.Any(id => id.Equals("failed", StringComparison.OrdinalIgnoreCase));
+        if (all || onlyFailed)
+        {
+            var failed = await DeleteAsync(["failed"], HistoryStatuses, cancellationToken);
+            if (!all)
+                return failed;
+            await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+            var completed = await context.Jobs.Where(j => j.Status == JobStatus.Completed && !j.RemovedFromHistory).Select(j => j.NzoId).ToListAsync(cancellationToken);
+            await context.Jobs.Where(j => j.Status == JobStatus.Completed).ExecuteUpdateAsync(s => s.SetProperty(j => j.RemovedFromHistory, true), cancellationToken);
+            logger.LogInformation("Removed every job from the history; completed jobs' files stay in the library");
+            return [.. failed, .. completed];
+        }
+
+        var removed = new List<string>();
+        foreach (var id in ids.Distinct(StringComparer.Ordinal))
+        {
+            if (await RemoveFromHistoryAsync(id, cancellationToken))
+                removed.Add(id);
+        }
+        return removed;
     }
 
     /// <summary>

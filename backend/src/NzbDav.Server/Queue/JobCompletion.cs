@@ -5,6 +5,7 @@ using NzbDav.Data.Entities;
 using NzbDav.Data.Layout;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Health;
+using NzbDav.Server.Mount;
 
 namespace NzbDav.Server.Queue;
 
@@ -13,6 +14,7 @@ public sealed class JobCompletion(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     IOptionsMonitor<NzbDavOptions> options,
     IOptionsMonitor<HealthOptions> healthOptions,
+    LibraryChanges changes,
     TimeProvider timeProvider,
     ILogger<JobCompletion> logger)
 {
@@ -71,6 +73,7 @@ public sealed class JobCompletion(
             return;
         await context.SaveChangesAsync(cancellationToken);
         await transaction.CommitAsync(cancellationToken);
+        changes.Changed(job.Category);
         logger.LogInformation("Completed {NzoId} {JobName}: {Files} file(s), {Bytes} bytes at {Storage}", job.NzoId, job.Name, files.Count, total, storage);
     }
 

@@ -45,12 +45,14 @@ public sealed class IngestionTests
             Assert.Equal(nntp.Store.Files[0].Articles.Select(a => a.MessageId), part.MessageIds);
         }
 
-        var deleted = await server.GetAsync($"mode=history&name=delete&value={id}&apikey={TestServer.ApiKey}", ct);
+        // Sonarr removes the job from the history after importing, with del_files=1: the files it
+        // linked to stay in the library; the history no longer lists the job.
+        var itemsBefore = await CountItemsAsync(factory, ct);
+        var deleted = await server.GetAsync($"mode=history&name=delete&value={id}&del_files=1&apikey={TestServer.ApiKey}", ct);
         Assert.True(deleted.GetProperty("status").GetBoolean());
-        await using (var context = await factory.CreateDbContextAsync(ct))
-        {
-            Assert.Equal(0, await context.DavItems.CountAsync(ct));
-        }
+        Assert.Equal(itemsBefore, await CountItemsAsync(factory, ct));
+        var history = (await server.GetAsync("mode=history&apikey=" + TestServer.ApiKey, ct)).GetProperty("history");
+        Assert.DoesNotContain(history.GetProperty("slots").EnumerateArray(), s => s.GetProperty("nzo_id").GetString() == id);
     }
 
     [Fact]
@@ -120,5 +122,11 @@ public sealed class IngestionTests
             Assert.True(queued, $"Job {nzoId} is neither queued nor in history: it was lost.");
             await Task.Delay(50, deadline.Token);
         }
+    }
+
+    private static async Task<int> CountItemsAsync(IDbContextFactory<NzbDavDbContext> factory, CancellationToken cancellationToken)
+    {
+        await using var context = await factory.CreateDbContextAsync(cancellationToken);
+        return await context.DavItems.CountAsync(cancellationToken);
     }
 }

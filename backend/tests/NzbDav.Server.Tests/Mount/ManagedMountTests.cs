@@ -1,0 +1,203 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using NzbDav.Data;
+using NzbDav.MockNntp;
+using NzbDav.Server.Mount;
+using NzbDav.Server.Tests.Api;
+using NzbDav.Server.Tests.Data;
+using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Server.Tests.RealClients;
+
+namespace NzbDav.Server.Tests.Mount;
+
+/// <summary>
+/// The managed mount with the real Debian rclone and FUSE: NzbDav mounts its own tree, a file
+/// reads back byte-exact through the kernel, a completed job shows in the mount within a second
+/// (rclone's directory cache set to an hour, so only NzbDav's refresh can show it), rclone killed
+/// comes back, a stale mount a crash left is cleared, a non-empty folder is refused, and stopping
+/// unmounts. Skips, saying why, where FUSE cannot be used.
+/// </summary>
+public sealed class ManagedMountTests
+{
+    private const string Release = "Managed.Show.S01E01";
+    private const string FileName = "Managed.Show.S01E01.mkv";
+    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(30);
+
+    [Fact]
+    public async Task The_mount_reads_byte_exact_shows_new_and_deleted_jobs_within_a_second_comes_back_after_rclone_dies_and_unmounts_on_stop()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        SkipWithoutFuse();
+        using var data = new TempDirectory();
+        var mount = Path.Combine(data.Path, "mnt");
+        await using var nntp = new MockNntpServer();
+        await nntp.StartAsync(ct);
+        var content = new byte[2_000_003];
+        new Random(21).NextBytes(content);
+        nntp.Store.AddFile(FileName, content, 100_000);
+        using var nzb = new MemoryStream();
+        nntp.WriteNzb(nzb, Release);
+
+        var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, TestContext.Current.TestOutputHelper,
+            "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount, "--Mount:DirCacheTime=1h");
+        try
+        {
+            await WaitMountedAsync(host.Server, ct);
+            // rclone now trusts its listing of content/tv for an hour.
+            var category = Path.Combine(mount, "content", "tv");
+            Assert.True(Directory.Exists(category));
+            Assert.Empty(Directory.EnumerateFileSystemEntries(category));
+
+            var slot = await host.AddAndWaitAsync(nzb.ToArray(), Release + ".nzb", ct);
+            Assert.Equal("Completed", slot.GetProperty("status").GetString());
+            var file = Path.Combine(category, Release, FileName);
+            var seen = await WaitUntilAsync(() => File.Exists(file), ct);
+            DateTime completedAt;
+            await using (var context = await host.Server.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
+                completedAt = (await context.Jobs.SingleAsync(ct)).CompletedAt!.Value;
+            var visibleAfter = seen - completedAt;
+            TestContext.Current.TestOutputHelper?.WriteLine($"Visible in the mount {visibleAfter.TotalMilliseconds:F0} ms after Completed");
+            Assert.True(visibleAfter < TimeSpan.FromSeconds(1), $"the job showed in the mount {visibleAfter.TotalMilliseconds:F0} ms after it completed");
+
+            var whole = await File.ReadAllBytesAsync(file, ct);
+            Assert.True(content.AsSpan().SequenceEqual(whole), "the file read through the mount differs from the posted bytes");
+
+            // rclone dies: the mount comes back by itself and serves the same bytes.
+            var rclone = RclonePids(mount).Single();
+            using (var killed = Process.GetProcessById(rclone))
+                killed.Kill();
+            var health = await WaitHealthAsync(host.Server, h => h.GetProperty("restarts").GetInt32() >= 1 && h.GetProperty("state").GetString() == "mounted", ct);
+            Assert.Contains("rclone exited", health.GetProperty("lastError").GetString(), StringComparison.Ordinal);
+            Assert.NotEqual(rclone, RclonePids(mount).Single());
+            await using (var stream = File.OpenRead(file))
+            {
+                var part = new byte[65_536];
+                stream.Seek(1_000_000, SeekOrigin.Begin);
+                await stream.ReadExactlyAsync(part, ct);
+                Assert.True(content.AsSpan(1_000_000, part.Length).SequenceEqual(part));
+            }
+
+            // Deleted from the library (the UI's delete with files): gone from the mount at once too.
+            await host.Server.Services.GetRequiredService<NzbDav.Server.Queue.JobCommands>().DeleteAsync([slot.GetProperty("nzo_id").GetString()!], NzbDav.Server.Queue.JobCommands.HistoryStatuses, ct);
+            var gone = Stopwatch.GetTimestamp();
+            await WaitUntilAsync(() => !Directory.Exists(Path.Combine(category, Release)), ct);
+            Assert.True(Stopwatch.GetElapsedTime(gone) < TimeSpan.FromSeconds(1), $"the deleted job stayed in the mount {Stopwatch.GetElapsedTime(gone).TotalMilliseconds:F0} ms");
+        }
+        finally
+        {
+            await host.DisposeAsync();
+        }
+
+        // Stopped: unmounted, and rclone is gone.
+        Assert.Null(MountPoints.MountedType(mount));
+        Assert.Empty(RclonePids(mount));
+    }
+
+    [Fact]
+    public async Task A_stale_mount_a_crash_left_is_cleared_and_a_non_empty_folder_is_refused_without_touching_it()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        SkipWithoutFuse();
+        using var data = new TempDirectory();
+        var mount = Path.Combine(data.Path, "mnt");
+        Directory.CreateDirectory(mount);
+
+        // An rclone killed outright leaves its mount behind: "Transport endpoint is not connected".
+        var leftover = Process.Start(new ProcessStartInfo("rclone", ["mount", ":memory:", mount]) { RedirectStandardError = true })!;
+        await WaitUntilAsync(() => MountPoints.MountedType(mount) is not null || leftover.HasExited, ct);
+        if (leftover.HasExited)
+            Assert.Skip("FUSE is not usable here: rclone mount exited with " + leftover.ExitCode + ": " + await leftover.StandardError.ReadToEndAsync(ct));
+        leftover.Kill();
+        await leftover.WaitForExitAsync(ct);
+        leftover.Dispose();
+        Assert.False(MountPoints.IsReadable(mount, out var stale), "a killed rclone should leave a dead mount");
+        TestContext.Current.TestOutputHelper?.WriteLine("Left behind: " + stale);
+
+        await using (var host = await IngestionHost.StartAsync(data.Path, null, new TestOutputLogger(TestContext.Current.TestOutputHelper!, "NzbDav.Server"), ct, "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount))
+        {
+            var health = await WaitMountedAsync(host.Server, ct);
+            Assert.Equal(0, health.GetProperty("restarts").GetInt32());
+            Assert.True(Directory.Exists(Path.Combine(mount, "content")));
+        }
+        Assert.Null(MountPoints.MountedType(mount));
+
+        // A folder with files in it is never mounted over: they would vanish from view.
+        var keep = Path.Combine(mount, "keep.txt");
+        await File.WriteAllTextAsync(keep, "mine", ct);
+        await using (var host = await IngestionHost.StartAsync(data.Path, null, new TestOutputLogger(TestContext.Current.TestOutputHelper!, "NzbDav.Server"), ct, "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount))
+        {
+            var health = await WaitHealthAsync(host.Server, h => h.GetProperty("state").GetString() == "failed", ct);
+            Assert.Contains("is not empty", health.GetProperty("lastError").GetString(), StringComparison.Ordinal);
+            Assert.Null(MountPoints.MountedType(mount));
+        }
+        Assert.Equal("mine", await File.ReadAllTextAsync(keep, ct));
+    }
+
+    private static void SkipWithoutFuse()
+    {
+        if (RcloneMount.Unusable(out _) is { } reason)
+            Assert.Skip("FUSE is not usable here: " + reason);
+    }
+
+    /// <summary>The mount's part of /health once it is mounted; skips when FUSE refused the mount (an unprivileged container).</summary>
+    private static async Task<JsonElement> WaitMountedAsync(TestServer server, CancellationToken cancellationToken)
+    {
+        var health = await WaitHealthAsync(server, h => h.GetProperty("state").GetString() is "mounted" or "failed", cancellationToken);
+        if (health.GetProperty("state").GetString() == "failed")
+            Assert.Skip("FUSE is not usable here: " + health.GetProperty("lastError").GetString());
+        return health;
+    }
+
+    private static async Task<JsonElement> WaitHealthAsync(TestServer server, Func<JsonElement, bool> done, CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        while (true)
+        {
+            using var response = await server.Http.GetAsync("/health", cancellationToken);
+            using var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken));
+            var mount = body.RootElement.GetProperty("mount").Clone();
+            if (done(mount))
+                return mount;
+            if (Stopwatch.GetElapsedTime(started) > Deadline)
+                Assert.Fail("The mount did not get there in time; /health says " + mount);
+            await Task.Delay(50, cancellationToken);
+        }
+    }
+
+    /// <summary>Waits for <paramref name="condition"/>; the UTC time it first held.</summary>
+    private static async Task<DateTime> WaitUntilAsync(Func<bool> condition, CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        while (!condition())
+        {
+            if (Stopwatch.GetElapsedTime(started) > Deadline)
+                Assert.Fail("The condition did not hold within " + Deadline.TotalSeconds + " s.");
+            await Task.Delay(10, cancellationToken);
+        }
+        return DateTime.UtcNow;
+    }
+
+    /// <summary>The rclone processes mounting <paramref name="mount"/>.</summary>
+    private static List<int> RclonePids(string mount)
+    {
+        var pids = new List<int>();
+        foreach (var directory in Directory.EnumerateDirectories("/proc"))
+        {
+            if (!int.TryParse(Path.GetFileName(directory), out var pid))
+                continue;
+            try
+            {
+                var arguments = File.ReadAllText(Path.Combine(directory, "cmdline")).Split('\0');
+                if (arguments.Length > 0 && Path.GetFileName(arguments[0]) == "rclone" && arguments.Contains("mount") && arguments.Contains(mount))
+                    pids.Add(pid);
+            }
+            catch (IOException)
+            {
+                // The process ended while we looked.
+            }
+        }
+        return pids;
+    }
+}

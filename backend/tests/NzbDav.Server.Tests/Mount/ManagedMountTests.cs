@@ -8,6 +8,7 @@ using NzbDav.Server.Mount;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Server.Tests.Monitoring;
 using NzbDav.Server.Tests.RealClients;
 
 namespace NzbDav.Server.Tests.Mount;
@@ -63,6 +64,16 @@ public sealed class ManagedMountTests
 
             var whole = await File.ReadAllBytesAsync(file, ct);
             Assert.True(content.AsSpan().SequenceEqual(whole), "the file read through the mount differs from the posted bytes");
+
+            using (var scraper = new HttpClient { BaseAddress = host.Server.Http.BaseAddress })
+            {
+                scraper.DefaultRequestHeaders.Add("X-Api-Key", TestServer.ApiKey);
+                var metrics = await PrometheusScrape.GetAsync(scraper, "/metrics", ct);
+                Assert.Equal(1, metrics.Value("nzbdav_mount_up"));
+                Assert.Equal(0, metrics.Value("nzbdav_mount_restarts_total"));
+                Assert.True(metrics.Value("nzbdav_mount_refreshes_total", ("outcome", "ok")) >= 1);
+                Assert.NotNull(metrics.Find("nzbdav_mount_cache_bytes"));
+            }
 
             // rclone dies: the mount comes back by itself and serves the same bytes.
             var rclone = RclonePids(mount).Single();

@@ -10,7 +10,9 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 # rclone mount test run; where the machine has no usable FUSE device that test skips, saying why.
 # 7zz (Debian's 7-Zip, package 7zip) makes the stored, split and encrypted 7z archives the tests read.
 # chromium is the browser Playwright drives for the web UI's end-to-end tests (it cannot download its own here).
-required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip chromium:chromium)
+# docker-compose (Debian's, a real compose parser; no Docker engine is needed) validates and renders the
+# compose files for the deployment tests.
+required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip chromium:chromium docker-compose:docker-compose)
 missing=()
 for pair in "${required[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")

@@ -6,9 +6,11 @@ namespace NzbDav.Server.Tests.RealClients;
 /// <summary>Runs a real client (rclone, ffprobe, ffmpeg) to completion; a missing tool fails the test with how to get it.</summary>
 internal static class ExternalTool
 {
-    private static readonly TimeSpan Deadline = TimeSpan.FromMinutes(2);
+    public static Task<ToolResult> RunAsync(string tool, IReadOnlyList<string> arguments, CancellationToken cancellationToken) =>
+        RunAsync(tool, arguments, ToolRun.Default, cancellationToken);
 
-    public static async Task<ToolResult> RunAsync(string tool, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
+    /// <summary>As above, with the deadline, install hint, environment and working directory of <paramref name="run"/>.</summary>
+    public static async Task<ToolResult> RunAsync(string tool, IReadOnlyList<string> arguments, ToolRun run, CancellationToken cancellationToken)
     {
         var start = new ProcessStartInfo(tool, arguments)
         {
@@ -16,6 +18,16 @@ internal static class ExternalTool
             RedirectStandardError = true,
             RedirectStandardInput = true,
         };
+        if (run.WorkingDirectory is not null)
+            start.WorkingDirectory = run.WorkingDirectory;
+        foreach (var (name, value) in run.Environment ?? new Dictionary<string, string?>())
+        {
+            if (value is null)
+                start.Environment.Remove(name);
+            else
+                start.Environment[name] = value;
+        }
+
         Process process;
         try
         {
@@ -23,7 +35,7 @@ internal static class ExternalTool
         }
         catch (Win32Exception ex)
         {
-            Assert.Fail($"'{tool}' is not installed ({ex.Message}); tools/test.sh installs it, or run: apt-get install -y rclone ffmpeg");
+            Assert.Fail($"'{tool}' is not installed ({ex.Message}); tools/test.sh installs it, or run: {run.Install}");
             throw;
         }
 
@@ -31,7 +43,7 @@ internal static class ExternalTool
         {
             process.StandardInput.Close();
             using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            deadline.CancelAfter(Deadline);
+            deadline.CancelAfter(run.Deadline);
             using var output = new MemoryStream();
             var copy = process.StandardOutput.BaseStream.CopyToAsync(output, deadline.Token);
             var errors = process.StandardError.ReadToEndAsync(deadline.Token);
@@ -43,7 +55,7 @@ internal static class ExternalTool
             catch (OperationCanceledException)
             {
                 process.Kill(entireProcessTree: true);
-                Assert.Fail($"{tool} {string.Join(' ', arguments)} did not finish within {Deadline.TotalSeconds} s.");
+                Assert.Fail($"{tool} {string.Join(' ', arguments)} did not finish within {run.Deadline.TotalSeconds} s.");
                 throw;
             }
 
@@ -51,10 +63,14 @@ internal static class ExternalTool
         }
     }
 
-    /// <summary>As <see cref="RunAsync"/>, asserting exit code 0 and returning standard output.</summary>
-    public static async Task<byte[]> RunCheckedAsync(string tool, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
+    /// <summary>As <see cref="RunAsync(string, IReadOnlyList{string}, CancellationToken)"/>, asserting exit code 0 and returning standard output.</summary>
+    public static Task<byte[]> RunCheckedAsync(string tool, IReadOnlyList<string> arguments, CancellationToken cancellationToken) =>
+        RunCheckedAsync(tool, arguments, ToolRun.Default, cancellationToken);
+
+    /// <summary>As <see cref="RunAsync(string, IReadOnlyList{string}, ToolRun, CancellationToken)"/>, asserting exit code 0 and returning standard output.</summary>
+    public static async Task<byte[]> RunCheckedAsync(string tool, IReadOnlyList<string> arguments, ToolRun run, CancellationToken cancellationToken)
     {
-        var result = await RunAsync(tool, arguments, cancellationToken);
+        var result = await RunAsync(tool, arguments, run, cancellationToken);
         Assert.True(result.ExitCode == 0, $"{tool} {string.Join(' ', arguments)} exited with {result.ExitCode}: {result.Errors}");
         return result.Output;
     }

@@ -16,6 +16,7 @@ const HistoryPage = lazy(() => import("./pages/HistoryPage").then((m) => ({ defa
 const FilesPage = lazy(() => import("./pages/FilesPage").then((m) => ({ default: m.FilesPage })));
 const HealthPage = lazy(() => import("./pages/HealthPage").then((m) => ({ default: m.HealthPage })));
 const SettingsPage = lazy(() => import("./pages/SettingsPage").then((m) => ({ default: m.SettingsPage })));
+const IntegrationsPage = lazy(() => import("./pages/IntegrationsPage").then((m) => ({ default: m.IntegrationsPage })));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
@@ -34,6 +35,7 @@ const router = createBrowserRouter(
         { path: "status", element: <StatusPage /> },
         { path: "logs", element: <LogsPage /> },
         { path: "settings", element: <SettingsPage /> },
+        { path: "settings/integrations", element: <IntegrationsPage /> },
         { path: "account", element: <AccountPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { components } from "./schema";
+import type { MountView } from "./types";
 
-/** One tick of GET /ui/api/live, typed from the server's OpenAPI document (see types.ts). */
-export type DashboardSnapshot = components["schemas"]["DashboardSnapshot"];
+/** One tick of GET /ui/api/live, typed from the server's OpenAPI document (see types.ts); `mount` is the managed rclone mount. */
+export type DashboardSnapshot = Omit<components["schemas"]["DashboardSnapshot"], "mount"> & { mount: MountView };
 export type StreamView = components["schemas"]["StreamView"];
 export type ProviderView = components["schemas"]["ProviderView"];
 export type PoolView = components["schemas"]["PoolView"];

@@ -2149,6 +2149,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ui/api/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiIntegrations"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ui/api/integrations/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiMountCheckResult"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2172,6 +2242,7 @@ export interface components {
             streams: components["schemas"]["StreamView"][];
             providers: components["schemas"]["ProviderView"][];
             limiter: components["schemas"]["LimiterView"];
+            mount: components["schemas"]["MountView"];
         };
         /** @description The GlobalOperationLimiter: its budget and each pool's use against its guarantee and maximum. */
         LimiterView: {
@@ -2191,6 +2262,27 @@ export interface components {
             source: null | string;
             message: string;
             exception: null | string;
+        };
+        /**
+         * @description The managed rclone mount (`Mount:Enabled`): string MountView.State is off, starting, mounted,
+         *     failed (waiting to start again; string? MountView.LastError says why) or stopping; string MountView.Path is
+         *     `NzbDav:MountPath`; long? MountView.CacheBytes the VFS cache's use when rclone last reported it.
+         */
+        MountView: {
+            enabled: boolean;
+            state: string;
+            path: string;
+            /** Format: date-time */
+            since: string;
+            lastError: null | string;
+            /** Format: date-time */
+            lastErrorAt: null | string;
+            /** Format: int32 */
+            restarts: number;
+            rcloneVersion: null | string;
+            links: boolean;
+            /** Format: int64 */
+            cacheBytes: null | number;
         };
         PoolView: {
             name: string;
@@ -2290,6 +2382,16 @@ export interface components {
             appName: null | string;
             version: null | string;
             error: null | string;
+        };
+        /** @description A category and the completed folder Sonarr/Radarr will see its jobs in. */
+        UiCategoryFolder: {
+            category: string;
+            completedFolder: string;
+        };
+        /** @description docker-compose: NzbDav with its managed mount, or NzbDav with an rclone sidecar. */
+        UiCompose: {
+            managed: string;
+            sidecar: string;
         };
         /** @description What every refused UI API call answers: one sentence for the user. */
         UiError: {
@@ -2453,11 +2555,42 @@ export interface components {
             pageSize: number;
             jobs: components["schemas"]["UiHistoryJob"][];
         };
+        /** @description Settings → Integrations: what to enter in Sonarr/Radarr, rclone, docker-compose and Plex/Jellyfin, and the managed mount's state. */
+        UiIntegrations: {
+            sab: components["schemas"]["UiSabClient"];
+            rclone: components["schemas"]["UiRclone"];
+            compose: components["schemas"]["UiCompose"];
+            mediaServer: components["schemas"]["UiMediaServer"];
+            mount: components["schemas"]["MountView"];
+        };
+        UiLibraryFolder: {
+            label: string;
+            path: string;
+        };
         /** @description Log entries oldest first, and the newest sequence number to ask `after` next time. */
         UiLogs: {
             entries: components["schemas"]["LogEntry"][];
             /** Format: int64 */
             last: number;
+        };
+        /** @description Plex/Jellyfin: the mount at the same path (string UiMediaServer.Volume), and with .strm entries the folders to give Jellyfin. */
+        UiMediaServer: {
+            completedEntries: string;
+            mountPath: string;
+            volume: string;
+            libraries: components["schemas"]["UiLibraryFolder"][];
+            note: string;
+        };
+        UiMountCheck: {
+            name: string;
+            ok: boolean;
+            detail: string;
+        };
+        /** @description What the mount check found: each check, ok or not, in one sentence. */
+        UiMountCheckResult: {
+            mountPath: string;
+            ok: boolean;
+            checks: components["schemas"]["UiMountCheck"][];
         };
         /** @description A provider; the password is never sent, only whether one is set. Only bool UiProvider.Editable ones (added in the UI) can be changed here. */
         UiProvider: {
@@ -2531,12 +2664,43 @@ export interface components {
             categories: string[];
             jobs: components["schemas"]["UiQueueJob"][];
         };
+        /** @description The rclone remote (the password is not known in clear: string UiRclone.PasswordPlaceholder stands in for it) and the mount command. */
+        UiRclone: {
+            url: string;
+            user: string;
+            passwordPlaceholder: string;
+            configCommand: string;
+            mountCommand: string;
+            links: boolean;
+        };
         UiRefused: {
             file: string;
             error: string;
         };
+        /** @description Sonarr/Radarr → Download Clients → Remote Path Mappings: needed only when they see the mount at another path. */
+        UiRemotePathMapping: {
+            host: string;
+            remotePath: string;
+            localPath: string;
+            note: string;
+        };
         UiRetried: {
             id: string;
+        };
+        /**
+         * @description Sonarr/Radarr → Download Clients → SABnzbd. Host, port, SSL and URL base as the browser reached
+         *     NzbDav (string UiSabClient.Source "request"), or from NzbDav:WebDav:PublicUrl ("public URL").
+         */
+        UiSabClient: {
+            host: string;
+            /** Format: int32 */
+            port: number;
+            useSsl: boolean;
+            urlBase: string;
+            apiKey: string;
+            categories: components["schemas"]["UiCategoryFolder"][];
+            remotePathMapping: components["schemas"]["UiRemotePathMapping"];
+            source: string;
         };
         UiSabSettings: {
             apiKey: string;

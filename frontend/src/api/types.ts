@@ -167,3 +167,31 @@ export type HealthFile = Omit<Schemas["UiHealthFile"], "state" | "repair"> & { s
 
 /** What POST …/check, …/repair and …/ignore answer: a sentence, and the file as it is now (null once it left the library). */
 export type HealthActionResult = Omit<Schemas["UiHealthActionResult"], "file"> & { file: HealthFile | null };
+
+/*
+ * Settings → Integrations (GET /ui/api/integrations, POST /ui/api/integrations/check).
+ */
+
+/** The managed rclone mount, on the Integrations page and in each dashboard tick. */
+export type MountState = "off" | "starting" | "mounted" | "failed" | "stopping";
+export type MountView = Omit<Schemas["MountView"], "state"> & { state: MountState };
+
+/** What to enter in Sonarr/Radarr, rclone, docker-compose and Plex/Jellyfin, and the managed mount's state. */
+export type Integrations = Omit<Schemas["UiIntegrations"], "sab" | "mediaServer" | "mount"> & {
+  sab: SabClientValues;
+  mediaServer: MediaServerValues;
+  mount: MountView;
+};
+
+/** source: "request" (host and port as the browser reached NzbDav) or "public URL" (NzbDav:WebDav:PublicUrl). */
+export type SabClientValues = Omit<Schemas["UiSabClient"], "source"> & { source: "request" | "public URL" };
+export type CategoryFolder = Schemas["UiCategoryFolder"];
+export type RemotePathMapping = Schemas["UiRemotePathMapping"];
+export type RcloneValues = Schemas["UiRclone"];
+export type ComposeValues = Schemas["UiCompose"];
+/** libraries: with .strm entries, the folders to give Jellyfin (empty with symlinks). */
+export type MediaServerValues = Omit<Schemas["UiMediaServer"], "completedEntries"> & { completedEntries: "Symlink" | "Strm" };
+
+/** What the mount check found: each check in order, ok or not, with its sentence. */
+export type MountCheckResult = Schemas["UiMountCheckResult"];
+export type MountCheck = Schemas["UiMountCheck"];

@@ -2,11 +2,12 @@ import { useEffect, useRef, useState } from "react";
 
 /**
  * Copies with the Clipboard API, which browsers offer only on https or localhost; elsewhere (a LAN
- * address over http) it shows the text selected in a read-only box, for the user to copy.
+ * address over http) it shows the text selected in a read-only box, for the user to copy. `name`
+ * says what is copied to assistive technology ("Copy host") where several buttons read "Copy".
  */
-export function CopyButton({ label, text }: { label: string; text: string | null | undefined }) {
+export function CopyButton({ label, text, name }: { label: string; text: string | null | undefined; name?: string }) {
   const [state, setState] = useState<"idle" | "copied" | "manual">("idle");
-  const box = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
 
   useEffect(() => {
     if (state === "manual") box.current?.select();
@@ -27,15 +28,28 @@ export function CopyButton({ label, text }: { label: string; text: string | null
     }
   }
 
+  const accessibleName = name ? `${label} ${name}` : label;
+  const multiline = text.includes("\n");
   return (
-    <span className="copy">
-      <button type="button" className="secondary" onClick={() => void copy()}>
+    <span className={multiline ? "copy multiline" : "copy"}>
+      <button type="button" className="secondary" onClick={() => void copy()} aria-label={name ? accessibleName : undefined}>
         {label}
       </button>
       {state === "copied" && <span role="status">Copied</span>}
-      {state === "manual" && (
-        <input ref={box} className="copy-box" readOnly value={text} aria-label={`${label}: copy this text`} onFocus={(e) => e.currentTarget.select()} />
-      )}
+      {state === "manual" &&
+        (multiline ? (
+          <textarea
+            ref={box}
+            className="copy-box"
+            readOnly
+            value={text}
+            rows={Math.min(12, text.split("\n").length)}
+            aria-label={`${accessibleName}: copy this text`}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+        ) : (
+          <input ref={box} className="copy-box" readOnly value={text} aria-label={`${accessibleName}: copy this text`} onFocus={(e) => e.currentTarget.select()} />
+        ))}
     </span>
   );
 }

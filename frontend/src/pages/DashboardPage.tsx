@@ -1,4 +1,6 @@
+import { Link } from "react-router";
 import { useLiveFeed, type PoolView } from "../api/live";
+import { MountStatus } from "../components/MountStatus";
 import { RateChart } from "../components/RateChart";
 import { bytes, milliseconds, percent, rate } from "../lib/format";
 
@@ -21,6 +23,14 @@ export function DashboardPage() {
         <Tile label="Fetched" value={snapshot ? rate(snapshot.fetchedBytesPerSecond) : "–"} detail={snapshot ? `${bytes(snapshot.fetchedBytes)} in all` : ""} testId="fetched" />
         <Tile label="Fetched ÷ served" value={ratio} detail="over the last tick" testId="ratio" />
         <Tile label="Streams" value={snapshot ? String(snapshot.streams.length) : "–"} detail="open now" testId="stream-count" />
+      </section>
+
+      <section className="card" aria-labelledby="mount-title">
+        <h2 id="mount-title">Mount</h2>
+        {snapshot && <MountStatus mount={snapshot.mount} />}
+        <p className="muted small mount-link">
+          How to mount NzbDav and check it: <Link to="/settings/integrations">Settings → Integrations</Link>.
+        </p>
       </section>
 
       <section className="card">

@@ -20,6 +20,13 @@ export function SettingsPage() {
       <div className="title-row">
         <h1>Settings</h1>
       </div>
+      <section className="card" aria-labelledby="integrations-link-title">
+        <h2 id="integrations-link-title">Integrations</h2>
+        <p className="muted flush">
+          The values to enter in Sonarr/Radarr, the rclone remote and mount, docker-compose and Plex/Jellyfin, the mount's state and a check
+          of it: <Link to="/settings/integrations">Integrations</Link>.
+        </p>
+      </section>
       {settings.isPending && <p className="muted">Loading…</p>}
       {settings.isError && (
         <p role="alert" className="error">

@@ -1,3 +1,6 @@
+using Microsoft.Extensions.Options;
+using NzbDav.Server.Configuration;
+using NzbDav.Server.Mount;
 using NzbDav.Server.WebDav;
 using NzbDav.Streaming;
 using NzbDav.Usenet.Limiting;
@@ -7,7 +10,7 @@ using NzbDav.Usenet.Providers;
 namespace NzbDav.Server.Live;
 
 /// <summary>
-/// Reads the counters the server keeps anyway (streams, providers, limiter) and turns the change
+/// Reads the counters the server keeps anyway (streams, providers, limiter, the managed mount) and turns the change
 /// since the previous sample into rates. Called only by the live feed's loop, one sample per tick,
 /// and only while someone listens.
 /// </summary>
@@ -17,6 +20,9 @@ public sealed class DashboardSampler(
     UsenetClient client,
     GlobalOperationLimiter limiter,
     ActiveStreams streams,
+    MountState mount,
+    IOptionsMonitor<MountOptions> mountOptions,
+    IOptionsMonitor<NzbDavOptions> options,
     TimeProvider time)
 {
     private readonly Dictionary<long, long> _streamSent = [];
@@ -78,7 +84,8 @@ public sealed class DashboardSampler(
 
         var limiterView = LimiterView.Of(limiter.GetStats(), limiter.Options);
 
-        return new DashboardSnapshot(++_sequence, time.GetUtcNow(), seconds, servedRate, fetchedRate, served, fetched, views, providers, limiterView);
+        return new DashboardSnapshot(++_sequence, time.GetUtcNow(), seconds, servedRate, fetchedRate, served, fetched, views, providers, limiterView,
+            MountView.Of(mount.Current, mountOptions.CurrentValue.Enabled, options.CurrentValue.MountPath));
     }
 
     private static double Rate(long delta, double seconds) => seconds <= 0 ? 0 : Math.Max(0, delta) / seconds;

@@ -1,3 +1,5 @@
+using NzbDav.Server.Mount;
+
 namespace NzbDav.Server.Live;
 
 /// <summary>What the dashboard shows, as of one tick of the live feed (JSON, camelCase).</summary>
@@ -11,7 +13,8 @@ public sealed record DashboardSnapshot(
     long FetchedBytes,
     IReadOnlyList<StreamView> Streams,
     IReadOnlyList<ProviderView> Providers,
-    LimiterView Limiter);
+    LimiterView Limiter,
+    MountView Mount);
 
 /// <summary>One response body being sent: file, client, where it is, how fast it went over the last tick.</summary>
 public sealed record StreamView(long Id, string Path, string? Client, long Position, long End, long FileSize, double BytesPerSecond, DateTimeOffset Started, long? ReadAheadBytes);
@@ -52,3 +55,20 @@ public sealed record LimiterView(int Capacity, int InUse, IReadOnlyList<PoolView
 }
 
 public sealed record PoolView(string Name, int InUse, int Guaranteed, int Maximum, int Waiting);
+
+/// <summary>
+/// The managed rclone mount (<c>Mount:Enabled</c>): <see cref="State"/> is off, starting, mounted,
+/// failed (waiting to start again; <see cref="LastError"/> says why) or stopping; <see cref="Path"/> is
+/// <c>NzbDav:MountPath</c>; <see cref="CacheBytes"/> the VFS cache's use when rclone last reported it.
+/// </summary>
+public sealed record MountView(
+    bool Enabled, string State, string Path, DateTimeOffset Since, string? LastError, DateTimeOffset? LastErrorAt, int Restarts,
+    string? RcloneVersion, bool Links, long? CacheBytes)
+{
+    public static MountView Of(MountSnapshot mount, bool enabled, string mountPath)
+    {
+        ArgumentNullException.ThrowIfNull(mount);
+        return new(enabled, enabled ? mount.Phase.ToString().ToLowerInvariant() : "off", string.IsNullOrEmpty(mount.Path) ? mountPath : mount.Path,
+            mount.Since, mount.LastError, mount.LastErrorAt, mount.Restarts, mount.RcloneVersion, mount.Links, mount.CacheBytes);
+    }
+}

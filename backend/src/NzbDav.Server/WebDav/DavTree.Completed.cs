@@ -13,6 +13,9 @@ public sealed partial class DavTree
         ".mkv", ".mp4", ".m4v", ".avi", ".ts", ".m2ts", ".mov", ".wmv", ".mpg", ".mpeg", ".webm",
     }.ToFrozenSet(StringComparer.OrdinalIgnoreCase);
 
+    /// <summary>Whether <c>Strm</c> entries give the file a <c>.strm</c> (videos only).</summary>
+    internal static bool IsVideo(string name) => VideoExtensions.Contains(Path.GetExtension(name));
+
     private sealed record CompletedJob(Guid Id, string Folder, DateTimeOffset Modified);
 
     /// <summary>
@@ -88,7 +91,7 @@ public sealed partial class DavTree
             string name, target;
             if (strm)
             {
-                if (!VideoExtensions.Contains(Path.GetExtension(file.Name)))
+                if (!IsVideo(file.Name))
                     continue;
                 name = Path.GetFileNameWithoutExtension(file.Name) + ".strm";
                 target = urlBase + "/" + Ids + "/" + file.Id.ToString("D");

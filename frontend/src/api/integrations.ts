@@ -1,0 +1,21 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getJson, postJson } from "./client";
+import { currentCsrfToken } from "./session";
+import type { Integrations, MountCheckResult } from "./types";
+
+/** The values for the other programs, fetched again every 5 s while the page is visible so the mount's state stays current. */
+export function useIntegrations() {
+  return useQuery({
+    queryKey: ["integrations"],
+    queryFn: ({ signal }) => getJson<Integrations>("/ui/api/integrations", signal),
+    refetchInterval: 5_000,
+  });
+}
+
+/** Reads one library file through NzbDav:MountPath and compares it with what NzbDav serves; every finding is a check, never an error. */
+export function useMountCheck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => postJson<MountCheckResult>("/ui/api/integrations/check", {}, await currentCsrfToken(queryClient)),
+  });
+}

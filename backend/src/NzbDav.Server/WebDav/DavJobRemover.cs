@@ -1,5 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Mount;
 using NzbDav.Server.Queue;
 
 namespace NzbDav.Server.WebDav;
@@ -8,6 +10,7 @@ namespace NzbDav.Server.WebDav;
 public sealed class DavJobRemover(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     JobCancellations cancellations,
+    LibraryChanges changes,
     ILogger<DavJobRemover> logger)
 {
     /// <summary>False when the job was already gone.</summary>
@@ -15,10 +18,16 @@ public sealed class DavJobRemover(
     {
         cancellations.Cancel(jobId);
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var completedIn = await context.Jobs.Where(j => j.Id == jobId && j.Status == JobStatus.Completed).Select(j => j.Category).FirstOrDefaultAsync(cancellationToken);
         // Cascades remove the stored NZB and the job's DavItems.
         var removed = await context.Jobs.Where(j => j.Id == jobId).ExecuteDeleteAsync(cancellationToken);
         if (removed > 0)
+        {
+            // A DELETE from another client than the mount's own rclone: the mount must forget the folder too.
+            if (completedIn is not null)
+                changes.Changed(completedIn);
             logger.LogInformation("Deleted job {JobId} over WebDAV", jobId);
+        }
         return removed > 0;
     }
 }

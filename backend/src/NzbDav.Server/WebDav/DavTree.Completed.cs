@@ -94,7 +94,8 @@ public sealed partial class DavTree
                 if (!IsVideo(file.Name))
                     continue;
                 name = Path.GetFileNameWithoutExtension(file.Name) + ".strm";
-                target = urlBase + "/" + Ids + "/" + file.Id.ToString("D");
+                // Signed: Jellyfin plays a .strm by plain URL, without the WebDAV login.
+                target = urlBase + "/" + Ids + "/" + file.Id.ToString("D") + "?" + strmLinks.Query(file.Id);
             }
             else
             {

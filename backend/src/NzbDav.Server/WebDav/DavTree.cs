@@ -16,6 +16,7 @@ public sealed partial class DavTree(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     IOptionsMonitor<NzbDavOptions> options,
     IOptionsMonitor<WebDavOptions> davOptions,
+    StrmLinks strmLinks,
     TimeProvider timeProvider)
 {
     public const string Nzbs = "nzbs";

@@ -19,6 +19,7 @@ public static class WebDavServiceCollectionExtensions
     public static IServiceCollection AddNzbDavWebDav(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddOptions<WebDavOptions>().Bind(configuration.GetSection(WebDavOptions.SectionName));
+        services.AddSingleton<StrmLinks>();
         services.AddSingleton<DavTree>();
         services.AddSingleton<DavJobRemover>();
         services.AddSingleton<DavRequestHandler>();
@@ -37,7 +38,9 @@ public static class WebDavServiceCollectionExtensions
 
     /// <summary>Maps the tree on every path and method that no other endpoint takes.</summary>
     public static IEndpointConventionBuilder MapWebDav(this IEndpointRouteBuilder endpoints) =>
-        endpoints.Map("/{**davPath}", context => context.RequestServices.GetRequiredService<DavRequestHandler>().HandleAsync(context));
+        endpoints.Map("/{**davPath}", context => context.RequestServices.GetRequiredService<DavRequestHandler>().HandleAsync(context))
+            .WithMetadata(new AlternativeAuthentication("a signed .strm link to one file",
+                static context => context.RequestServices.GetRequiredService<StrmLinks>().Admits(context)));
 
     /// <summary>Basic auth for everything but endpoints marked with <see cref="BasicAuthExemption"/>; call after routing.</summary>
     public static IApplicationBuilder UseWebDavBasicAuth(this IApplicationBuilder app) => app.UseMiddleware<BasicAuthMiddleware>();

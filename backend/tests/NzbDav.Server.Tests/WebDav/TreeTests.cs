@@ -1,3 +1,4 @@
+using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
@@ -119,15 +120,48 @@ public sealed class TreeTests
     {
         var ct = TestContext.Current.CancellationToken;
         using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct, true, "--NzbDav:CompletedEntries=Strm");
+        // Disposed by hand below, to start again on the same data directory.
+        var server = await DavTestServer.StartAsync(temp.Path, ct, true, "--NzbDav:CompletedEntries=Strm");
         var (_, files) = await server.SeedCompletedJobAsync("movies", "Film", [("Film.2024.mkv", 300), ("Film.2024.nfo", 5)], ct);
 
         var entries = await DavHttp.MultistatusAsync(server.Http, "/completed/movies/Film/", "1", null, ct);
 
         Assert.Equal(["/completed/movies/Film/", "/completed/movies/Film/Film.2024.strm"], entries.Keys.Order(StringComparer.Ordinal));
         var url = await server.Http.GetStringAsync("/completed/movies/Film/Film.2024.strm", ct);
-        Assert.Equal(server.Address.GetLeftPart(UriPartial.Authority) + "/.ids/" + files[0].Id.ToString("D"), url);
+        var file = server.Address.GetLeftPart(UriPartial.Authority) + "/.ids/" + files[0].Id.ToString("D");
+        Assert.StartsWith(file + "?t=", url, StringComparison.Ordinal);
         Assert.Equal(PatternStream.Expected(0, 300), await server.Http.GetByteArrayAsync(url, ct));
+
+        // Jellyfin plays the URL as it is, without the WebDAV login: the signed link reads that one file, ranges too.
+        Assert.Equal(PatternStream.Expected(0, 300), await server.Anonymous.GetByteArrayAsync(url, ct));
+        using (var range = new HttpRequestMessage(HttpMethod.Get, url))
+        {
+            range.Headers.Range = new RangeHeaderValue(100, 149);
+            using var partial = await server.Anonymous.SendAsync(range, ct);
+            Assert.Equal(HttpStatusCode.PartialContent, partial.StatusCode);
+            Assert.Equal(PatternStream.Expected(100, 50), await partial.Content.ReadAsByteArrayAsync(ct));
+        }
+
+        // Nothing else: no token, a wrong one, another file's, or another method.
+        var token = url[(url.IndexOf("?t=", StringComparison.Ordinal) + 3)..];
+        var wrong = (token[0] == 'A' ? "B" : "A") + token[1..];
+        foreach (var refused in new[] { file, file + "?t=" + wrong, file + "?t=", server.Address.GetLeftPart(UriPartial.Authority) + "/.ids/" + files[1].Id.ToString("D") + "?t=" + token, server.Address.GetLeftPart(UriPartial.Authority) + "/.ids/?t=" + token })
+        {
+            using var response = await server.Anonymous.GetAsync(refused, ct);
+            Assert.True(response.StatusCode == HttpStatusCode.Unauthorized, refused + " answered " + (int)response.StatusCode);
+        }
+        using (var propfind = new HttpRequestMessage(new HttpMethod("PROPFIND"), url))
+        {
+            propfind.Headers.Add("Depth", "0");
+            using var response = await server.Anonymous.SendAsync(propfind, ct);
+            Assert.Equal(HttpStatusCode.Unauthorized, response.StatusCode);
+        }
+
+        // The key is kept in the data directory: after a restart the same links still play.
+        await server.DisposeAsync();
+        await using var again = await DavTestServer.StartAsync(temp.Path, ct, true, "--NzbDav:CompletedEntries=Strm");
+        var path = new Uri(url).PathAndQuery;
+        Assert.Equal(PatternStream.Expected(0, 300), await again.Anonymous.GetByteArrayAsync(again.Address.GetLeftPart(UriPartial.Authority) + path, ct));
     }
 
     [Fact]

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using NzbDav.Data;
@@ -45,7 +44,7 @@ public sealed class ManagedMountTests
             "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount, "--Mount:DirCacheTime=1h");
         try
         {
-            await WaitMountedAsync(host.Server, ct);
+            await MountHealth.WaitMountedAsync(host.Server, ct);
             // rclone now trusts its listing of content/tv for an hour.
             var category = Path.Combine(mount, "content", "tv");
             Assert.True(Directory.Exists(category));
@@ -79,7 +78,7 @@ public sealed class ManagedMountTests
             var rclone = RclonePids(mount).Single();
             using (var killed = Process.GetProcessById(rclone))
                 killed.Kill();
-            var health = await WaitHealthAsync(host.Server, h => h.GetProperty("restarts").GetInt32() >= 1 && h.GetProperty("state").GetString() == "mounted", ct);
+            var health = await MountHealth.WaitAsync(host.Server, h => h.GetProperty("restarts").GetInt32() >= 1 && h.GetProperty("state").GetString() == "mounted", ct);
             Assert.Contains("rclone exited", health.GetProperty("lastError").GetString(), StringComparison.Ordinal);
             Assert.NotEqual(rclone, RclonePids(mount).Single());
             await using (var stream = File.OpenRead(file))
@@ -128,7 +127,7 @@ public sealed class ManagedMountTests
 
         await using (var host = await IngestionHost.StartAsync(data.Path, null, new TestOutputLogger(TestContext.Current.TestOutputHelper!, "NzbDav.Server"), ct, "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount))
         {
-            var health = await WaitMountedAsync(host.Server, ct);
+            var health = await MountHealth.WaitMountedAsync(host.Server, ct);
             Assert.Equal(0, health.GetProperty("restarts").GetInt32());
             Assert.True(Directory.Exists(Path.Combine(mount, "content")));
         }
@@ -139,7 +138,7 @@ public sealed class ManagedMountTests
         await File.WriteAllTextAsync(keep, "mine", ct);
         await using (var host = await IngestionHost.StartAsync(data.Path, null, new TestOutputLogger(TestContext.Current.TestOutputHelper!, "NzbDav.Server"), ct, "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount))
         {
-            var health = await WaitHealthAsync(host.Server, h => h.GetProperty("state").GetString() == "failed", ct);
+            var health = await MountHealth.WaitAsync(host.Server, h => h.GetProperty("state").GetString() == "failed", ct);
             Assert.Contains("is not empty", health.GetProperty("lastError").GetString(), StringComparison.Ordinal);
             Assert.Null(MountPoints.MountedType(mount));
         }
@@ -150,31 +149,6 @@ public sealed class ManagedMountTests
     {
         if (RcloneMount.Unusable(out _) is { } reason)
             Assert.Skip("FUSE is not usable here: " + reason);
-    }
-
-    /// <summary>The mount's part of /health once it is mounted; skips when FUSE refused the mount (an unprivileged container).</summary>
-    private static async Task<JsonElement> WaitMountedAsync(TestServer server, CancellationToken cancellationToken)
-    {
-        var health = await WaitHealthAsync(server, h => h.GetProperty("state").GetString() is "mounted" or "failed", cancellationToken);
-        if (health.GetProperty("state").GetString() == "failed")
-            Assert.Skip("FUSE is not usable here: " + health.GetProperty("lastError").GetString());
-        return health;
-    }
-
-    private static async Task<JsonElement> WaitHealthAsync(TestServer server, Func<JsonElement, bool> done, CancellationToken cancellationToken)
-    {
-        var started = Stopwatch.GetTimestamp();
-        while (true)
-        {
-            using var response = await server.Http.GetAsync("/health", cancellationToken);
-            using var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken));
-            var mount = body.RootElement.GetProperty("mount").Clone();
-            if (done(mount))
-                return mount;
-            if (Stopwatch.GetElapsedTime(started) > Deadline)
-                Assert.Fail("The mount did not get there in time; /health says " + mount);
-            await Task.Delay(50, cancellationToken);
-        }
     }
 
     /// <summary>Waits for <paramref name="condition"/>; the UTC time it first held.</summary>

@@ -5,6 +5,7 @@ using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Server.Tests.Mount;
 using NzbDav.Server.Tests.RealClients;
 
 namespace NzbDav.Server.Tests.WebUi;
@@ -196,7 +197,7 @@ public sealed class UiIntegrationsTests
         // A one-second directory cache: the switch to .strm entries below shows in the mount soon.
         await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, TestContext.Current.TestOutputHelper,
             "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount, "--Mount:DirCacheTime=1s", "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password);
-        var links = await WaitMountedAsync(host.Server, ct);
+        var links = (await MountHealth.WaitMountedAsync(host.Server, ct)).GetProperty("links").GetBoolean();
         var slot = await host.AddAndWaitAsync(nzb.ToArray(), release + ".nzb", ct);
         Assert.Equal("Completed", slot.GetProperty("status").GetString());
         using var ui = new UiClient(host.Server.Http.BaseAddress!);
@@ -271,28 +272,4 @@ public sealed class UiIntegrationsTests
 
     private static List<(string Name, bool Ok, string Detail)> Checks(JsonElement result) =>
         [.. result.GetProperty("checks").EnumerateArray().Select(c => (c.GetProperty("name").GetString()!, c.GetProperty("ok").GetBoolean(), c.GetProperty("detail").GetString()!))];
-
-    /// <summary>Waits until the managed mount is up; whether it shows symlinks. Skips when FUSE refused the mount (an unprivileged container).</summary>
-    private static async Task<bool> WaitMountedAsync(TestServer server, CancellationToken cancellationToken)
-    {
-        var started = Stopwatch.GetTimestamp();
-        while (true)
-        {
-            using var response = await server.Http.GetAsync("/health", cancellationToken);
-            using var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken));
-            var mount = body.RootElement.GetProperty("mount");
-            switch (mount.GetProperty("state").GetString())
-            {
-                case "mounted":
-                    return mount.GetProperty("links").GetBoolean();
-                case "failed":
-                    Assert.Skip("FUSE is not usable here: " + mount.GetProperty("lastError").GetString());
-                    break;
-            }
-
-            if (Stopwatch.GetElapsedTime(started) > Deadline)
-                Assert.Fail("The mount did not come up in time; /health says " + mount);
-            await Task.Delay(50, cancellationToken);
-        }
-    }
 }

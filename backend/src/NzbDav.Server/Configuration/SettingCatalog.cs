@@ -73,6 +73,9 @@ public static class SettingCatalog
         new("Health:MaxRepairsPerHour", "Health", "Repairs per hour",
             "Most repairs started in any hour, library-wide.", SettingType.Number, Min: 1, Max: 1000),
 
+        new("Mount:Enabled", "Mount", "Managed rclone mount",
+            "NzbDav mounts its own library with rclone at the mount path and keeps the mount up (needs rclone and FUSE; see Settings → Integrations).", SettingType.Boolean),
+
         new("NzbDav:Queue:MaxConcurrentJobs", "Queue", "Jobs at once",
             "Jobs ingested at the same time.", SettingType.Number, Min: 1, Max: MaxConcurrentJobs),
         new("NzbDav:Queue:ArticleConcurrency", "Queue", "Articles in flight per job",

@@ -9,6 +9,7 @@ using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
 using NzbDav.Server.Tests.Monitoring;
 using NzbDav.Server.Tests.RealClients;
+using NzbDav.Server.Tests.WebUi;
 
 namespace NzbDav.Server.Tests.Mount;
 
@@ -143,6 +144,31 @@ public sealed class ManagedMountTests
             Assert.Null(MountPoints.MountedType(mount));
         }
         Assert.Equal("mine", await File.ReadAllTextAsync(keep, ct));
+    }
+
+    [Fact]
+    public async Task Turned_on_and_off_on_the_Settings_page_the_mount_follows_at_once()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        SkipWithoutFuse();
+        const string Admin = "correct horse battery";
+        using var data = new TempDirectory();
+        var mount = Path.Combine(data.Path, "mnt");
+        await using var host = await IngestionHost.StartAsync(data.Path, null, new TestOutputLogger(TestContext.Current.TestOutputHelper!, "NzbDav.Server"), ct,
+            "--NzbDav:MountPath=" + mount, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin);
+        using var ui = new UiClient(host.Server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Admin, ct);
+        Assert.Null(MountPoints.MountedType(mount));
+
+        using (var on = await ui.PostAsync("/ui/api/settings", new { values = new Dictionary<string, string> { ["Mount:Enabled"] = "true" } }, ct))
+            Assert.True(on.IsSuccessStatusCode, await on.Content.ReadAsStringAsync(ct));
+        await MountHealth.WaitMountedAsync(host.Server, ct);
+        Assert.StartsWith("fuse", MountPoints.MountedType(mount), StringComparison.Ordinal);
+
+        using (var off = await ui.PostAsync("/ui/api/settings", new { values = new Dictionary<string, string> { ["Mount:Enabled"] = "false" } }, ct))
+            Assert.True(off.IsSuccessStatusCode, await off.Content.ReadAsStringAsync(ct));
+        await WaitUntilAsync(() => MountPoints.MountedType(mount) is null, ct);
+        Assert.Empty(RclonePids(mount));
     }
 
     private static void SkipWithoutFuse()

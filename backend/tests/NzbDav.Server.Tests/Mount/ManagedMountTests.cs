@@ -94,7 +94,9 @@ public sealed class ManagedMountTests
             await host.Server.Services.GetRequiredService<NzbDav.Server.Queue.JobCommands>().DeleteAsync([slot.GetProperty("nzo_id").GetString()!], NzbDav.Server.Queue.JobCommands.HistoryStatuses, ct);
             var gone = Stopwatch.GetTimestamp();
             await WaitUntilAsync(() => !Directory.Exists(Path.Combine(category, Release)), ct);
-            Assert.True(Stopwatch.GetElapsedTime(gone) < TimeSpan.FromSeconds(1), $"the deleted job stayed in the mount {Stopwatch.GetElapsedTime(gone).TotalMilliseconds:F0} ms");
+            // The kernel keeps a name it looked up for rclone's --attr-timeout (1 s) whatever rclone
+            // forgets, so a folder just read can take that long to go; rclone's hour would be far longer.
+            Assert.True(Stopwatch.GetElapsedTime(gone) < TimeSpan.FromSeconds(2), $"the deleted job stayed in the mount {Stopwatch.GetElapsedTime(gone).TotalMilliseconds:F0} ms");
         }
         finally
         {

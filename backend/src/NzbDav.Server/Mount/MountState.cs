@@ -24,14 +24,12 @@ public sealed record MountSnapshot(
     int Restarts,
     string? RcloneVersion,
     bool Links,
-    long? CacheBytes,
-    long Refreshes,
-    long FailedRefreshes);
+    long? CacheBytes);
 
 /// <summary>The managed mount's state, written by <see cref="RcloneMountService"/> and read by anyone (one immutable snapshot swapped at a time).</summary>
 public sealed class MountState(TimeProvider time)
 {
-    private MountSnapshot _current = new(MountPhase.Off, "", time.GetUtcNow(), null, null, 0, null, false, null, 0, 0);
+    private MountSnapshot _current = new(MountPhase.Off, "", time.GetUtcNow(), null, null, 0, null, false, null);
 
     public MountSnapshot Current => Volatile.Read(ref _current);
 

@@ -38,9 +38,6 @@ public sealed partial class RcloneMountService(
     private readonly SemaphoreSlim _changed = new(0, 1);
     private RcloneRemoteControl? _control;
 
-    /// <summary>The running mount's remote control port (tests use it), or null.</summary>
-    internal int? ControlPort => Volatile.Read(ref _control)?.Port;
-
     public override void Dispose()
     {
         _changed.Dispose();
@@ -305,13 +302,11 @@ public sealed partial class RcloneMountService(
                     await control.ForgetAsync([DavTree.Content, DavTree.Completed, DavTree.Ids,
                         .. categories.SelectMany(static c => new[] { DavTree.Content + "/" + c, DavTree.Completed + "/" + c })], stoppingToken);
                     metrics.Refreshed(ok: true);
-                    state.Update(static s => s with { Refreshes = s.Refreshes + 1 });
                     LogRefreshed(string.Join(", ", categories));
                 }
                 catch (Exception ex) when (!stoppingToken.IsCancellationRequested)
                 {
                     metrics.Refreshed(ok: false);
-                    state.Update(static s => s with { FailedRefreshes = s.FailedRefreshes + 1 });
                     LogRefreshFailed(string.Join(", ", categories), ex.Message);
                 }
             }

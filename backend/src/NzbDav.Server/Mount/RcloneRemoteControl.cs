@@ -14,12 +14,9 @@ internal sealed class RcloneRemoteControl : IDisposable
 
     public RcloneRemoteControl(int port, string user, string password)
     {
-        Port = port;
         _http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}/"), Timeout = TimeSpan.FromSeconds(30) };
         _http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes(user + ":" + password)));
     }
-
-    public int Port { get; }
 
     /// <summary>
     /// Makes rclone forget its listings of <paramref name="directories"/> (relative to the mount's

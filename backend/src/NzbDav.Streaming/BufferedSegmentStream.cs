@@ -33,6 +33,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
     private int _copiedBeforeError;
     private long _waitedTicks;
     private long _neverRead;
+    private int _orphansSeen;
 
     internal BufferedSegmentStream(
         SegmentIndex index,
@@ -41,6 +42,8 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         StreamStatistics statistics,
         SegmentBuffer? firstSegment,
         ArrayPool<byte> bufferPool,
+        SegmentCache cache,
+        ReadAheadBudget budget,
         StreamingMetrics? metrics = null,
         SegmentHoles? holes = null)
     {
@@ -52,10 +55,12 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
             Holes = holes is null || !index.IsRegular ? null : holes.Map(index.MessageIds),
             OnFirstFill = holes?.OnFirstFill,
             Metrics = metrics,
+            Cache = cache,
         };
+        cache.OpenFile(_context.FileKey);
         var maxWindow = SegmentWindow.MaxSegments(index, options);
         _window = new SegmentWindow(index, fetcher, _context, options, maxWindow);
-        _ramp = new ReadAheadRamp(index, options, fetcher, maxWindow);
+        _ramp = new ReadAheadRamp(index, options, fetcher, budget, maxWindow);
         _cursor = new ReadCursor(options.ServeUnverifiedBytes);
         if (firstSegment is not null)
         {
@@ -70,7 +75,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
 
     /// <inheritdoc />
     /// <remarks>Fetched minus read, less what a seek left behind (counted once, at the seek).</remarks>
-    public long BytesAhead => Math.Max(0, Statistics.BytesFetched - Statistics.BytesRead - Volatile.Read(ref _neverRead));
+    public long BytesAhead => Math.Max(0, Statistics.BytesFetched + Statistics.BytesShared - Statistics.BytesRead - Volatile.Read(ref _neverRead));
 
     /// <summary>The file's segment layout.</summary>
     public SegmentIndex Index => _index;
@@ -117,7 +122,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         {
             // What was fetched and not read so far is taken as left behind; bytes the window keeps
             // across the seek then read as "behind" too, which the clamp in BytesAhead absorbs.
-            Volatile.Write(ref _neverRead, Statistics.BytesFetched - Statistics.BytesRead);
+            Volatile.Write(ref _neverRead, Statistics.BytesFetched + Statistics.BytesShared - Statistics.BytesRead);
             MoveTo(target);
             if (_metrics is not null)
             {
@@ -188,6 +193,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
             return;
         }
         _metrics?.Closed();
+        _context.Cache.CloseFile(_context.FileKey);
         _context.Wakeup.Signal.Set();
         try
         {
@@ -244,7 +250,9 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
             return;
         }
         _cursor.Clear();
-        _window.Clear();
+        _ramp.Release();
+        // The segment being read and those after it were not (all) read: worth keeping for a reopen.
+        _window.Clear(_index.IsRegular ? (int)Math.Min(_position / _index.PartSize, int.MaxValue) : Math.Max(0, _cursor.Segment));
     }
 
     /// <summary>
@@ -276,6 +284,12 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
                 deferred.Throw();
             }
             _cursor.ThrowIfAnyProvedCorrupt();
+            if (_context.Orphans != _orphansSeen)
+            {
+                // Another stream's fetch this one relied on went away with that stream.
+                _orphansSeen = _context.Orphans;
+                _window.RefetchOrphans();
+            }
             _ramp.OnReadStarted(_position, _window.SegmentsToLimit(_position));
             _waitedTicks = 0;
             var copied = 0;
@@ -359,7 +373,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
             {
                 // Forget the ticket, so reading here again fetches afresh.
                 _cursor.Release();
-                _window.Retire(_cursor.Segment);
+                _window.Retire(_cursor.Segment, unread: false);
                 throw failure;
             }
             if (copied > 0)
@@ -389,7 +403,9 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
     /// <summary>Parks until the ticket changes (new buffer, more bytes, failure), the stream is disposed, or the caller cancels.</summary>
     private async ValueTask WaitForAsync(SegmentTicket ticket, int progress, CancellationToken cancellationToken)
     {
-        _fetcher.SetHead(ticket);
+        _window.Refetch(ticket);
+        _window.SetHead(ticket);
+        _ramp.OnWaited();
         _fetcher.Wake();
         _context.Wakeup.WaitFor(ticket.Index);
         var started = _metrics is null ? 0 : Stopwatch.GetTimestamp();
@@ -440,7 +456,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
                 if (probe.Failure is { } failure)
                 {
                     _cursor.Release();
-                    _window.Retire(probe.Index);
+                    _window.Retire(probe.Index, unread: false);
                     throw failure;
                 }
                 await WaitForAsync(probe, progress, cancellationToken).ConfigureAwait(false);

@@ -7,11 +7,11 @@ internal sealed class GroupSegmentFetcher(FetchGroup group) : ISegmentFetcher
 {
     public TimeSpan? MedianTimeToFirstByte => group.MedianTimeToFirstByte;
 
-    public void Submit(SegmentTicket ticket) => group.Submit(ticket);
+    public void Submit(ArticleRequest request) => group.Submit(request);
 
-    public void Withdraw(SegmentTicket ticket) => group.Withdraw(ticket);
+    public void Withdraw(ArticleRequest request) => group.Withdraw(request);
 
-    public void SetHead(SegmentTicket ticket) => group.SetHead(ticket);
+    public void SetHead(ArticleRequest request) => group.SetHead(request);
 
     public void Anticipate(int segments) => group.Anticipate(segments);
 

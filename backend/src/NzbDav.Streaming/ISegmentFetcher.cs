@@ -1,23 +1,25 @@
+using NzbDav.Usenet.Fetching;
+
 namespace NzbDav.Streaming;
 
 /// <summary>
-/// What a <see cref="BufferedSegmentStream"/> asks of whatever fetches its segments: tickets to
-/// fill (in the order given, lowest index first), tickets that left the window, and which one the
-/// reader is blocked on. Calls come from the reader only and never block.
+/// What a <see cref="BufferedSegmentStream"/> asks of whatever fetches its segments: fetches to
+/// run (lowest order first), fetches nobody wants any more, and which one the reader is blocked
+/// on. Calls come from the reader (withdrawals also from other streams' readers) and never block.
 /// </summary>
 internal interface ISegmentFetcher : IAsyncDisposable
 {
     /// <summary>Median time from request to first decoded byte, or null before any fetch finished.</summary>
     TimeSpan? MedianTimeToFirstByte { get; }
 
-    /// <summary>Queues a new ticket; it is picked up at the next <see cref="Wake"/>.</summary>
-    void Submit(SegmentTicket ticket);
+    /// <summary>Queues a new fetch; it is picked up at the next <see cref="Wake"/>.</summary>
+    void Submit(ArticleRequest request);
 
-    /// <summary>A ticket left the window: fetches for it that have not started may be dropped.</summary>
-    void Withdraw(SegmentTicket ticket);
+    /// <summary>Nobody wants the fetch any more: attempts for it that have not started may be dropped. Any thread.</summary>
+    void Withdraw(ArticleRequest request);
 
-    /// <summary>The ticket the reader is waiting for (a straggler candidate).</summary>
-    void SetHead(SegmentTicket ticket);
+    /// <summary>The fetch the reader is waiting for (a straggler candidate); only one this fetcher was given.</summary>
+    void SetHead(ArticleRequest request);
 
     /// <summary>
     /// How many segments the reader is expected to want in flight soon (0 after a seek), so

@@ -56,7 +56,16 @@ public sealed class NzbFileStreamFactory
         _logger = loggerFactory.CreateLogger<BufferedSegmentStream>();
         _pool = bufferPool ?? ArrayPool<byte>.Create(SegmentBuffer.ChunkSize, PooledChunks);
         _metrics = metrics;
+        Cache = new SegmentCache(() => _options.CurrentValue.SegmentCacheBytes);
+        Budget = new ReadAheadBudget(() => _options.CurrentValue.ReadAheadBudgetBytes);
+        metrics?.Observe(Cache, Budget);
     }
+
+    /// <summary>The ceiling every stream's read-ahead shares.</summary>
+    public ReadAheadBudget Budget { get; }
+
+    /// <summary>Segments shared by every stream this factory opens.</summary>
+    public SegmentCache Cache { get; }
 
     /// <summary>False while no Usenet provider is in force: nothing could be streamed.</summary>
     public bool HasProviders => _client.ProviderCount > 0;
@@ -72,6 +81,19 @@ public sealed class NzbFileStreamFactory
         ArgumentNullException.ThrowIfNull(file);
         var first = file.Segments.Span[0];
         var statistics = new StreamStatistics();
+        if (Cache.TryTake(first.MessageId) is { } cached)
+        {
+            // Probed before (a scanner, a player's last open): the layout is known without a fetch.
+            try
+            {
+                statistics.AddShared(cached.Size);
+                return Create(SegmentIndex.For(file, cached.Header!), statistics, cached, null);
+            }
+            finally
+            {
+                cached.Release();
+            }
+        }
         var attempts = new List<SegmentBuffer>(1);
         var started = Stopwatch.GetTimestamp();
         SegmentBuffer? kept = null;
@@ -137,6 +159,6 @@ public sealed class NzbFileStreamFactory
     {
         var options = _options.CurrentValue;
         var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
-        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, _metrics, holes);
+        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _metrics, holes);
     }
 }

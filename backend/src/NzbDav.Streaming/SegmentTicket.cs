@@ -1,18 +1,17 @@
 using System.Buffers;
-using NzbDav.Usenet.Fetching;
-using NzbDav.Usenet.Nntp;
-using NzbDav.Usenet.Providers;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Streaming;
 
 /// <summary>
-/// The slot entry for one segment in the read window, and the fetch engine's request for it. Fetch
-/// attempts publish their <see cref="SegmentBuffer"/> into it with a compare-and-swap as soon as the
-/// part header is known, and the reader takes it from there; nothing on this path locks. Only the
-/// reader creates and retires tickets. News flows one way: buffer → ticket → the reader's wake-up.
+/// The slot entry for one segment in a stream's read window. Its bytes come from a
+/// <see cref="SharedFetch"/> (this stream's or another's, for the same message-id) or straight
+/// from the <see cref="SegmentCache"/>; the buffer is published into it with a compare-and-swap
+/// as soon as the part header is known, and the reader takes it from there; nothing on this path
+/// locks. Only the reader creates and retires tickets. News flows one way: fetch → ticket → the
+/// reader's wake-up.
 /// </summary>
-internal sealed class SegmentTicket : ArticleRequest, ISegmentBufferObserver
+internal sealed class SegmentTicket
 {
     // Stands in for the buffer once the ticket is retired, so a late publish cannot slip in after it.
     private static readonly SegmentBuffer RetiredMarker = new(ArrayPool<byte>.Shared, null, null);
@@ -21,20 +20,26 @@ internal sealed class SegmentTicket : ArticleRequest, ISegmentBufferObserver
     private SegmentBuffer? _current;
     private Exception? _failure;
     private int _progress;
+    private int _orphaned;
 
     public SegmentTicket(StreamContext context, int index, string messageId, int number)
-        : base(messageId, index)
     {
         _context = context;
         Index = index;
+        MessageId = messageId;
         Number = number;
     }
 
     /// <summary>0-based segment index in the file (the slot's sequence tag).</summary>
     public int Index { get; }
 
+    public string MessageId { get; }
+
     /// <summary>The NZB segment number, for messages.</summary>
     public int Number { get; }
+
+    /// <summary>The fetch this ticket listens to (set under the cache's lock; read by the reader), or null.</summary>
+    public SharedFetch? Source { get; set; }
 
     /// <summary>Changes whenever the published buffer, its byte count, or the failure changes.</summary>
     public int Progress => Volatile.Read(ref _progress);
@@ -47,35 +52,60 @@ internal sealed class SegmentTicket : ArticleRequest, ISegmentBufferObserver
     /// <summary>The final failure, once every attempt has failed.</summary>
     public Exception? Failure => Volatile.Read(ref _failure);
 
-    // ---- the fetch engine's side ----
+    /// <summary>Its fetch was dropped (the owner's group stopped) before the bytes arrived: the reader must fetch again.</summary>
+    public bool IsOrphaned => Volatile.Read(ref _orphaned) != 0;
 
-    protected override bool IsWanted => !IsRetired && !IsCompleted && Failure is null;
+    // ---- the fetch's side (receive loops, the owner's group loop) ----
 
-    protected override IYencBodyTarget CreateTarget() => new SegmentBuffer(_context.Pool, this, _context.Statistics);
+    /// <summary>Throws when the header contradicts this stream's layout (the article is then rejected).</summary>
+    public void Validate(YencHeader header) => _context.Index.Observe(Index, header);
 
-    /// <summary>The attempt's own reference goes; a published buffer lives on in the slot.</summary>
-    protected override void OnAttemptEnded(IYencBodyTarget target, bool succeeded)
+    /// <summary>A buffer for this segment: published unless a better one is (a cached or shared one is checked against the layout first).</summary>
+    public void Offer(SegmentBuffer buffer, bool validated = true)
     {
-        var buffer = (SegmentBuffer)target;
-        if (!buffer.IsCompleted)
+        if (!validated && buffer.Header is { } header)
         {
-            buffer.MarkFailed();
+            try
+            {
+                Validate(header);
+            }
+            catch (Exception error) when (error is YencException or SegmentLayoutException)
+            {
+                Fail(new SegmentUnavailableException(Number, MessageId, error.Message, error));
+                return;
+            }
         }
-        buffer.Release();
+        Publish(buffer, force: false);
     }
 
-    /// <summary>Nothing to do: the winning buffer published itself as it arrived.</summary>
-    protected override void OnFound(YencHeader? header)
+    /// <summary>More bytes arrived in the published buffer (or its attempt failed).</summary>
+    public void Bump()
     {
+        Interlocked.Increment(ref _progress);
+        _context.Wakeup.Notify(Index);
     }
 
-    protected override void OnMissing(ArticleMissingException error) =>
-        Fail(new SegmentUnavailableException(Number, MessageId, $"missing (430) on every provider ({string.Join(", ", error.ProvidersTried)})", error));
+    /// <summary>Every attempt failed; the reader will throw this when it reaches the segment.</summary>
+    public void Fail(Exception failure)
+    {
+        Volatile.Write(ref _failure, failure);
+        Bump();
+    }
 
-    protected override void OnFailed(Exception error) =>
-        Fail(error as SegmentUnavailableException ?? new SegmentUnavailableException(Number, MessageId, error.Message, error));
+    /// <summary>The fetch went away unanswered.</summary>
+    public void Orphan()
+    {
+        Volatile.Write(ref _orphaned, 1);
+        _context.Orphaned();
+        Bump();
+    }
 
-    // ---- reader side ----
+    /// <summary>The reader fetches it anew: forget the old fetch.</summary>
+    public void ClearSource()
+    {
+        Source = null;
+        Volatile.Write(ref _orphaned, 0);
+    }
 
     /// <summary>The published buffer with a reference taken for the caller, or null if none is published.</summary>
     public SegmentBuffer? AcquireCurrent()
@@ -108,30 +138,8 @@ internal sealed class SegmentTicket : ArticleRequest, ISegmentBufferObserver
         }
     }
 
-    /// <summary>Every attempt failed; the reader will throw this when it reaches the segment.</summary>
-    public void Fail(Exception failure)
-    {
-        Volatile.Write(ref _failure, failure);
-        Bump();
-    }
-
     /// <summary>A buffer that arrived before the ticket existed (the factory's first segment).</summary>
     public void Adopt(SegmentBuffer completed) => Publish(completed, force: true);
-
-    // ---- fetch side (receive loops) ----
-
-    void ISegmentBufferObserver.OnBegin(SegmentBuffer buffer)
-    {
-        // Throwing here rejects the article: the engine then fetches it from elsewhere.
-        _context.Index.Observe(Index, buffer.Header!);
-        Publish(buffer, force: false);
-    }
-
-    void ISegmentBufferObserver.OnData(SegmentBuffer buffer) => Bump();
-
-    void ISegmentBufferObserver.OnCompleted(SegmentBuffer buffer) => Publish(buffer, force: false);
-
-    void ISegmentBufferObserver.OnFailed(SegmentBuffer buffer) => Bump();
 
     // A buffer takes the slot when the slot is empty or holds a failed buffer, or when it is complete
     // and the one there is not (a race winner overtaking a trickling straggler).
@@ -158,11 +166,5 @@ internal sealed class SegmentTicket : ArticleRequest, ISegmentBufferObserver
             buffer.Release();
         }
         Bump();
-    }
-
-    private void Bump()
-    {
-        Interlocked.Increment(ref _progress);
-        _context.Wakeup.Notify(Index);
     }
 }

@@ -11,6 +11,10 @@ internal sealed class SegmentWindow
 {
     private const int MaxRingSegments = 4096;
 
+    // A read that stops within this many segments of where it started is a probe (a header, a
+    // thumbnail, a media scanner's look): what it fetched is kept for the next probe.
+    private const int ProbeSegments = 4;
+
     private readonly SegmentIndex _index;
     private readonly ISegmentFetcher _fetcher;
     private readonly StreamContext _context;
@@ -20,6 +24,8 @@ internal sealed class SegmentWindow
     private int _start;
     private int _end;
     private int _limitSegment = int.MaxValue;
+    private int _lastSegment = -1;
+    private int _jumpedTo;
 
     public SegmentWindow(SegmentIndex index, ISegmentFetcher fetcher, StreamContext context, StreamingOptions options, int maxWindowSegments)
     {
@@ -72,6 +78,7 @@ internal sealed class SegmentWindow
     public void Adopt(SegmentBuffer first)
     {
         CreateTicket(0).Adopt(first);
+        _context.Cache.Offer(_index.MessageIdAt(0), first, cold: false);
         _end = 1;
     }
 
@@ -80,18 +87,30 @@ internal sealed class SegmentWindow
     {
         var start = Math.Max(0, segment - _keepBehind);
         // Never past the read-ahead limit, but always the segment being read.
-        var end = Math.Min(Math.Min(_index.Count, Math.Max(_limitSegment, segment + 1)), segment + Math.Max(1, span));
-        if (start == _start && end == _end)
+        var limitEnd = Math.Min(_index.Count, Math.Max(_limitSegment, segment + 1));
+        var end = Math.Min(limitEnd, segment + Math.Max(1, span));
+        if (Contains(segment))
+        {
+            // A read-ahead that shrank keeps what it already asked for: dropping fetches under
+            // way would waste them; it just asks for nothing new until the reader gets there.
+            end = Math.Max(end, Math.Min(_end, limitEnd));
+        }
+        if (start == _start && end == _end && SlotAt(segment) is not null)
         {
             return;
         }
+        if (segment != _lastSegment && segment != _lastSegment + 1)
+        {
+            _jumpedTo = segment;
+        }
+        _lastSegment = segment;
         for (var i = _start; i < Math.Min(_end, start); i++)
         {
-            Retire(i);
+            Retire(i, unread: false);
         }
         for (var i = Math.Max(_start, end); i < _end; i++)
         {
-            Retire(i);
+            Retire(i, unread: true);
         }
         var submitted = false;
         for (var i = segment; i < end; i++)
@@ -104,8 +123,7 @@ internal sealed class SegmentWindow
                     FillWithZeros(ticket);
                     continue;
                 }
-                _fetcher.Submit(ticket);
-                submitted = true;
+                submitted |= Attach(ticket);
             }
         }
         _start = start;
@@ -116,29 +134,98 @@ internal sealed class SegmentWindow
         }
     }
 
-    /// <summary>Drops a segment's ticket (and its buffer); an unfinished one is withdrawn from the fetcher.</summary>
-    public void Retire(int segment)
+    /// <summary>
+    /// Drops a segment's ticket (and its buffer); an unfinished one stops listening to its fetch,
+    /// which is withdrawn when nobody else wants it. A completed one the reader never got to is
+    /// offered to the cache: the reader may come back (a player resuming, rclone reopening).
+    /// </summary>
+    public void Retire(int segment, bool unread)
     {
         if (SlotAt(segment) is not { } ticket)
         {
             return;
         }
         _ring[segment & _mask] = null;
-        var unfinished = !ticket.IsCompleted;
-        ticket.Retire();
-        if (unfinished)
-        {
-            _fetcher.Withdraw(ticket);
-        }
+        Drop(ticket, unread);
     }
 
-    /// <summary>Drops every ticket (the stream is closing).</summary>
-    public void Clear()
+    /// <summary>Drops every ticket (the stream is closing); those at or past <paramref name="readerSegment"/> were not read.</summary>
+    public void Clear(int readerSegment)
     {
         for (var i = 0; i < _ring.Length; i++)
         {
-            _ring[i]?.Retire();
-            _ring[i] = null;
+            if (_ring[i] is { } ticket)
+            {
+                _ring[i] = null;
+                Drop(ticket, ticket.Index >= readerSegment);
+            }
+        }
+    }
+
+    /// <summary>The reader waits for a ticket whose fetch went away, or a fetch was lost ahead of it: fetch again.</summary>
+    public void Refetch(SegmentTicket ticket)
+    {
+        if (ticket.IsOrphaned && !ticket.IsCompleted && SlotAt(ticket.Index) == ticket)
+        {
+            ticket.ClearSource();
+            if (Attach(ticket))
+            {
+                _fetcher.Wake();
+            }
+        }
+    }
+
+    /// <summary>Every ticket in the window whose fetch went away fetches again.</summary>
+    public void RefetchOrphans()
+    {
+        for (var i = _start; i < _end; i++)
+        {
+            if (SlotAt(i) is { IsOrphaned: true } ticket)
+            {
+                Refetch(ticket);
+            }
+        }
+    }
+
+    /// <summary>The ticket the reader waits on, told to its own fetcher when that fetcher is the one fetching it.</summary>
+    public void SetHead(SegmentTicket ticket)
+    {
+        if (ticket.Source is { } source && ReferenceEquals(source.Owner, _fetcher))
+        {
+            _fetcher.SetHead(source);
+        }
+    }
+
+    /// <summary>Gives the ticket its bytes (cached, shared or fetched); true when a new fetch was submitted.</summary>
+    private bool Attach(SegmentTicket ticket)
+    {
+        var segment = ticket.Index;
+        var probe = segment == 0 || segment == _index.Count - 1 || segment - _jumpedTo < 1
+            || (_limitSegment != int.MaxValue && _limitSegment - _jumpedTo <= ProbeSegments);
+        _index.TryGetRange(segment, out _, out var expected);
+        var created = _context.Cache.Attach(ticket, _context.FileKey, probe,
+            () => new SharedFetch(_context.Cache, _context, _fetcher, ticket.MessageId, segment, expected));
+        if (created is null)
+        {
+            _context.Statistics.AddShared(expected);
+            return false;
+        }
+        _fetcher.Submit(created);
+        return true;
+    }
+
+    private void Drop(SegmentTicket ticket, bool unread)
+    {
+        if (unread && ticket.AcquireCurrent() is { } buffer)
+        {
+            _context.Cache.Offer(ticket.MessageId, buffer, cold: true);
+            buffer.Release();
+        }
+        ticket.Retire();
+        if (ticket.Source is { } source && _context.Cache.Detach(ticket, source))
+        {
+            source.Owner.Withdraw(source);
+            source.Owner.Wake();
         }
     }
 

@@ -6,6 +6,7 @@ namespace NzbDav.Streaming;
 internal sealed class StreamContext(SegmentIndex index, ReaderWakeup wakeup, ArrayPool<byte> pool, StreamStatistics statistics)
 {
     private int _filled;
+    private int _orphans;
 
     /// <summary>Per segment: a confirmed hole served as zeros (null: none).</summary>
     public bool[]? Holes { get; init; }
@@ -15,6 +16,17 @@ internal sealed class StreamContext(SegmentIndex index, ReaderWakeup wakeup, Arr
 
     /// <summary>Metrics to count zero-filled bytes in.</summary>
     public StreamingMetrics? Metrics { get; init; }
+
+    /// <summary>Where segments are shared with other streams.</summary>
+    public required SegmentCache Cache { get; init; }
+
+    /// <summary>Identifies the file among open streams (its first message-id): a file two streams read is worth caching.</summary>
+    public string FileKey { get; } = index.MessageIdAt(0);
+
+    /// <summary>Changes whenever a ticket of this stream lost its fetch (the reader then fetches again).</summary>
+    public int Orphans => Volatile.Read(ref _orphans);
+
+    public void Orphaned() => Interlocked.Increment(ref _orphans);
 
     public bool IsHole(int segment) => Holes is { } holes && holes[segment];
 

@@ -11,9 +11,13 @@ public sealed class StreamStatistics
     private long _bytesFetched;
     private long _bytesRead;
     private long _segmentsFetched;
+    private long _bytesShared;
 
     /// <summary>Decoded bytes received from providers (every attempt, including discarded ones).</summary>
     public long BytesFetched => Interlocked.Read(ref _bytesFetched);
+
+    /// <summary>Decoded bytes of segments taken from the cache or from another stream's fetch instead of fetched.</summary>
+    public long BytesShared => Interlocked.Read(ref _bytesShared);
 
     /// <summary>Bytes returned to the reader.</summary>
     public long BytesRead => Interlocked.Read(ref _bytesRead);
@@ -46,6 +50,8 @@ public sealed class StreamStatistics
     public int PeakLeasesHeld => Fetching.PeakLeasesHeld;
 
     internal void AddFetched(int count) => Interlocked.Add(ref _bytesFetched, count);
+
+    internal void AddShared(long count) => Interlocked.Add(ref _bytesShared, count);
 
     internal void AddRead(int count) => Interlocked.Add(ref _bytesRead, count);
 

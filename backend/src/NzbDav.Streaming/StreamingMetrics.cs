@@ -25,6 +25,9 @@ public sealed class StreamingMetrics
     private long _waitedReads;
     private long _holeBytes;
     private long _holes;
+    private long _fetched;
+    private SegmentCache? _cache;
+    private ReadAheadBudget? _budget;
 
     public StreamingMetrics(IMeterFactory meterFactory)
     {
@@ -38,6 +41,16 @@ public sealed class StreamingMetrics
         meter.CreateObservableCounter("nzbdav.stream.read.waits", () => Volatile.Read(ref _waitedReads), "{read}", "Reads that waited for a segment to arrive");
         meter.CreateObservableCounter("nzbdav.stream.hole.segments", () => Volatile.Read(ref _holes), "{segment}", "Confirmed-missing segments of Degraded files served as zeros");
         meter.CreateObservableCounter("nzbdav.stream.hole.bytes", () => Volatile.Read(ref _holeBytes), "By", "Zero bytes served in place of confirmed-missing segments");
+        meter.CreateObservableCounter("nzbdav.stream.fetched", () => Volatile.Read(ref _fetched), "By", "Decoded bytes received from providers for streams (every attempt, read or not)");
+        meter.CreateObservableCounter("nzbdav.stream.cache.hits", () => _cache?.Hits ?? 0, "{segment}", "Segments a stream took from the segment cache instead of fetching");
+        meter.CreateObservableCounter("nzbdav.stream.cache.hit_bytes", () => _cache?.HitBytes ?? 0, "By", "Decoded bytes of segments taken from the segment cache");
+        meter.CreateObservableCounter("nzbdav.stream.cache.misses", () => _cache?.Misses ?? 0, "{segment}", "Segments a stream had to fetch (nobody held or was fetching them)");
+        meter.CreateObservableCounter("nzbdav.stream.shared_fetches", () => _cache?.SharedFetches ?? 0, "{segment}", "Segments a stream took from another stream's fetch in flight");
+        meter.CreateObservableCounter("nzbdav.stream.shared_fetch_bytes", () => _cache?.SharedFetchBytes ?? 0, "By", "Decoded bytes of segments taken from another stream's fetch in flight");
+        meter.CreateObservableCounter("nzbdav.stream.cache.evictions", () => _cache?.Evictions ?? 0, "{segment}", "Segments the segment cache dropped to stay within its size");
+        meter.CreateObservableGauge("nzbdav.stream.cache.size", () => _cache?.Bytes ?? 0, "By", "Decoded bytes the segment cache holds now");
+        meter.CreateObservableGauge("nzbdav.stream.readahead", () => _budget?.Claimed ?? 0, "By", "Decoded bytes every stream's read-ahead spans now (claimed against the memory budget)");
+        meter.CreateObservableGauge("nzbdav.stream.readahead.limit", () => _budget?.Limit ?? 0, "By", "The ceiling on all streams' read-ahead: the memory budget less the segment cache");
         _seekFirstByte = meter.CreateHistogram("nzbdav.stream.seek.first_byte", "s", "Time from a seek to the first byte returned after it", null, latency);
         _readWait = meter.CreateHistogram("nzbdav.stream.read.wait", "s", "Time a read that waited spent waiting for segments", null, latency);
     }
@@ -50,6 +63,20 @@ public sealed class StreamingMetrics
 
     /// <summary>Segments served as zeros so far.</summary>
     public long HoleSegments => Volatile.Read(ref _holes);
+
+    /// <summary>Decoded bytes received for streams so far.</summary>
+    public long FetchedBytes => Volatile.Read(ref _fetched);
+
+    /// <summary>The cache whose counters the meter publishes (the factory's).</summary>
+    public SegmentCache? Cache => Volatile.Read(ref _cache);
+
+    internal void Observe(SegmentCache cache, ReadAheadBudget budget)
+    {
+        Volatile.Write(ref _cache, cache);
+        Volatile.Write(ref _budget, budget);
+    }
+
+    internal void Fetched(long bytes) => Interlocked.Add(ref _fetched, bytes);
 
     internal void HoleFilled(long bytes)
     {

@@ -30,18 +30,40 @@ public sealed record StreamingOptions
     public long TargetBandwidthBytesPerSecond { get; init; } = 500_000_000;
 
     /// <summary>
-    /// Read-ahead requested by the first read of a stream opened at the start of a file (playback or
-    /// a copy starting), capped by the byte budget. Default 64 MiB, i.e. the whole budget: growing
-    /// from two segments costs two or three round trips before the stream runs at full rate. A
-    /// scanner's header read does not pay for it: a WebDAV GET for a bounded range limits the
-    /// read-ahead to its end (<see cref="BufferedSegmentStream.LimitReadAhead"/>), and rclone reads
-    /// in bounded chunks (<c>--vfs-read-chunk-size</c>). Lower it for clients that read whole files
-    /// from byte 0 only to look at their headers.
+    /// Read-ahead requested by the first read of a stream opened at the start of a file (playback, a
+    /// copy or a probe starting). Default 8 MiB: about one round trip's worth at the rates a copy
+    /// reaches, so a draining reader is at full speed after one more round trip, while a probe that
+    /// reads a header and closes costs at most this much. A reader that waits doubles it per
+    /// segment it consumes; a paced one is fitted to its rate.
     /// </summary>
-    public long StartReadAheadBytes { get; init; } = 64L * 1024 * 1024;
+    public long StartReadAheadBytes { get; init; } = 8L * 1024 * 1024;
+
+    /// <summary>
+    /// Time a paced reader's read-ahead covers beyond two fetch latencies, at its measured rate
+    /// (a 40 Mbit/s player at 50 ms: about 5.5 MB). Default 1 s.
+    /// </summary>
+    public TimeSpan ReadAheadLead { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// Decoded bytes all streams together may hold or have in flight: read-ahead plus the segment
+    /// cache (<see cref="SegmentCacheBytes"/>). A fast reader alone may use most of it; many
+    /// streams share it by need. Default 512 MiB.
+    /// </summary>
+    public long MemoryBudgetBytes { get; init; } = 512L * 1024 * 1024;
+
+    /// <summary>What every stream's read-ahead may span together: the memory budget less the cache.</summary>
+    public long ReadAheadBudgetBytes => Math.Max(0, MemoryBudgetBytes - SegmentCacheBytes);
 
     /// <summary>The read-ahead never drops below this many segments. Default 4.</summary>
     public int MinReadAheadSegments { get; init; } = 4;
+
+    /// <summary>
+    /// Decoded bytes of segments kept for other readers, host-wide: what probes read (a file's first
+    /// and last segments, the first after a seek, short ranged reads), segments of a file several
+    /// streams read at once, read-ahead a stream left unread. 0 keeps nothing (fetches in flight
+    /// are still shared). Default 128 MiB.
+    /// </summary>
+    public long SegmentCacheBytes { get; init; } = 128L * 1024 * 1024;
 
     /// <summary>
     /// Segments kept behind the reader so a short seek back is served from memory. Default 2.
@@ -87,6 +109,7 @@ public sealed record StreamingOptions
         DemandFactor = 2,
         IdleTimeout = WorkerIdleTimeout,
         RaceStragglers = true,
+        ShareWhenContended = true,
         StragglerFactor = StragglerFactor,
         StragglerLatencyFloorFactor = StragglerLatencyFloorFactor,
         MinimumStragglerDelay = MinimumStragglerDelay,
@@ -101,6 +124,9 @@ public sealed record StreamingOptions
         Require(StartReadAheadBytes is > 0 and <= ReadAheadCeilingBytes, nameof(StartReadAheadBytes), $"must be between 1 and {ReadAheadCeilingBytes}");
         Require(TargetBandwidthBytesPerSecond > 0, nameof(TargetBandwidthBytesPerSecond), "must be positive");
         Require(MinReadAheadSegments is >= 1 and <= 1024, nameof(MinReadAheadSegments), "must be between 1 and 1024");
+        Require(ReadAheadLead >= TimeSpan.Zero && ReadAheadLead <= TimeSpan.FromMinutes(1), nameof(ReadAheadLead), "must be between 0 and 1 minute");
+        Require(MemoryBudgetBytes >= SegmentCacheBytes + (16L * 1024 * 1024), nameof(MemoryBudgetBytes), $"must leave at least 16 MiB beyond {nameof(SegmentCacheBytes)} for read-ahead");
+        Require(SegmentCacheBytes is >= 0 and <= 64L * 1024 * 1024 * 1024, nameof(SegmentCacheBytes), "must be between 0 and 64 GiB");
         Require(KeepBehindSegments is >= 0 and <= 64, nameof(KeepBehindSegments), "must be between 0 and 64");
         Require(StragglerFactor >= 1, nameof(StragglerFactor), "must be at least 1");
         Require(StragglerLatencyFloorFactor >= 1, nameof(StragglerLatencyFloorFactor), "must be at least 1");

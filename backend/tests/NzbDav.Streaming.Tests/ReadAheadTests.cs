@@ -118,6 +118,8 @@ public sealed class ReadAheadTests
             await harness.WaitUntilIdleAsync(stream, server, 40);
             var fetched = server.Stats.GetCommandCount(MockCommandKind.Body);
             Assert.InRange(fetched, 40, 40 + 10 + 1);
+            // What the stream holds itself; the segment cache keeps the file's first segment besides.
+            harness.Factory.Cache.Clear();
             Assert.InRange(harness.Pool.Outstanding * 64 * 1024, 1, budget + (3 * 64 * 1024L * 2));
         }
 

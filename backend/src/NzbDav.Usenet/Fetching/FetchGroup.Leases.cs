@@ -27,6 +27,15 @@ public sealed partial class FetchGroup
             // Nobody wakes a group that gave its leases back: look again for the waiters to be served.
             WakeAt(now + ContentionCheckTicks);
         }
+        if (contended && _options.ShareWhenContended)
+        {
+            var share = Math.Max(1, _client.PrimaryCapacity / Math.Max(1, _client.BusyGroups(_options.Kind)));
+            if (cap > share)
+            {
+                cap = share;
+                YieldLeasesAbove(cap);
+            }
+        }
         var work = _pending.Count + _running.Count;
         var needed = Math.Min(cap, (int)Math.Ceiling(work * _options.DemandFactor / _pipelineDepth));
         var anticipated = work == 0 || contended ? 0 : Volatile.Read(ref _anticipated);
@@ -97,6 +106,17 @@ public sealed partial class FetchGroup
             StartAcquire(now, avoiding);
         }
         _closing.RemoveAll(static task => task.IsCompleted);
+        CountBusy(_workers.Count > 0);
+    }
+
+    /// <summary>Tells the client whether this group holds or waits for leases (how the pool's fair share is counted).</summary>
+    private void CountBusy(bool busy)
+    {
+        if (busy != _countedBusy)
+        {
+            _countedBusy = busy;
+            _client.GroupBusy(_options.Kind, busy ? 1 : -1);
+        }
     }
 
     /// <summary>

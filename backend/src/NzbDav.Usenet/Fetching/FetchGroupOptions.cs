@@ -41,6 +41,15 @@ public sealed record FetchGroupOptions
     /// </summary>
     public bool YieldToOtherKinds { get; init; }
 
+    /// <summary>
+    /// While another group of the same kind waits for a permit, hold no more leases than a fair
+    /// share of the primary connections (their count over the groups holding or waiting for
+    /// leases): leases above it take no new work and go back as their answers arrive, so a new
+    /// playback, seek or header read is not kept waiting by read-ahead another stream will not
+    /// need for seconds.
+    /// </summary>
+    public bool ShareWhenContended { get; init; }
+
     /// <summary>Fetch the request the reader waits for again on another connection once it is late.</summary>
     public bool RaceStragglers { get; init; }
 

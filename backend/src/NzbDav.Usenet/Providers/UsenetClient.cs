@@ -27,6 +27,7 @@ public sealed class UsenetClient : IAsyncDisposable
     private readonly List<Task> _retiring = [];
     private ProviderSet _providers = ProviderSet.Empty;
     private UsenetOptions _options;
+    private readonly int[] _busyGroups = new int[3];
     private bool _disposed;
 
     /// <summary>
@@ -154,6 +155,12 @@ public sealed class UsenetClient : IAsyncDisposable
 
         return 0;
     }
+
+    /// <summary>Fetch groups of <paramref name="kind"/> holding or waiting for a lease now (a hint for sharing the pool fairly).</summary>
+    public int BusyGroups(OperationKind kind) => Volatile.Read(ref _busyGroups[(int)kind]);
+
+    /// <summary>A group of <paramref name="kind"/> started (+1) or stopped (−1) holding leases.</summary>
+    internal void GroupBusy(OperationKind kind, int change) => Interlocked.Add(ref _busyGroups[(int)kind], change);
 
     /// <summary>Whether callers of <paramref name="kind"/> wait for a permit (a hint; see <see cref="GlobalOperationLimiter.HasWaiters"/>).</summary>
     public bool HasWaiters(OperationKind kind) => _limiter.HasWaiters(kind);

@@ -12,7 +12,7 @@ public sealed class WebDavBenchmarkCommandTests
     {
         var (exitCode, output, error) = await RunAsync(
             "--mock-server", "--size=8", "--latency=5", "--jitter=0", "--connections=8",
-            "--streams=2", "--stream-mbps=0", "--stream-seconds=0", "--propfinds=20", "--header-reads=4", "--library-files=3", "--json");
+            "--streams=2", "--stream-mbps=0", "--stream-seconds=0", "--propfinds=20", "--header-reads=4", "--library-files=3", "--probe-files=0", "--json");
 
         Assert.True(exitCode == 0, error);
         Assert.Contains("WEBDAV BENCHMARK RESULTS SUMMARY", output, StringComparison.Ordinal);
@@ -46,7 +46,77 @@ public sealed class WebDavBenchmarkCommandTests
         foreach (var target in new[] { "coldRatio", "warmRatio", "rangedTtfb", "streamWait" })
             Assert.Contains(json.GetProperty("targets").GetProperty(target).ValueKind, new[] { JsonValueKind.True, JsonValueKind.False });
         Assert.InRange(json.GetProperty("mock").GetProperty("peakConnections").GetInt32(), 1, 8);
+        Assert.False(json.TryGetProperty("probe", out _));
+        Assert.DoesNotContain("PLEX-LIKE PROBE", output, StringComparison.Ordinal);
         Assert.True(json.GetProperty("passed").GetBoolean());
+    }
+
+    [Fact]
+    public async Task The_probe_phase_reads_the_same_pattern_twice_and_reports_provider_bytes_per_scan()
+    {
+        var (exitCode, output, error) = await RunAsync(
+            "--mock-server", "--size=4", "--latency=5", "--jitter=0", "--connections=8",
+            "--streams=0", "--stream-seconds=0", "--propfinds=0", "--header-reads=0", "--library-files=1",
+            "--probe-files=3", "--probe-file-mib=4", "--probe-concurrency=2", "--json");
+
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("PLEX-LIKE PROBE: 3 FILES OF 4 MiB, 2 AT ONCE, SCANNED TWICE:", output, StringComparison.Ordinal);
+        using var document = JsonDocument.Parse(output.TrimEnd().Split('\n')[^1]);
+        var json = document.RootElement;
+        var probe = json.GetProperty("probe");
+        Assert.Equal(3, probe.GetProperty("files").GetInt32());
+        Assert.Equal(4L * 1024 * 1024, probe.GetProperty("fileSize").GetInt64());
+        Assert.Equal(2, probe.GetProperty("concurrency").GetInt32());
+
+        // Per file and scan: the first and the last 64 KiB and three 1 MiB ranges.
+        const long PerScan = 3 * ((2 * 64 * 1024) + (3 * 1024 * 1024));
+        Assert.Equal(2 * PerScan, probe.GetProperty("servedBytes").GetInt64());
+        foreach (var name in new[] { "scan1", "scan2" })
+        {
+            var scan = probe.GetProperty(name);
+            Assert.Equal(PerScan, scan.GetProperty("servedBytes").GetInt64());
+            Assert.Equal(3 * 7, scan.GetProperty("requests").GetInt32());
+            Assert.Equal(3, scan.GetProperty("propfinds").GetProperty("count").GetInt32());
+            Assert.Equal(3, scan.GetProperty("headRequests").GetProperty("count").GetInt32());
+            Assert.Equal(3, scan.GetProperty("headerReads").GetProperty("count").GetInt32());
+            Assert.Equal(3, scan.GetProperty("tailReads").GetProperty("count").GetInt32());
+            Assert.Equal(9, scan.GetProperty("randomReads").GetProperty("count").GetInt32());
+            Assert.True(scan.GetProperty("ms").GetDouble() > 0);
+            Assert.True(scan.GetProperty("randomReads").GetProperty("p99Ms").GetDouble() > 0);
+        }
+
+        // The first scan has to fetch from the provider; a refresh may be served (partly) without it.
+        var scan1 = probe.GetProperty("scan1");
+        Assert.True(scan1.GetProperty("providerBytes").GetInt64() > 0);
+        Assert.True(scan1.GetProperty("fetchedToServedRatio").GetDouble() > 0);
+        Assert.True(probe.GetProperty("scan2").GetProperty("fetchedToServedRatio").GetDouble() >= 0);
+        Assert.True(probe.GetProperty("fetchedToServedRatio").GetDouble() > 0);
+        Assert.Equal(
+            scan1.GetProperty("providerBytes").GetInt64() + probe.GetProperty("scan2").GetProperty("providerBytes").GetInt64(),
+            probe.GetProperty("providerBytes").GetInt64());
+
+        // Two whole GETs of the 4 MiB file, three 256 KiB ranges and the probe: every byte compared.
+        var verification = json.GetProperty("verification");
+        Assert.True(verification.GetProperty("passed").GetBoolean());
+        Assert.Equal((2 * 4L * 1024 * 1024) + (3 * 256 * 1024) + (2 * PerScan), verification.GetProperty("verifiedBytes").GetInt64());
+        Assert.True(json.GetProperty("passed").GetBoolean());
+    }
+
+    [Fact]
+    public void The_probe_positions_are_the_same_in_every_scan_and_inside_the_file()
+    {
+        const long Size = (4L * 1024 * 1024) + 123;
+        for (var index = 0; index < 50; index++)
+        {
+            var offsets = ProbePattern.RandomOffsets(index, Size);
+            Assert.Equal(offsets, ProbePattern.RandomOffsets(index, Size));
+            Assert.Equal(ProbePattern.RandomReads, offsets.Length);
+            Assert.All(offsets, o => Assert.InRange(o, 0, Size - ProbePattern.RandomReadBytes));
+        }
+
+        // A file smaller than one read is read whole, from its start.
+        Assert.All(ProbePattern.RandomOffsets(7, 1000), o => Assert.Equal(0, o));
+        Assert.Equal((2 * 1000) + (3 * 1000), ProbePattern.BytesPerFile(1000));
     }
 
     [Fact]
@@ -64,6 +134,11 @@ public sealed class WebDavBenchmarkCommandTests
     [InlineData("--streams=many", "--streams must be a whole number from 0 to 64; got 'many'.")]
     [InlineData("--scan-concurrency=0", "--scan-concurrency must be a whole number from 1 to 256; got '0'.")]
     [InlineData("--propfinds", "--propfinds needs a value.")]
+    [InlineData("--probe-files=-1", "--probe-files must be a whole number from 0 to 10000; got '-1'.")]
+    [InlineData("--probe-files=10001", "--probe-files must be a whole number from 0 to 10000; got '10001'.")]
+    [InlineData("--probe-file-mib=0", "--probe-file-mib must be a whole number from 1 to 65536; got '0'.")]
+    [InlineData("--probe-concurrency=0", "--probe-concurrency must be a whole number from 1 to 256; got '0'.")]
+    [InlineData("--probe-concurrency=257", "--probe-concurrency must be a whole number from 1 to 256; got '257'.")]
     [InlineData("--bogus", "Unknown argument '--bogus'.")]
     public async Task Bad_arguments_exit_2_with_the_reason(string argument, string reason)
     {
@@ -86,8 +161,21 @@ public sealed class WebDavBenchmarkCommandTests
         Assert.Equal(0, options.StreamMbps);
         Assert.Equal(1000, options.Propfinds);
         Assert.Equal(100, options.HeaderReads);
+        Assert.Equal(200, options.ProbeFiles);
+        Assert.Equal(64, options.ProbeFileMiB);
+        Assert.Equal(4, options.ProbeConcurrency);
         Assert.True(options.Json);
         Assert.Equal(["--Serilog:MinimumLevel:Default=Warning"], options.Mock.ConfigurationArguments);
+    }
+
+    [Fact]
+    public void Parse_reads_the_probe_flags_and_zero_files_skips_the_phase()
+    {
+        var options = WebDavBenchmarkArguments.Parse(["--mock-server", "--probe-files=0", "--probe-file-mib", "1", "--probe-concurrency=16"]);
+
+        Assert.Equal(0, options.ProbeFiles);
+        Assert.Equal(1, options.ProbeFileMiB);
+        Assert.Equal(16, options.ProbeConcurrency);
     }
 
     [Fact]
@@ -97,6 +185,8 @@ public sealed class WebDavBenchmarkCommandTests
 
         Assert.Equal(0, exitCode);
         Assert.Contains("--test-webdav --mock-server", output, StringComparison.Ordinal);
+        foreach (var flag in new[] { "--probe-files=N", "--probe-file-mib=N", "--probe-concurrency=N" })
+            Assert.Contains(flag, output, StringComparison.Ordinal);
     }
 
     private static async Task<(int ExitCode, string Output, string Error)> RunAsync(params string[] args)

@@ -65,9 +65,13 @@ internal sealed class StreamHarness : IAsyncDisposable
 
     public Task<BufferedSegmentStream> OpenAsync(MockFile file) => Factory.OpenAsync(ToNzb(file), Token);
 
-    /// <summary>Nothing leased or rented any more (waits briefly: lease returns finish asynchronously).</summary>
+    /// <summary>
+    /// Nothing leased or rented any more once the segment cache lets go of what it keeps (waits
+    /// briefly: lease returns finish asynchronously).
+    /// </summary>
     public async Task AssertAllReturnedAsync()
     {
+        Factory.Cache.Clear();
         for (var i = 0; i < 200 && (Limiter.GetStats().InUse != 0 || Pool.Outstanding != 0 || PoolInUse() != 0); i++)
         {
             await Task.Delay(25, Token);

@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Net.Http.Headers;
-using System.Text;
 
 namespace NzbDav.Tools.Testing.DavBenchmark;
 
@@ -14,14 +12,6 @@ internal sealed class LibraryScan(
 {
     /// <summary>Bytes a header read asks for.</summary>
     public const int HeaderBytes = 64 * 1024;
-
-    // The properties rclone asks for when it lists a directory.
-    private const string PropfindBody = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <d:propfind xmlns:d="DAV:"><d:prop><d:displayname/><d:resourcetype/><d:getcontentlength/><d:getlastmodified/><d:getetag/><d:getcontenttype/></d:prop></d:propfind>
-        """;
-
-    private static readonly HttpMethod Propfind = new("PROPFIND");
 
     public async Task<ScanResult> RunAsync(CancellationToken cancellationToken)
     {
@@ -55,7 +45,7 @@ internal sealed class LibraryScan(
                 else
                 {
                     var target = targets[(int)((i - headersBefore) % targets.Length)];
-                    propfindTimes.Add(await PropfindAsync(target.Path, target.Depth, cancellationToken));
+                    propfindTimes.Add(await DavRequests.PropfindAsync(http, target.Path, target.Depth, cancellationToken));
                 }
             }
 
@@ -69,18 +59,5 @@ internal sealed class LibraryScan(
             LatencySummary.From([.. workers.SelectMany(w => w.Headers)]),
             workers.Sum(w => w.HeaderBytes),
             elapsed);
-    }
-
-    private async Task<double> PropfindAsync(string path, string depth, CancellationToken cancellationToken)
-    {
-        using var request = new HttpRequestMessage(Propfind, path);
-        request.Headers.Add("Depth", depth);
-        request.Content = new StringContent(PropfindBody, Encoding.UTF8, new MediaTypeHeaderValue("application/xml"));
-        var started = Stopwatch.GetTimestamp();
-        using var response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
-        if ((int)response.StatusCode != 207)
-            throw new InvalidDataException($"PROPFIND {path} (Depth {depth}) answered {(int)response.StatusCode}; expected 207.");
-        await response.Content.CopyToAsync(Stream.Null, cancellationToken);
-        return Stopwatch.GetElapsedTime(started).TotalMilliseconds;
     }
 }

@@ -52,7 +52,8 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
             path = file.Path;
             var (cold, warm, ranged) = await ReadAsync(reader, file, cancellationToken);
             var concurrent = await LoadAsync(host, reader, file, libraryNzb, librarySize, mock, cancellationToken);
-            web = new WebPhase(ingestion, cold, warm, ranged, concurrent);
+            var probe = await ProbeAsync(host, reader, mock, cancellationToken);
+            web = new WebPhase(ingestion, cold, warm, ranged, concurrent, probe);
             if (dashboards is not null)
             {
                 dashboardFrames = await dashboards.StopAsync();
@@ -79,6 +80,7 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
             WarmGet = web.WarmGet,
             Ranged = web.Ranged,
             Concurrent = web.Concurrent,
+            Probe = web.Probe,
             Tester = tester with { Mock = mock.Report() },
             Verification = tally.Result(),
             Mock = mock.Report(),

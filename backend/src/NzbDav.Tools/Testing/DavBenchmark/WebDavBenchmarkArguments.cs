@@ -26,6 +26,10 @@ public static class WebDavBenchmarkArguments
               --scan-concurrency=N scan requests in flight at once (default 4)
               --header-reads=N     GETs of a file's first 64 KiB mixed into the scan (default 100)
               --library-files=N    small files in a second job for the scan to walk (default 20)
+              Plex-like probe phase (after the concurrent phase; every file is probed twice):
+              --probe-files=N      generated files in a third job; 0 skips the phase (default 200)
+              --probe-file-mib=N   size of each of them in MiB (default 64)
+              --probe-concurrency=N files probed at once (default 4)
               Web UI:
               --dashboards=N       browsers with the dashboard's live feed open during the web phase (default 0)
               Metrics:
@@ -83,6 +87,9 @@ public static class WebDavBenchmarkArguments
             ScanConcurrency = Get("--scan-concurrency", defaults.ScanConcurrency),
             HeaderReads = Get("--header-reads", defaults.HeaderReads),
             LibraryFiles = Get("--library-files", defaults.LibraryFiles),
+            ProbeFiles = Get("--probe-files", defaults.ProbeFiles),
+            ProbeFileMiB = Get("--probe-file-mib", defaults.ProbeFileMiB),
+            ProbeConcurrency = Get("--probe-concurrency", defaults.ProbeConcurrency),
             Dashboards = Get("--dashboards", defaults.Dashboards),
         };
     }
@@ -96,6 +103,9 @@ public static class WebDavBenchmarkArguments
         "--scan-concurrency" => (1, 256),
         "--header-reads" => (0, 1_000_000),
         "--library-files" => (1, 1000),
+        "--probe-files" => (0, 10_000),
+        "--probe-file-mib" => (1, 65_536),
+        "--probe-concurrency" => (1, 256),
         "--dashboards" => (0, 1000),
         _ => null,
     };

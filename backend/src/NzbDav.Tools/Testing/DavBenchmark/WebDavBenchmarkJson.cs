@@ -30,6 +30,8 @@ public static class WebDavBenchmarkJson
                 json.WriteNumber(ranged.Percent.ToString(CultureInfo.InvariantCulture), Round(ranged.Measurement.TimeToFirstByte.TotalMilliseconds));
             json.WriteEndObject();
             WriteConcurrent(json, report.Concurrent);
+            if (report.Probe is { } probe)
+                WriteProbe(json, probe);
             json.WriteStartObject("targets");
             json.WriteBoolean("coldRatio", report.ColdRatio >= WebDavBenchmarkReport.RatioTarget);
             json.WriteBoolean("warmRatio", report.WarmRatio >= WebDavBenchmarkReport.RatioTarget);
@@ -85,6 +87,36 @@ public static class WebDavBenchmarkJson
         json.WriteNumber("providerBytes", c.ProviderBytes);
         json.WriteNumber("fetchedToServedRatio", Math.Round(c.FetchedToServedRatio, 3));
         json.WriteNumber("scanMs", Round(c.ScanElapsed.TotalMilliseconds));
+        json.WriteEndObject();
+    }
+
+    private static void WriteProbe(Utf8JsonWriter json, ProbeResult probe)
+    {
+        json.WriteStartObject("probe");
+        json.WriteNumber("files", probe.Files);
+        json.WriteNumber("fileSize", probe.FileSize);
+        json.WriteNumber("concurrency", probe.Concurrency);
+        json.WriteNumber("servedBytes", probe.ServedBytes);
+        json.WriteNumber("providerBytes", probe.ProviderBytes);
+        json.WriteNumber("fetchedToServedRatio", Math.Round(probe.FetchedToServedRatio, 3));
+        WriteProbeScan(json, "scan1", probe.Scan1);
+        WriteProbeScan(json, "scan2", probe.Scan2);
+        json.WriteEndObject();
+    }
+
+    private static void WriteProbeScan(Utf8JsonWriter json, string name, ProbeScanResult scan)
+    {
+        json.WriteStartObject(name);
+        json.WriteNumber("ms", Round(scan.Elapsed.TotalMilliseconds));
+        json.WriteNumber("requests", scan.Requests);
+        json.WriteNumber("servedBytes", scan.ServedBytes);
+        json.WriteNumber("providerBytes", scan.ProviderBytes);
+        json.WriteNumber("fetchedToServedRatio", Math.Round(scan.FetchedToServedRatio, 3));
+        WriteLatency(json, "propfinds", scan.Propfinds);
+        WriteLatency(json, "headRequests", scan.HeadRequests);
+        WriteLatency(json, "headerReads", scan.HeaderReads);
+        WriteLatency(json, "tailReads", scan.TailReads);
+        WriteLatency(json, "randomReads", scan.RandomReads);
         json.WriteEndObject();
     }
 

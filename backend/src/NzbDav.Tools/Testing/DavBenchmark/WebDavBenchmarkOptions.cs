@@ -27,6 +27,15 @@ public sealed record WebDavBenchmarkOptions
     /// <summary>Small files in a second job, so the scan walks a tree and reads headers of many files. Default 20.</summary>
     public int LibraryFiles { get; init; } = 20;
 
+    /// <summary>Files of the Plex-like probe phase, each probed in both of its scans; 0 skips the phase. Default 200.</summary>
+    public int ProbeFiles { get; init; } = 200;
+
+    /// <summary>Size of each probed file in MiB. Default 64.</summary>
+    public int ProbeFileMiB { get; init; } = 64;
+
+    /// <summary>Files of the probe phase in flight at once, as a scanner's threads. Default 4.</summary>
+    public int ProbeConcurrency { get; init; } = 4;
+
     /// <summary>Browsers with the web UI's dashboard open (reading its live feed) during the web phase. Default 0.</summary>
     public int Dashboards { get; init; }
 

@@ -34,6 +34,9 @@ public sealed record WebDavBenchmarkReport
 
     public required ConcurrentLoadResult Concurrent { get; init; }
 
+    /// <summary>The Plex-like probe phase; null when <c>--probe-files=0</c> skipped it.</summary>
+    public ProbeResult? Probe { get; init; }
+
     /// <summary>The FullNzbTester's run on the same mock server and NZB (after the web host stopped).</summary>
     public required FullNzbTestReport Tester { get; init; }
 

@@ -47,6 +47,11 @@ public static class WebDavBenchmarkSummary
         lines.Add($"    Scan time:          {F(c.ScanElapsed.TotalSeconds, "0.00")} s");
         lines.Add($"    Provider bytes:     {Num(c.ProviderBytes)} for {Num(c.StreamBytes + c.HeaderBytes)} served ({F(c.FetchedToServedRatio, "0.00")}x; includes read-ahead of the streams stopped)");
         lines.Add(Light);
+        if (report.Probe is { } probe)
+        {
+            lines.AddRange(ProbeLines(probe));
+            lines.Add(Light);
+        }
         if (report.Scrapes is { } scrapes)
             lines.Add($"  METRICS SCRAPES:       {FullNzbTestSummary.ScrapeLine(scrapes)}");
         lines.Add($"  DATA VERIFICATION:     {Verification(report.Verification, report.Tester.Verification)}");
@@ -55,6 +60,23 @@ public static class WebDavBenchmarkSummary
         foreach (var line in lines)
             output.WriteLine(line);
     }
+
+    private static IEnumerable<string> ProbeLines(ProbeResult probe)
+    {
+        yield return $"  PLEX-LIKE PROBE: {Num(probe.Files)} FILES OF {F(probe.FileSize / 1048576.0, "0.##")} MiB, {probe.Concurrency} AT ONCE, SCANNED TWICE:";
+        foreach (var (label, scan) in new[] { ("Scan 1:", probe.Scan1), ("Scan 2 (refresh):", probe.Scan2) })
+        {
+            yield return $"    {label,-20}{Num(scan.Requests)} requests in {F(scan.Elapsed.TotalSeconds, "0.00")} s";
+            yield return $"      Reads:            64 KiB head p50/p99 {P50P99(scan.HeaderReads)}, 1 MiB p50/p99 {P50P99(scan.RandomReads)}";
+            yield return $"      Provider bytes:   {Bytes(scan.ProviderBytes, scan.ServedBytes, scan.FetchedToServedRatio)}";
+        }
+
+        yield return $"    Both scans:         {Bytes(probe.ProviderBytes, probe.ServedBytes, probe.FetchedToServedRatio)}";
+    }
+
+    private static string Bytes(long provider, long served, double ratio) => $"{Num(provider)} for {Num(served)} served ({F(ratio, "0.00")}x)";
+
+    private static string P50P99(LatencySummary s) => $"{F(s.P50Ms, "0.0")} / {F(s.P99Ms, "0.0")} ms";
 
     private static string Get(GetMeasurement get) => $"{F(get.MBps, "0.00"),8} MB/s, first byte {Ms(get.TimeToFirstByte)}";
 

@@ -1,0 +1,288 @@
+namespace NzbDav.Streaming;
+
+/// <summary>
+/// Decoded segments shared by every stream of a host, keyed by message-id: the fetches in flight
+/// (a second reader of the same article subscribes to the first one's fetch instead of asking the
+/// provider again) and a bounded set of completed segments. What is kept: segments a probe reads
+/// (the first and last of a file, the first few after an open or a seek), segments of a file more
+/// than one stream has open, and read-ahead a stream fetched but never read (kept "cold", evicted
+/// first). A lone player's segments are not kept once read: keeping them would only grow memory.
+/// Eviction drops the cache's reference only; a reader holding the segment keeps it. One short
+/// lock per segment (never per byte, never across an await).
+/// </summary>
+public sealed class SegmentCache
+{
+    private readonly Lock _gate = new();
+    private readonly Dictionary<string, Entry> _entries = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, int> _openFiles = new(StringComparer.Ordinal);
+    private readonly LinkedList<Entry> _hot = new();
+    private readonly LinkedList<Entry> _cold = new();
+    private readonly Func<long> _capacity;
+    private long _bytes;
+    private long _hits;
+    private long _hitBytes;
+    private long _misses;
+    private long _joins;
+    private long _joinBytes;
+    private long _evictions;
+
+    /// <param name="capacity">The most decoded bytes kept, read at every insertion (0: keep nothing; in-flight fetches are still shared).</param>
+    public SegmentCache(Func<long> capacity)
+    {
+        ArgumentNullException.ThrowIfNull(capacity);
+        _capacity = capacity;
+    }
+
+    /// <summary>Decoded bytes held by the cache now.</summary>
+    public long Bytes => Volatile.Read(ref _bytes);
+
+    /// <summary>Segments a stream took from the cache instead of fetching.</summary>
+    public long Hits => Volatile.Read(ref _hits);
+
+    /// <summary>Bytes of those segments.</summary>
+    public long HitBytes => Volatile.Read(ref _hitBytes);
+
+    /// <summary>Segments a stream had to fetch (nobody held or was fetching them).</summary>
+    public long Misses => Volatile.Read(ref _misses);
+
+    /// <summary>Segments a stream took from another stream's fetch in flight.</summary>
+    public long SharedFetches => Volatile.Read(ref _joins);
+
+    /// <summary>Bytes of those segments.</summary>
+    public long SharedFetchBytes => Volatile.Read(ref _joinBytes);
+
+    /// <summary>Segments dropped to stay within the capacity.</summary>
+    public long Evictions => Volatile.Read(ref _evictions);
+
+    /// <summary>A stream over the file whose first message-id is <paramref name="fileKey"/> opened; returns how many are open now.</summary>
+    internal int OpenFile(string fileKey)
+    {
+        lock (_gate)
+        {
+            _openFiles.TryGetValue(fileKey, out var open);
+            _openFiles[fileKey] = ++open;
+            return open;
+        }
+    }
+
+    internal void CloseFile(string fileKey)
+    {
+        lock (_gate)
+        {
+            if (_openFiles.TryGetValue(fileKey, out var open))
+            {
+                if (open <= 1)
+                    _openFiles.Remove(fileKey);
+                else
+                    _openFiles[fileKey] = open - 1;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Gives <paramref name="ticket"/> its segment: from the cache (published at once), from another
+    /// stream's fetch in flight (subscribed), or through a new fetch the caller must submit (returned).
+    /// </summary>
+    internal SharedFetch? Attach(SegmentTicket ticket, string fileKey, bool probe, Func<SharedFetch> create)
+    {
+        SegmentBuffer? found = null;
+        SharedFetch? created = null;
+        lock (_gate)
+        {
+            if (_entries.TryGetValue(ticket.MessageId, out var entry))
+            {
+                if (entry.Buffer is { } buffer)
+                {
+                    buffer.AddReference();
+                    found = buffer;
+                    Promote(entry);
+                    _hits++;
+                    _hitBytes += entry.Size;
+                }
+                else
+                {
+                    var fetch = entry.Fetch!;
+                    fetch.Keep = true; // two readers want it: worth keeping once it arrives
+                    found = fetch.Subscribe(ticket);
+                    _joins++;
+                    _joinBytes += fetch.ExpectedSize;
+                }
+            }
+            else
+            {
+                created = create();
+                created.Keep = probe || (_openFiles.TryGetValue(fileKey, out var open) && open > 1);
+                found = created.Subscribe(ticket);
+                _entries.Add(ticket.MessageId, new Entry(ticket.MessageId) { Fetch = created });
+                _misses++;
+            }
+        }
+        if (found is not null)
+        {
+            ticket.Offer(found);
+            found.Release();
+        }
+        return created;
+    }
+
+    /// <summary>A completed segment the cache holds, with a reference for the caller (counted as a hit), or null.</summary>
+    internal SegmentBuffer? TryTake(string messageId)
+    {
+        lock (_gate)
+        {
+            if (!_entries.TryGetValue(messageId, out var entry) || entry.Buffer is not { } buffer)
+                return null;
+            buffer.AddReference();
+            Promote(entry);
+            _hits++;
+            _hitBytes += entry.Size;
+            return buffer;
+        }
+    }
+
+    /// <summary>The ticket left its window: it stops listening; true when its fetch is now wanted by nobody.</summary>
+    internal bool Detach(SegmentTicket ticket, SharedFetch fetch)
+    {
+        lock (_gate)
+        {
+            if (!fetch.Unsubscribe(ticket))
+                return false;
+            if (_entries.TryGetValue(fetch.MessageId, out var entry) && ReferenceEquals(entry.Fetch, fetch))
+                _entries.Remove(fetch.MessageId);
+            return true;
+        }
+    }
+
+    /// <summary>Under the lock: a fetch publishes a (new) buffer; returns its subscribers to tell.</summary>
+    internal SegmentTicket[] Publish(SharedFetch fetch, SegmentBuffer buffer, bool completed)
+    {
+        List<SegmentBuffer>? evicted = null;
+        SegmentTicket[] subscribers;
+        lock (_gate)
+        {
+            subscribers = fetch.SetPublished(buffer, completed);
+            if (completed && _entries.TryGetValue(fetch.MessageId, out var entry) && ReferenceEquals(entry.Fetch, fetch))
+            {
+                entry.Fetch = null;
+                if (fetch.Keep && _capacity() > 0)
+                {
+                    buffer.AddReference();
+                    entry.Buffer = buffer;
+                    entry.Size = buffer.Size;
+                    entry.Node = _hot.AddFirst(entry);
+                    _bytes += entry.Size;
+                    evicted = Trim();
+                }
+                else
+                {
+                    _entries.Remove(fetch.MessageId);
+                }
+            }
+        }
+        ReleaseAll(evicted);
+        return subscribers;
+    }
+
+    /// <summary>A fetch ended without a buffer (missing, failed, cancelled): nobody may subscribe to it any more.</summary>
+    internal SegmentTicket[] Forget(SharedFetch fetch)
+    {
+        lock (_gate)
+        {
+            if (_entries.TryGetValue(fetch.MessageId, out var entry) && ReferenceEquals(entry.Fetch, fetch))
+                _entries.Remove(fetch.MessageId);
+            return fetch.End();
+        }
+    }
+
+    /// <summary>
+    /// Offers a completed segment nobody else keeps: read-ahead a stream leaves unread (cold,
+    /// evicted first), or the first segment an open fetched (hot).
+    /// </summary>
+    internal void Offer(string messageId, SegmentBuffer buffer, bool cold)
+    {
+        if (!buffer.IsCompleted || _capacity() <= 0)
+            return;
+        List<SegmentBuffer>? evicted = null;
+        lock (_gate)
+        {
+            if (_entries.ContainsKey(messageId) || !buffer.TryAddReference())
+                return;
+            var entry = new Entry(messageId) { Buffer = buffer, Size = buffer.Size, Cold = cold };
+            entry.Node = cold ? _cold.AddFirst(entry) : _hot.AddFirst(entry);
+            _entries.Add(messageId, entry);
+            _bytes += entry.Size;
+            evicted = Trim();
+        }
+        ReleaseAll(evicted);
+    }
+
+    /// <summary>Drops every kept segment (tests, shutdown).</summary>
+    public void Clear()
+    {
+        List<SegmentBuffer> released = [];
+        lock (_gate)
+        {
+            foreach (var entry in _hot.Concat(_cold).ToList())
+            {
+                released.Add(entry.Buffer!);
+                Remove(entry);
+            }
+        }
+        ReleaseAll(released);
+    }
+
+    private void Promote(Entry entry)
+    {
+        // A second use: it is worth keeping longer than anything used once.
+        entry.Node!.List!.Remove(entry.Node);
+        entry.Cold = false;
+        _hot.AddFirst(entry.Node);
+    }
+
+    private List<SegmentBuffer>? Trim()
+    {
+        List<SegmentBuffer>? evicted = null;
+        var capacity = Math.Max(0, _capacity());
+        while (_bytes > capacity)
+        {
+            var victim = _cold.Last?.Value ?? _hot.Last?.Value;
+            if (victim is null)
+                break;
+            (evicted ??= []).Add(victim.Buffer!);
+            Remove(victim);
+            _evictions++;
+        }
+        return evicted;
+    }
+
+    private void Remove(Entry entry)
+    {
+        entry.Node!.List!.Remove(entry.Node);
+        entry.Node = null;
+        _entries.Remove(entry.MessageId);
+        _bytes -= entry.Size;
+    }
+
+    private static void ReleaseAll(List<SegmentBuffer>? buffers)
+    {
+        if (buffers is null)
+            return;
+        foreach (var buffer in buffers)
+            buffer.Release();
+    }
+
+    private sealed class Entry(string messageId)
+    {
+        public string MessageId { get; } = messageId;
+
+        public SegmentBuffer? Buffer { get; set; }
+
+        public SharedFetch? Fetch { get; set; }
+
+        public LinkedListNode<Entry>? Node { get; set; }
+
+        public int Size { get; set; }
+
+        public bool Cold { get; set; }
+    }
+}

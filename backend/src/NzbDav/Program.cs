@@ -2,6 +2,7 @@ using NzbDav.Server.Hosting;
 using NzbDav.Tools.Demo;
 using NzbDav.Tools.Testing;
 using NzbDav.Tools.Testing.DavBenchmark;
+using NzbDav.Tools.Testing.ServeCpu;
 
 // The one binary users run. Without a command it is the server (NzbDav.Server); the benchmark
 // commands the design card names and demo mode are NzbDav.Tools, reached only through these flags.
@@ -10,6 +11,7 @@ return args switch
     ["--healthcheck", var url] => await HealthCheckCommand.RunAsync(url, CancellationToken.None),
     ["--test-full-nzb", .. var testerArgs] => await FullNzbTesterCommand.RunConsoleAsync(testerArgs),
     ["--test-webdav", .. var benchmarkArgs] => await WebDavBenchmarkCommand.RunConsoleAsync(benchmarkArgs),
+    ["--test-serve-cpu", .. var serveCpuArgs] => await ServeCpuCommand.RunConsoleAsync(serveCpuArgs),
     _ when args.Contains("--demo") => await DemoCommand.RunConsoleAsync([.. args.Where(a => a != "--demo")]),
     _ => await NzbDavHost.RunAsync(args),
 };

@@ -1,0 +1,75 @@
+using System.Globalization;
+
+namespace NzbDav.Tools.Testing.ServeCpu;
+
+/// <summary>Parses the arguments that follow <c>--test-serve-cpu</c>, in the same forms as the other test commands.</summary>
+public static class ServeCpuArguments
+{
+    /// <summary>The usage text printed with <c>--help</c> and after an argument error.</summary>
+    public const string Usage = """
+        Usage:
+          NzbDav --test-serve-cpu [options] [--json] [--Section:Key=value ...]
+              Starts the mock NNTP server and the NzbDav server as two child processes, ingests a
+              generated file through the SABnzbd API, and measures the CPU time the server process
+              alone spends serving whole-file WebDAV GETs of it (this process is the HTTP client).
+              --size=MiB         generated file size in MiB (default 500)
+              --latency=MS       the mock's round trip per command (default 5: CPU-bound, not latency-bound)
+              --jitter=MS        latency varies by ± this (default 1)
+              --connections=N    provider MaxConnections, enforced by the mock (default 20)
+              --gets=N           whole-file GETs measured after one warm-up GET (default 3)
+              --parallel=K       of those, at most K in flight at once (default 1: one after another)
+              --Section:Key=value  also passed to the server, e.g. --Streaming:ConnectionsPerStream=8
+          --json   also print the report as one JSON object on the last line
+        Exit codes: 0 measured, 1 the run failed, 2 bad arguments.
+        """;
+
+    /// <summary>Parses <paramref name="args"/> (without the leading <c>--test-serve-cpu</c>).</summary>
+    /// <exception cref="FullNzbTesterUsageException">An unknown flag or a bad value.</exception>
+    public static ServeCpuOptions Parse(IReadOnlyList<string> args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var options = new ServeCpuOptions();
+        var configuration = new List<string>();
+        for (var i = 0; i < args.Count; i++)
+        {
+            var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
+            var equals = arg.IndexOf('=', StringComparison.Ordinal);
+            var name = equals < 0 ? arg : arg[..equals];
+            var inline = equals < 0 ? null : arg[(equals + 1)..];
+            if (name.StartsWith("--", StringComparison.Ordinal) && name.Contains(':', StringComparison.Ordinal))
+            {
+                configuration.Add(inline is null ? $"{name}={Next(args, ref i, name)}" : arg);
+                continue;
+            }
+
+            int Value(int min, int max) => Integer(name, inline ?? Next(args, ref i, name), min, max);
+            options = name switch
+            {
+                "--json" when inline is null => options with { Json = true },
+                "--help" or "-h" => options with { Help = true },
+                "--size" => options with { SizeMiB = Value(1, 1_000_000) },
+                "--latency" => options with { LatencyMs = Value(0, 600_000) },
+                "--jitter" => options with { JitterMs = Value(0, 600_000) },
+                "--connections" => options with { Connections = Value(1, 10_000) },
+                "--gets" => options with { Gets = Value(1, 10_000) },
+                "--parallel" => options with { Parallel = Value(1, 256) },
+                "--json" => throw new FullNzbTesterUsageException($"--json takes no value (got '{inline}')."),
+                _ => throw new FullNzbTesterUsageException($"Unknown argument '{arg}'."),
+            };
+        }
+
+        if (!options.Help && options.Parallel > options.Gets)
+            throw new FullNzbTesterUsageException($"--parallel ({options.Parallel}) cannot exceed --gets ({options.Gets}): every GET in flight is a measured one.");
+        return options with { ConfigurationArguments = configuration };
+    }
+
+    private static string Next(IReadOnlyList<string> args, ref int i, string name) =>
+        i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal)
+            ? args[++i]
+            : throw new FullNzbTesterUsageException($"{name} needs a value.");
+
+    private static int Integer(string name, string value, int min, int max) =>
+        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
+            ? parsed
+            : throw new FullNzbTesterUsageException($"{name} must be a whole number from {min} to {max}; got '{value}'.");
+}

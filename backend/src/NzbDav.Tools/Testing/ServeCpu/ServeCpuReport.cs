@@ -1,0 +1,50 @@
+namespace NzbDav.Tools.Testing.ServeCpu;
+
+/// <summary>
+/// What one <c>--test-serve-cpu</c> run measured. Only the measured GETs count towards the rates;
+/// the warm-up GET (JIT, connections, the first read of the file) is reported apart.
+/// </summary>
+public sealed record ServeCpuReport
+{
+    public required string Path { get; init; }
+
+    public required long FileSize { get; init; }
+
+    public required ServeCpuOptions Options { get; init; }
+
+    /// <summary>From <c>addfile</c> until the job was Completed.</summary>
+    public required TimeSpan Ingestion { get; init; }
+
+    public required long WarmupBytes { get; init; }
+
+    public required TimeSpan WarmupElapsed { get; init; }
+
+    /// <summary>Body bytes of the measured GETs.</summary>
+    public required long BytesServed { get; init; }
+
+    /// <summary>Wall time of the measured GETs, first request to last byte.</summary>
+    public required TimeSpan Elapsed { get; init; }
+
+    /// <summary>Each measured GET's time, in the order they were started.</summary>
+    public required IReadOnlyList<TimeSpan> GetTimes { get; init; }
+
+    /// <summary>User plus system CPU of the server process during the measured GETs.</summary>
+    public required TimeSpan ServerCpu { get; init; }
+
+    /// <summary>The same for the mock NNTP server, for context.</summary>
+    public required TimeSpan MockCpu { get; init; }
+
+    /// <summary>The same for this process, the HTTP client (and the children's output readers).</summary>
+    public required TimeSpan ClientCpu { get; init; }
+
+    /// <summary>The server's highest resident set size over its whole life (ingestion and warm-up included).</summary>
+    public required long ServerPeakRssBytes { get; init; }
+
+    public double MBps => BytesServed / 1e6 / Elapsed.TotalSeconds;
+
+    /// <summary>Server CPU-seconds per GB served (GB = 10^9 bytes).</summary>
+    public double CpuSecondsPerGb => ServerCpu.TotalSeconds / (BytesServed / 1e9);
+
+    /// <summary>Cores the server kept busy on average: CPU time over wall time.</summary>
+    public double ServerCores => ServerCpu.TotalSeconds / Elapsed.TotalSeconds;
+}

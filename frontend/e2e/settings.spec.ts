@@ -272,7 +272,7 @@ test("generic settings: a checkbox and a number saved, shown as from the web UI,
   const streaming = page.getByRole("form", { name: "Streaming settings" });
   const unverified = streaming.getByLabel("Serve unverified bytes", { exact: true });
   await expect(unverified).toBeChecked();
-  await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("8 MiB");
+  await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("64 MiB");
   await streaming.getByLabel("Read-ahead at start", { exact: true }).fill("33554432");
   await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("32 MiB");
   await unverified.uncheck();
@@ -292,7 +292,7 @@ test("generic settings: a checkbox and a number saved, shown as from the web UI,
 
   for (const label of ["Serve unverified bytes", "Read-ahead at start"]) await streaming.getByRole("button", { name: `Reset ${label}` }).click();
   await expect(streaming.getByLabel("Serve unverified bytes", { exact: true })).toBeChecked();
-  await expect(streaming.getByLabel("Read-ahead at start", { exact: true })).toHaveValue("8388608");
+  await expect(streaming.getByLabel("Read-ahead at start", { exact: true })).toHaveValue("67108864");
   await expect(streaming).not.toContainText("from web UI");
   expect(errors).toEqual([]);
 });

@@ -77,6 +77,12 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
     /// <remarks>Fetched minus read, less what a seek left behind (counted once, at the seek).</remarks>
     public long BytesAhead => Math.Max(0, Statistics.BytesFetched + Statistics.BytesShared - Statistics.BytesRead - Volatile.Read(ref _neverRead));
 
+    /// <inheritdoc />
+    public long BytesFetched => Statistics.BytesFetched;
+
+    /// <inheritdoc />
+    public long BytesShared => Statistics.BytesShared;
+
     /// <summary>The file's segment layout.</summary>
     public SegmentIndex Index => _index;
 

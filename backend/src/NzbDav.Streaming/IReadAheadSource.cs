@@ -8,4 +8,16 @@ public interface IReadAheadSource
     /// network. Read from another thread, so a close estimate (within about one segment around a seek).
     /// </summary>
     long BytesAhead { get; }
+
+    /// <summary>
+    /// Decoded bytes this stream fetched from providers (every attempt, read or not). Read from
+    /// another thread; only grows.
+    /// </summary>
+    long BytesFetched { get; }
+
+    /// <summary>
+    /// Decoded bytes this stream took from the segment cache or from another stream's fetch in
+    /// flight instead of fetching them. Read from another thread; only grows.
+    /// </summary>
+    long BytesShared { get; }
 }

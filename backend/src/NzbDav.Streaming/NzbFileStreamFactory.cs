@@ -145,19 +145,27 @@ public sealed class NzbFileStreamFactory
     /// every part header fetched later is still checked against this layout.
     /// </summary>
     /// <param name="holes">Confirmed-missing segments to serve as zeros without fetching (a Degraded file); null for none.</param>
-    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize, SegmentHoles? holes = null)
+    /// <param name="ranged">
+    /// The reader asked for a byte range (a mount, a player, a probe): a first read at the start asks
+    /// for <see cref="StreamingOptions.RangedStartReadAheadBytes"/>, not the full start read-ahead.
+    /// </param>
+    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize, SegmentHoles? holes = null, bool ranged = false)
     {
         ArgumentNullException.ThrowIfNull(messageIds);
         ArgumentOutOfRangeException.ThrowIfNegative(fileSize);
         ArgumentOutOfRangeException.ThrowIfNegative(partSize);
         var firstPart = Math.Min(partSize, fileSize);
         var header = new YencHeader(string.Empty, fileSize, 128, messageIds.Count > 1 ? 1 : null, messageIds.Count, 0, firstPart);
-        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null, holes);
+        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null, holes, ranged);
     }
 
-    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null)
+    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null, bool ranged = false)
     {
         var options = _options.CurrentValue;
+        if (ranged)
+        {
+            options = options with { StartReadAheadBytes = Math.Min(options.StartReadAheadBytes, options.RangedStartReadAheadBytes) };
+        }
         var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
         return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _metrics, holes);
     }

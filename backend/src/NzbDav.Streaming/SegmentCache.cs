@@ -164,14 +164,13 @@ public sealed class SegmentCache
             if (completed && _entries.TryGetValue(fetch.MessageId, out var entry) && ReferenceEquals(entry.Fetch, fetch))
             {
                 entry.Fetch = null;
-                if (fetch.Keep && _capacity() > 0)
+                if (fetch.Keep && MakeRoom(buffer.Size, ref evicted))
                 {
                     buffer.AddReference();
                     entry.Buffer = buffer;
                     entry.Size = buffer.Size;
                     entry.Node = _hot.AddFirst(entry);
                     _bytes += entry.Size;
-                    evicted = Trim();
                 }
                 else
                 {
@@ -205,13 +204,12 @@ public sealed class SegmentCache
         List<SegmentBuffer>? evicted = null;
         lock (_gate)
         {
-            if (_entries.ContainsKey(messageId) || !buffer.TryAddReference())
+            if (_entries.ContainsKey(messageId) || !MakeRoom(buffer.Size, ref evicted) || !buffer.TryAddReference())
                 return;
             var entry = new Entry(messageId) { Buffer = buffer, Size = buffer.Size, Cold = cold };
             entry.Node = cold ? _cold.AddFirst(entry) : _hot.AddFirst(entry);
             _entries.Add(messageId, entry);
             _bytes += entry.Size;
-            evicted = Trim();
         }
         ReleaseAll(evicted);
     }
@@ -239,20 +237,22 @@ public sealed class SegmentCache
         _hot.AddFirst(entry.Node);
     }
 
-    private List<SegmentBuffer>? Trim()
+    /// <summary>Evicts (cold first, then the least recently used) until <paramref name="size"/> more bytes fit; false when they never can.</summary>
+    private bool MakeRoom(int size, ref List<SegmentBuffer>? evicted)
     {
-        List<SegmentBuffer>? evicted = null;
         var capacity = Math.Max(0, _capacity());
-        while (_bytes > capacity)
+        if (size > capacity)
+            return false;
+        while (_bytes + size > capacity)
         {
             var victim = _cold.Last?.Value ?? _hot.Last?.Value;
             if (victim is null)
-                break;
+                return false;
             (evicted ??= []).Add(victim.Buffer!);
             Remove(victim);
             _evictions++;
         }
-        return evicted;
+        return true;
     }
 
     private void Remove(Entry entry)

@@ -30,13 +30,20 @@ public sealed record StreamingOptions
     public long TargetBandwidthBytesPerSecond { get; init; } = 500_000_000;
 
     /// <summary>
-    /// Read-ahead requested by the first read of a stream opened at the start of a file (playback, a
-    /// copy or a probe starting). Default 8 MiB: about one round trip's worth at the rates a copy
-    /// reaches, so a draining reader is at full speed after one more round trip, while a probe that
-    /// reads a header and closes costs at most this much. A reader that waits doubles it per
-    /// segment it consumes; a paced one is fitted to its rate.
+    /// Read-ahead requested by the first read of a stream opened at the start of a file for the
+    /// whole file (a download, a copy, the FullNzbTester). Default 64 MiB: growing from a few
+    /// segments costs a round trip or two before a fast reader runs at full rate. From there the
+    /// read-ahead follows the reader: a reader that waits doubles it per segment, a paced one is
+    /// fitted to its rate.
     /// </summary>
-    public long StartReadAheadBytes { get; init; } = 8L * 1024 * 1024;
+    public long StartReadAheadBytes { get; init; } = 64L * 1024 * 1024;
+
+    /// <summary>
+    /// The same for a reader that asked for a byte range (a GET with a Range header: rclone's mount,
+    /// a player, a probe), which often stops after a header or seeks away. Default 4 MiB, about a
+    /// second of a high-bitrate film; a reader that drains it doubles it per segment consumed.
+    /// </summary>
+    public long RangedStartReadAheadBytes { get; init; } = 4L * 1024 * 1024;
 
     /// <summary>
     /// Time a paced reader's read-ahead covers beyond two fetch latencies, at its measured rate
@@ -121,6 +128,7 @@ public sealed record StreamingOptions
     {
         Require(ConnectionsPerStream >= 1, nameof(ConnectionsPerStream), "must be at least 1");
         Require(MaxReadAheadBytes is null or (> 0 and <= ReadAheadCeilingBytes), nameof(MaxReadAheadBytes), $"must be null (automatic) or between 1 and {ReadAheadCeilingBytes}");
+        Require(RangedStartReadAheadBytes is > 0 and <= ReadAheadCeilingBytes, nameof(RangedStartReadAheadBytes), $"must be between 1 and {ReadAheadCeilingBytes}");
         Require(StartReadAheadBytes is > 0 and <= ReadAheadCeilingBytes, nameof(StartReadAheadBytes), $"must be between 1 and {ReadAheadCeilingBytes}");
         Require(TargetBandwidthBytesPerSecond > 0, nameof(TargetBandwidthBytesPerSecond), "must be positive");
         Require(MinReadAheadSegments is >= 1 and <= 1024, nameof(MinReadAheadSegments), "must be between 1 and 1024");

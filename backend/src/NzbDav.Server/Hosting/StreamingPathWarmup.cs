@@ -68,7 +68,7 @@ internal static class StreamingPathWarmup
         long total = 0;
         for (var pass = 0; pass < Passes; pass++)
         {
-            await using var stream = await opener.OpenAsync(item, item.Size, cancellationToken);
+            await using var stream = await opener.OpenAsync(item, item.Size, ranged: false, cancellationToken);
             int read;
             while ((read = await stream.ReadAsync(buffer, cancellationToken)) > 0)
                 total += read;

@@ -84,7 +84,7 @@ public sealed partial class DavRequestHandler
 
             try
             {
-                source = await opener.OpenAsync(resource.Item!, range.From + range.Length, cancellationToken);
+                source = await opener.OpenAsync(resource.Item!, range.From + range.Length, context.Request.Headers.Range.Count > 0, cancellationToken);
             }
             catch (DavUnavailableException ex)
             {

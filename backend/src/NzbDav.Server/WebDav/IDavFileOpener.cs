@@ -9,7 +9,10 @@ public interface IDavFileOpener
     /// A readable, seekable stream whose <see cref="Stream.Length"/> is exactly <see cref="DavItem.Size"/>.
     /// The caller disposes it as soon as the response ends or the client goes away. The caller will
     /// not read past <paramref name="readEnd"/> (exclusive; the size for a whole-file GET), so
-    /// nothing beyond it need be fetched ahead; reads past it must still work.
+    /// nothing beyond it need be fetched ahead; reads past it must still work. A
+    /// <paramref name="ranged"/> read (a GET with a Range header: a mount, a player, a probe) starts
+    /// with a small read-ahead that grows if the reader drains it; a whole-file read (a download)
+    /// starts with the full one.
     /// </summary>
-    Task<Stream> OpenAsync(DavItem item, long readEnd, CancellationToken cancellationToken);
+    Task<Stream> OpenAsync(DavItem item, long readEnd, bool ranged, CancellationToken cancellationToken);
 }

@@ -106,7 +106,7 @@ public static class UiFileEndpoints
         var buffer = ArrayPool<byte>.Shared.Rent(DavRequestHandler.CopyBufferSize);
         try
         {
-            await using var source = await opener.OpenAsync(item, length, cancellationToken);
+            await using var source = await opener.OpenAsync(item, length, ranged: false, cancellationToken);
             // Shown on the dashboard like any reader, with the UI as its client.
             using var active = streams.Start(resource.Href, "web UI read test", 0, length, item.Size);
             double? firstByteMs = null;

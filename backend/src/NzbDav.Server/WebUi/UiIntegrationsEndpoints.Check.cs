@@ -200,7 +200,7 @@ public static partial class UiIntegrationsEndpoints
             {
                 using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
                 deadline.CancelAfter(IoTimeout);
-                await using var source = await opener.OpenAsync(item, count, deadline.Token);
+                await using var source = await opener.OpenAsync(item, count, ranged: true, deadline.Token);
                 await source.ReadExactlyAsync(served, deadline.Token);
             }
             catch (Exception ex) when (ex is DavUnavailableException or IOException || (ex is OperationCanceledException && !cancellationToken.IsCancellationRequested))

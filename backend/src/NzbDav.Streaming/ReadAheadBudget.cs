@@ -3,16 +3,21 @@ namespace NzbDav.Streaming;
 /// <summary>
 /// One ceiling on read-ahead for every stream of a host: the memory budget less what the segment
 /// cache may hold. Each stream claims the bytes its read-ahead spans; a claim grows into what is
-/// free, and a stream below its fair share (the ceiling over the streams claiming) may always
-/// grow to it, so a newcomer is never starved by a greedy reader that came first; the one over its
-/// share then shrinks as its reader consumes (<see cref="IsOverShare"/>). Lock-free: one atomic
-/// add per change of a stream's read-ahead, which happens at most once per segment consumed.
+/// free and always gets a small floor (a newcomer starts at once even when a greedy reader holds
+/// the rest). A claim that had to be cut short puts the budget under pressure for a second, and
+/// while it is, a stream above its fair share (the ceiling over the streams claiming) shrinks as
+/// its reader consumes (<see cref="IsOverShare"/>), making room. So the total stays within the
+/// ceiling plus the floors. Lock-free: one atomic add per change of a stream's read-ahead, which
+/// happens at most once per segment consumed.
 /// </summary>
 public sealed class ReadAheadBudget
 {
     private readonly Func<long> _limit;
+    private const long PressureMilliseconds = 1000;
+
     private long _claimed;
     private int _claimants;
+    private long _pressureUntil;
 
     /// <param name="limit">Bytes all streams' read-ahead may span together, read at every change.</param>
     public ReadAheadBudget(Func<long> limit)
@@ -32,8 +37,8 @@ public sealed class ReadAheadBudget
 
     /// <summary>
     /// Moves a stream's claim from <paramref name="current"/> toward <paramref name="wanted"/> bytes;
-    /// returns the new claim. Shrinking is always granted; growing takes what is free, or up to the
-    /// fair share when the free part is smaller, but never below <paramref name="floor"/>.
+    /// returns the new claim. Shrinking is always granted; growing takes what is free, but never
+    /// less than <paramref name="floor"/>; a claim cut short puts the budget under pressure.
     /// </summary>
     public long Claim(long current, long wanted, long floor)
     {
@@ -46,12 +51,11 @@ public sealed class ReadAheadBudget
         }
         else
         {
-            var limit = Limit;
-            var free = limit - Volatile.Read(ref _claimed);
-            var fair = limit / Math.Max(1, Volatile.Read(ref _claimants));
-            var room = Math.Max(free, fair - current);
-            granted = current + Math.Clamp(wanted - current, 0, Math.Max(0, room));
+            var free = Limit - Volatile.Read(ref _claimed);
+            granted = current + Math.Clamp(wanted - current, 0, Math.Max(0, free));
             granted = Math.Max(granted, Math.Min(wanted, floor));
+            if (granted < wanted)
+                Volatile.Write(ref _pressureUntil, Environment.TickCount64 + PressureMilliseconds);
         }
         Interlocked.Add(ref _claimed, granted - current);
         if (current > 0 && granted == 0)
@@ -59,10 +63,7 @@ public sealed class ReadAheadBudget
         return granted;
     }
 
-    /// <summary>True when every claim together is over the ceiling and this one is above its fair share: it should shrink.</summary>
-    public bool IsOverShare(long claim)
-    {
-        var limit = Limit;
-        return Volatile.Read(ref _claimed) > limit && claim > limit / Math.Max(1, Volatile.Read(ref _claimants));
-    }
+    /// <summary>True while another stream could not get what it asked for and this claim is above its fair share: it should shrink.</summary>
+    public bool IsOverShare(long claim) =>
+        Environment.TickCount64 < Volatile.Read(ref _pressureUntil) && claim > Limit / Math.Max(1, Volatile.Read(ref _claimants));
 }

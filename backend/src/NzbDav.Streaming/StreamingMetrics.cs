@@ -70,6 +70,9 @@ public sealed class StreamingMetrics
     /// <summary>The cache whose counters the meter publishes (the factory's).</summary>
     public SegmentCache? Cache => Volatile.Read(ref _cache);
 
+    /// <summary>The host-wide read-ahead budget whose use the meter publishes (the factory's).</summary>
+    public ReadAheadBudget? Budget => Volatile.Read(ref _budget);
+
     internal void Observe(SegmentCache cache, ReadAheadBudget budget)
     {
         Volatile.Write(ref _cache, cache);

@@ -133,7 +133,7 @@ public sealed record StreamingOptions
         Require(TargetBandwidthBytesPerSecond > 0, nameof(TargetBandwidthBytesPerSecond), "must be positive");
         Require(MinReadAheadSegments is >= 1 and <= 1024, nameof(MinReadAheadSegments), "must be between 1 and 1024");
         Require(ReadAheadLead >= TimeSpan.Zero && ReadAheadLead <= TimeSpan.FromMinutes(1), nameof(ReadAheadLead), "must be between 0 and 1 minute");
-        Require(MemoryBudgetBytes >= SegmentCacheBytes + (16L * 1024 * 1024), nameof(MemoryBudgetBytes), $"must leave at least 16 MiB beyond {nameof(SegmentCacheBytes)} for read-ahead");
+        Require(MemoryBudgetBytes > SegmentCacheBytes, nameof(MemoryBudgetBytes), $"must be larger than {nameof(SegmentCacheBytes)} (the rest is for read-ahead)");
         Require(SegmentCacheBytes is >= 0 and <= 64L * 1024 * 1024 * 1024, nameof(SegmentCacheBytes), "must be between 0 and 64 GiB");
         Require(KeepBehindSegments is >= 0 and <= 64, nameof(KeepBehindSegments), "must be between 0 and 64");
         Require(StragglerFactor >= 1, nameof(StragglerFactor), "must be at least 1");

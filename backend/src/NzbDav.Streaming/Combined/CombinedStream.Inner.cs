@@ -11,6 +11,14 @@ public sealed partial class CombinedStream
     /// <remarks>The part being read now (volumes ahead are opened only when the reader reaches them).</remarks>
     public long BytesAhead => Volatile.Read(ref _reading) is IReadAheadSource inner ? inner.BytesAhead : 0;
 
+    /// <inheritdoc />
+    /// <remarks>Every part's inner stream opened so far, the closed ones included.</remarks>
+    public long BytesFetched => _totals.BytesFetched;
+
+    /// <inheritdoc />
+    /// <remarks>Every part's inner stream opened so far, the closed ones included.</remarks>
+    public long BytesShared => _totals.BytesShared;
+
     private async ValueTask<int> ReadPartAsync(int index, long within, Memory<byte> destination, CancellationToken cancellationToken)
     {
         var entry = await GetPositionedAsync(index, within, cancellationToken).ConfigureAwait(false);
@@ -69,11 +77,12 @@ public sealed partial class CombinedStream
         var stream = await part.Open(cancellationToken).ConfigureAwait(false)
             ?? throw new InvalidOperationException($"The factory of part {_map.CallerIndexOf(index)} returned null instead of a stream.");
         Interlocked.Increment(ref _streamsOpened);
+        _totals.Opened(stream);
         var entry = new OpenInnerStream(index, stream);
         var evicted = _open.Add(entry);
         if (evicted is not null)
         {
-            await evicted.Stream.DisposeAsync().ConfigureAwait(false);
+            await DisposeInnerAsync(evicted).ConfigureAwait(false);
         }
 
         if (!stream.CanRead)
@@ -141,7 +150,20 @@ public sealed partial class CombinedStream
         // Removed first: once out of the cache, nothing can hand the stream out again.
         if (_open.Remove(entry))
         {
+            await DisposeInnerAsync(entry).ConfigureAwait(false);
+        }
+    }
+
+    // What the stream fetched and took shared stays counted in the totals once it is gone.
+    private async ValueTask DisposeInnerAsync(OpenInnerStream entry)
+    {
+        try
+        {
             await entry.Stream.DisposeAsync().ConfigureAwait(false);
+        }
+        finally
+        {
+            _totals.Closed(entry.Stream);
         }
     }
 

@@ -19,6 +19,7 @@ public sealed partial class CombinedStream : Stream, IReadAheadSource
 {
     private readonly CombinedPartMap _map;
     private readonly OpenInnerStreamCache _open;
+    private readonly InnerStreamTotals _totals = new();
     private long _position;
     private Stream? _reading;
     private long _streamsOpened;
@@ -159,6 +160,10 @@ public sealed partial class CombinedStream : Stream, IReadAheadSource
             {
                 (errors ??= []).Add(ex);
             }
+            finally
+            {
+                _totals.Closed(entry.Stream);
+            }
         }
 
         GC.SuppressFinalize(this);
@@ -174,7 +179,14 @@ public sealed partial class CombinedStream : Stream, IReadAheadSource
         {
             foreach (var entry in _open.RemoveAll())
             {
-                entry.Stream.Dispose();
+                try
+                {
+                    entry.Stream.Dispose();
+                }
+                finally
+                {
+                    _totals.Closed(entry.Stream);
+                }
             }
         }
 

@@ -7,6 +7,7 @@ export type DashboardSnapshot = Omit<components["schemas"]["DashboardSnapshot"],
 export type StreamView = components["schemas"]["StreamView"];
 export type ProviderView = components["schemas"]["ProviderView"];
 export type PoolView = components["schemas"]["PoolView"];
+export type EconomyView = components["schemas"]["EconomyView"];
 
 export interface RatePoint {
   at: number;

@@ -2243,6 +2243,43 @@ export interface components {
             providers: components["schemas"]["ProviderView"][];
             limiter: components["schemas"]["LimiterView"];
             mount: components["schemas"]["MountView"];
+            economy: components["schemas"]["EconomyView"];
+        };
+        /**
+         * @description Provider economy of streaming since the server started: bytes served to readers and decoded bytes
+         *     fetched for them (`fetchedPerServed` = fetched ÷ served, null before anything was served), the
+         *     segment cache (bytes held now; hits, misses and `cacheHitRate` = hits ÷ (hits + misses), null
+         *     before any lookup; bytes the hits saved), fetches another stream joined
+         *     instead of asking a provider again, and the host-wide read-ahead in use against its limit (and
+         *     how many streams hold some of it). Counters read once per tick, nothing per byte.
+         */
+        EconomyView: {
+            /** Format: int64 */
+            servedBytes: number;
+            /** Format: int64 */
+            fetchedBytes: number;
+            /** Format: double */
+            fetchedPerServed: null | number;
+            /** Format: int64 */
+            cacheBytes: number;
+            /** Format: int64 */
+            cacheHits: number;
+            /** Format: int64 */
+            cacheMisses: number;
+            /** Format: double */
+            cacheHitRate: null | number;
+            /** Format: int64 */
+            cacheHitBytes: number;
+            /** Format: int64 */
+            sharedFetches: number;
+            /** Format: int64 */
+            sharedFetchBytes: number;
+            /** Format: int64 */
+            readAheadBytes: number;
+            /** Format: int64 */
+            readAheadLimitBytes: number;
+            /** Format: int32 */
+            readAheadStreams: number;
         };
         /** @description The GlobalOperationLimiter: its budget and each pool's use against its guarantee and maximum. */
         LimiterView: {
@@ -2325,7 +2362,13 @@ export interface components {
             /** Format: int64 */
             crcMismatches: number;
         };
-        /** @description One response body being sent: file, client, where it is, how fast it went over the last tick. */
+        /**
+         * @description One response body being sent: file, client, where it is, how fast it went over the last tick, and
+         *     what it cost the providers: `fetchedBytes` decoded bytes fetched for it, `sharedBytes`
+         *     taken from the segment cache or another stream's fetch instead, and `fetchedPerSent` = fetched
+         *     ÷ `sentBytes` (null until a byte was sent, or when the source cannot say: a decrypting stream);
+         *     below 1 when other readers' segments were reused.
+         */
         StreamView: {
             /** Format: int64 */
             id: number;
@@ -2343,6 +2386,14 @@ export interface components {
             started: string;
             /** Format: int64 */
             readAheadBytes: null | number;
+            /** Format: int64 */
+            sentBytes: number;
+            /** Format: int64 */
+            fetchedBytes: null | number;
+            /** Format: int64 */
+            sharedBytes: null | number;
+            /** Format: double */
+            fetchedPerSent: null | number;
         };
         /** @description What an add did with each NZB it was given. */
         UiAddResult: {

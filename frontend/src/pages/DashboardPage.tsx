@@ -1,7 +1,9 @@
+import { Fragment } from "react";
 import { Link } from "react-router";
-import { useLiveFeed, type PoolView } from "../api/live";
+import { useLiveFeed, type EconomyView, type PoolView, type StreamView } from "../api/live";
 import { MountStatus } from "../components/MountStatus";
 import { RateChart } from "../components/RateChart";
+import { economyFigures, fetchedPerServedHelp, streamEconomy } from "../lib/economy";
 import { bytes, milliseconds, percent, rate } from "../lib/format";
 
 /** What the server is doing now: throughput, streams, providers and the connection budget, live. */
@@ -51,24 +53,28 @@ export function DashboardPage() {
                   <th>Position</th>
                   <th>Rate</th>
                   <th title="Bytes fetched ahead of the player and held for it">Read-ahead</th>
+                  <th title="Decoded bytes fetched from Usenet providers for this stream">Fetched</th>
+                  <th title="Decoded bytes this stream took from the segment cache or from another stream's fetch instead of fetching them">From cache</th>
+                  <th title={fetchedPerServedHelp}>Fetched ÷ served</th>
                 </tr>
               </thead>
               <tbody>
                 {snapshot.streams.map((s) => (
-                  <tr key={s.id}>
-                    <td className="path">{decodeURIComponent(s.path)}</td>
-                    <td>{s.client ?? "–"}</td>
-                    <td>
-                      {bytes(s.position)} of {bytes(s.fileSize)} ({percent(s.position, s.fileSize)})
-                    </td>
-                    <td>{rate(s.bytesPerSecond)}</td>
-                    <td data-testid="read-ahead">{s.readAheadBytes == null ? "–" : bytes(s.readAheadBytes)}</td>
-                  </tr>
+                  <StreamRow key={s.id} stream={s} />
                 ))}
               </tbody>
             </table>
           </div>
         )}
+      </section>
+
+      <section className="card" aria-labelledby="economy-title">
+        <h2 id="economy-title">Provider economy</h2>
+        <p className="muted small flush">
+          What streaming cost the providers since the server started: every byte players got, every byte fetched for them, and what the segment cache
+          and shared fetches saved.
+        </p>
+        {snapshot && <Economy economy={snapshot.economy} />}
       </section>
 
       <section className="card" aria-labelledby="providers-title">
@@ -141,6 +147,64 @@ function Tile({ label, value, detail, testId }: { label: string; value: string; 
         {value}
       </div>
       <div className="muted small">{detail}</div>
+    </div>
+  );
+}
+
+function StreamRow({ stream: s }: { stream: StreamView }) {
+  const economy = streamEconomy(s);
+  return (
+    <tr>
+      <td className="path">
+        <BreakableAtSlashes path={decodeURIComponent(s.path)} />
+      </td>
+      <td>{s.client ?? "–"}</td>
+      <td>
+        {bytes(s.position)} of {bytes(s.fileSize)} ({percent(s.position, s.fileSize)})
+      </td>
+      <td>{rate(s.bytesPerSecond)}</td>
+      <td data-testid="read-ahead">{s.readAheadBytes == null ? "–" : bytes(s.readAheadBytes)}</td>
+      <td data-testid="stream-fetched">{economy.fetched}</td>
+      <td data-testid="stream-shared">{economy.shared}</td>
+      <td data-testid="stream-ratio" title={fetchedPerServedHelp}>
+        {economy.ratio}
+      </td>
+    </tr>
+  );
+}
+
+/** A path that wraps after its slashes (folder, then file) rather than anywhere. */
+function BreakableAtSlashes({ path }: { path: string }) {
+  const parts = path.split("/");
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+function Economy({ economy }: { economy: EconomyView }) {
+  return (
+    <div className="economy">
+      {economyFigures(economy).map((f) => (
+        <div key={f.key} className="figure" title={f.title}>
+          <div className="muted small">{f.label}</div>
+          <div className="figure-value" data-testid={`economy-${f.key}`}>
+            {f.value}
+          </div>
+          {f.meter && <progress max={Math.max(1, f.meter.max)} value={Math.min(f.meter.value, Math.max(1, f.meter.max))} aria-label={`${f.label} in use`} />}
+          <div className="muted small">{f.detail}</div>
+        </div>
+      ))}
     </div>
   );
 }

@@ -10,7 +10,8 @@ using NzbDav.Usenet.Providers;
 namespace NzbDav.Server.Live;
 
 /// <summary>
-/// Reads the counters the server keeps anyway (streams, providers, limiter, the managed mount) and turns the change
+/// Reads the counters the server keeps anyway (streams, providers, limiter, the managed mount, the streaming
+/// engine's provider economy: segment cache and read-ahead budget) and turns the change
 /// since the previous sample into rates. Called only by the live feed's loop, one sample per tick,
 /// and only while someone listens.
 /// </summary>
@@ -76,7 +77,9 @@ public sealed class DashboardSampler(
             var before = _streamSent.GetValueOrDefault(stream.Id, sent);
             _streamSent[stream.Id] = sent;
             seen.Add(stream.Id);
-            views.Add(new StreamView(stream.Id, stream.Path, stream.Client, stream.From + sent, stream.From + stream.Length, stream.FileSize, Rate(sent - before, seconds), stream.Started, stream.ReadAheadBytes));
+            var streamFetched = stream.FetchedBytes;
+            views.Add(new StreamView(stream.Id, stream.Path, stream.Client, stream.From + sent, stream.From + stream.Length, stream.FileSize, Rate(sent - before, seconds), stream.Started, stream.ReadAheadBytes,
+                sent, streamFetched, stream.SharedBytes, StreamView.Ratio(streamFetched, sent)));
         }
 
         foreach (var gone in _streamSent.Keys.Where(id => !seen.Contains(id)).ToList())
@@ -85,7 +88,7 @@ public sealed class DashboardSampler(
         var limiterView = LimiterView.Of(limiter.GetStats(), limiter.Options);
 
         return new DashboardSnapshot(++_sequence, time.GetUtcNow(), seconds, servedRate, fetchedRate, served, fetched, views, providers, limiterView,
-            MountView.Of(mount.Current, mountOptions.CurrentValue.Enabled, options.CurrentValue.MountPath));
+            MountView.Of(mount.Current, mountOptions.CurrentValue.Enabled, options.CurrentValue.MountPath), EconomyView.Of(streaming));
     }
 
     private static double Rate(long delta, double seconds) => seconds <= 0 ? 0 : Math.Max(0, delta) / seconds;

@@ -1,4 +1,5 @@
 using NzbDav.Server.Mount;
+using NzbDav.Streaming;
 
 namespace NzbDav.Server.Live;
 
@@ -14,10 +15,62 @@ public sealed record DashboardSnapshot(
     IReadOnlyList<StreamView> Streams,
     IReadOnlyList<ProviderView> Providers,
     LimiterView Limiter,
-    MountView Mount);
+    MountView Mount,
+    EconomyView Economy);
 
-/// <summary>One response body being sent: file, client, where it is, how fast it went over the last tick.</summary>
-public sealed record StreamView(long Id, string Path, string? Client, long Position, long End, long FileSize, double BytesPerSecond, DateTimeOffset Started, long? ReadAheadBytes);
+/// <summary>
+/// One response body being sent: file, client, where it is, how fast it went over the last tick, and
+/// what it cost the providers: <c>fetchedBytes</c> decoded bytes fetched for it, <c>sharedBytes</c>
+/// taken from the segment cache or another stream's fetch instead, and <c>fetchedPerSent</c> = fetched
+/// ÷ <c>sentBytes</c> (null until a byte was sent, or when the source cannot say: a decrypting stream);
+/// below 1 when other readers' segments were reused.
+/// </summary>
+public sealed record StreamView(long Id, string Path, string? Client, long Position, long End, long FileSize, double BytesPerSecond, DateTimeOffset Started, long? ReadAheadBytes,
+    long SentBytes, long? FetchedBytes, long? SharedBytes, double? FetchedPerSent)
+{
+    /// <summary>Fetched ÷ sent to three decimals; null when nothing was sent yet or fetched is unknown.</summary>
+    public static double? Ratio(long? fetched, long sent) => fetched is { } bytes && sent > 0 ? Math.Round((double)bytes / sent, 3) : null;
+}
+
+/// <summary>
+/// Provider economy of streaming since the server started: bytes served to readers and decoded bytes
+/// fetched for them (<c>fetchedPerServed</c> = fetched ÷ served, null before anything was served), the
+/// segment cache (bytes held now; hits, misses and <c>cacheHitRate</c> = hits ÷ (hits + misses), null
+/// before any lookup; bytes the hits saved), fetches another stream joined
+/// instead of asking a provider again, and the host-wide read-ahead in use against its limit (and
+/// how many streams hold some of it). Counters read once per tick, nothing per byte.
+/// </summary>
+public sealed record EconomyView(
+    long ServedBytes,
+    long FetchedBytes,
+    double? FetchedPerServed,
+    long CacheBytes,
+    long CacheHits,
+    long CacheMisses,
+    double? CacheHitRate,
+    long CacheHitBytes,
+    long SharedFetches,
+    long SharedFetchBytes,
+    long ReadAheadBytes,
+    long ReadAheadLimitBytes,
+    int ReadAheadStreams)
+{
+    public static EconomyView Of(StreamingMetrics metrics)
+    {
+        ArgumentNullException.ThrowIfNull(metrics);
+        var served = metrics.ServedBytes;
+        var fetched = metrics.FetchedBytes;
+        var cache = metrics.Cache;
+        var hits = cache?.Hits ?? 0;
+        var misses = cache?.Misses ?? 0;
+        var budget = metrics.Budget;
+        return new EconomyView(
+            served, fetched, served > 0 ? Math.Round((double)fetched / served, 3) : null,
+            cache?.Bytes ?? 0, hits, misses, hits + misses > 0 ? Math.Round((double)hits / (hits + misses), 4) : null, cache?.HitBytes ?? 0,
+            cache?.SharedFetches ?? 0, cache?.SharedFetchBytes ?? 0,
+            budget?.Claimed ?? 0, budget?.Limit ?? 0, budget?.Claimants ?? 0);
+    }
+}
 
 /// <summary>One provider: its sessions and what it answered over the last tick.</summary>
 public sealed record ProviderView(

@@ -64,6 +64,12 @@ public sealed class ServedBody : IDisposable
     /// <summary>Bytes fetched ahead of the reader and held for it now; null when the source cannot say (a decrypting stream).</summary>
     public long? ReadAheadBytes => _readAhead?.BytesAhead;
 
+    /// <summary>Decoded bytes fetched from providers for this body so far; null when the source cannot say.</summary>
+    public long? FetchedBytes => _readAhead?.BytesFetched;
+
+    /// <summary>Decoded bytes taken from the segment cache or another stream's fetch instead; null when the source cannot say.</summary>
+    public long? SharedBytes => _readAhead?.BytesShared;
+
     /// <summary>Bytes of the body sent so far.</summary>
     public long Sent => Volatile.Read(ref _sent);
 

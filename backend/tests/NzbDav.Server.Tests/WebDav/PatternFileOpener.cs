@@ -16,7 +16,7 @@ public sealed class PatternFileOpener : IDavFileOpener
     /// <summary>The stream opened last (its position shows how far the server has read).</summary>
     public PatternStream? LastOpened { get; private set; }
 
-    public Task<Stream> OpenAsync(DavItem item, long readEnd, CancellationToken cancellationToken)
+    public Task<Stream> OpenAsync(DavItem item, long readEnd, bool ranged, CancellationToken cancellationToken)
     {
         Interlocked.Increment(ref _open);
         var stream = new PatternStream(item.Size, () =>

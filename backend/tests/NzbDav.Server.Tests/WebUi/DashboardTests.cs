@@ -79,4 +79,104 @@ public sealed class DashboardTests
         // The mean time to the status line of the tick's answers: at least the provider's 200 ms.
         Assert.InRange(latency!.Value, 200, 5_000);
     }
+
+    [Fact]
+    public async Task A_playing_stream_shows_what_it_fetched_and_a_second_read_of_the_same_range_hits_the_cache()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        await using var nntp = new MockNntpServer();
+        var video = nntp.Store.AddGeneratedFile("Show.S01E02.mkv", 16L * 1024 * 1024, 256 * 1024);
+        await nntp.StartAsync(ct);
+        await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, null,
+            "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin, "--NzbDav:Ui:LiveInterval=00:00:00.100");
+        byte[] nzb;
+        using (var written = new MemoryStream())
+        {
+            MockNzbWriter.Write(written, nntp.Store.Files, "Show.S01E02", DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
+            nzb = written.ToArray();
+        }
+
+        var folder = (await host.AddAndWaitAsync(nzb, "Show.S01E02.nzb", ct)).GetProperty("name").GetString()!;
+        var address = "/content/tv/" + Uri.EscapeDataString(folder) + "/" + Uri.EscapeDataString(video.Name);
+        nntp.Behavior.Latency = TimeSpan.FromMilliseconds(20);
+
+        using var ui = new UiClient(host.Server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Admin, ct);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        deadline.CancelAfter(TimeSpan.FromSeconds(30));
+        using var live = new HttpRequestMessage(HttpMethod.Get, "/ui/api/live");
+        using var feed = await ui.SendHeadersAsync(live, deadline.Token);
+        using var lines = new StreamReader(await feed.Content.ReadAsStreamAsync(deadline.Token));
+
+        async Task<JsonElement> NextFrameAsync(Func<JsonElement, bool> wanted)
+        {
+            while (await lines.ReadLineAsync(deadline.Token) is { } line)
+            {
+                if (!line.StartsWith("data: ", StringComparison.Ordinal))
+                    continue;
+                var frame = JsonDocument.Parse(line["data: ".Length..]).RootElement.Clone();
+                if (wanted(frame))
+                    return frame;
+            }
+
+            throw new EndOfStreamException("The live feed ended.");
+        }
+
+        static JsonElement? Playing(JsonElement frame, string name) =>
+            frame.GetProperty("streams").EnumerateArray().Where(s => s.GetProperty("path").GetString()!.EndsWith(name, StringComparison.Ordinal)).Cast<JsonElement?>().FirstOrDefault();
+
+        // A player reads the start and holds on: the stream is open, with what it fetched so far.
+        JsonElement frame;
+        JsonElement stream;
+        using (var request = new HttpRequestMessage(HttpMethod.Get, address))
+        {
+            using var playing = await host.Dav.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, ct);
+            await using var body = await playing.Content.ReadAsStreamAsync(ct);
+            var start = new byte[256 * 1024];
+            await body.ReadExactlyAsync(start, ct);
+            Assert.Equal(video.ReadExpected(0, start.Length), start);
+
+            frame = await NextFrameAsync(f => Playing(f, video.Name) is { } s
+                && s.GetProperty("sentBytes").GetInt64() >= start.Length
+                && s.GetProperty("fetchedBytes").GetInt64() > 0
+                && f.GetProperty("economy").GetProperty("readAheadBytes").GetInt64() > 0);
+            stream = Playing(frame, video.Name)!.Value;
+        }
+
+        var sent = stream.GetProperty("sentBytes").GetInt64();
+        var fetched = stream.GetProperty("fetchedBytes").GetInt64();
+        Assert.InRange(fetched, 1, video.Size * 2);
+        Assert.InRange(stream.GetProperty("sharedBytes").GetInt64(), 0, video.Size);
+        // The ratio is what the two counters say, to three decimals.
+        Assert.Equal(Math.Round((double)fetched / sent, 3), stream.GetProperty("fetchedPerSent").GetDouble(), 3);
+
+        var economy = frame.GetProperty("economy");
+        Assert.InRange(economy.GetProperty("servedBytes").GetInt64(), sent, long.MaxValue);
+        Assert.InRange(economy.GetProperty("fetchedBytes").GetInt64(), fetched, long.MaxValue);
+        Assert.True(economy.GetProperty("fetchedPerServed").GetDouble() > 0);
+        Assert.True(economy.GetProperty("cacheMisses").GetInt64() > 0);
+        Assert.InRange(economy.GetProperty("cacheHitRate").GetDouble(), 0, 1);
+        Assert.InRange(economy.GetProperty("readAheadBytes").GetInt64(), 1, economy.GetProperty("readAheadLimitBytes").GetInt64());
+        Assert.True(economy.GetProperty("readAheadStreams").GetInt32() >= 1);
+
+        // The player stopped; the cache keeps the first segments (what a probe reads).
+        frame = await NextFrameAsync(f => Playing(f, video.Name) is null);
+        var hitsBefore = frame.GetProperty("economy").GetProperty("cacheHits").GetInt64();
+        Assert.True(frame.GetProperty("economy").GetProperty("cacheBytes").GetInt64() > 0);
+
+        // A second read of the same small range: served from the cache, not fetched again.
+        using (var again = new HttpRequestMessage(HttpMethod.Get, address))
+        {
+            again.Headers.Range = new System.Net.Http.Headers.RangeHeaderValue(0, 65_535);
+            using var response = await host.Dav.SendAsync(again, ct);
+            Assert.Equal(System.Net.HttpStatusCode.PartialContent, response.StatusCode);
+            Assert.Equal(video.ReadExpected(0, 65_536), await response.Content.ReadAsByteArrayAsync(ct));
+        }
+
+        frame = await NextFrameAsync(f => f.GetProperty("economy").GetProperty("cacheHits").GetInt64() > hitsBefore);
+        economy = frame.GetProperty("economy");
+        Assert.True(economy.GetProperty("cacheHitBytes").GetInt64() > 0);
+        Assert.InRange(economy.GetProperty("cacheHitRate").GetDouble(), double.Epsilon, 1);
+    }
 }

@@ -1,0 +1,164 @@
+import { expect, test, type Page } from "@playwright/test";
+import { get, type ClientRequest, type IncomingMessage } from "node:http";
+import { Writable } from "node:stream";
+import { mkdirSync, readFileSync } from "node:fs";
+import { listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
+import { watchConsole } from "./console";
+import { logIn as logInAs } from "./pages";
+
+// The dashboard's provider economy while files play: the real server, whose one provider is a mock
+// Usenet server of its own (40 MiB in 160 articles); players read the file over WebDAV at about 2 MB/s.
+
+const shots = "e2e-results/screenshots";
+mkdirSync(shots, { recursive: true });
+
+const account = { user: "admin", password: "economy dashboard 1" };
+const dav = { user: "player", password: "webdav player 1" };
+const apiKey = "fedcba9876543210fedcba9876543210";
+const job = "Economy.Sample";
+const fileName = "mock-40MB.bin";
+const filePath = `/content/tv/${job}/${fileName}`;
+
+let server: RunningServer;
+let mock: RunningMockNntp;
+let ui: string;
+
+test.beforeAll(async () => {
+  mock = await startMockNntp(["--size", "40", "--segment-size", "256", "--latency", "5"]);
+  server = await startServer(
+    [
+      `--NzbDav:Ui:AdminUser=${account.user}`,
+      `--NzbDav:Ui:AdminPassword=${account.password}`,
+      `--NzbDav:ApiKey=${apiKey}`,
+      `--NzbDav:WebDav:User=${dav.user}`,
+      `--NzbDav:WebDav:Password=${dav.password}`,
+      "--Usenet:Providers:0:Name=mock",
+      "--Usenet:Providers:0:Host=127.0.0.1",
+      `--Usenet:Providers:0:Port=${mock.port}`,
+      "--Usenet:Providers:0:UseTls=false",
+      "--Usenet:Providers:0:MaxConnections=8",
+    ],
+    listening,
+  );
+  ui = `${server.url}/ui/`;
+});
+
+test.afterAll(async () => {
+  await Promise.all([server?.stop(), mock?.stop()]);
+});
+
+const logIn = (page: Page) => logInAs(page, { ui, ...account });
+const authorization = `Basic ${Buffer.from(`${dav.user}:${dav.password}`).toString("base64")}`;
+
+/** A player reading the file over WebDAV at about `bytesPerSecond` (the body is paced, so the stream stays open). */
+function play(bytesPerSecond: number, range?: string): { received: () => number; stop: () => void } {
+  let received = 0;
+  let response: IncomingMessage | undefined;
+  const request: ClientRequest = get(`${server.url}${filePath}`, { headers: { Authorization: authorization, ...(range ? { Range: range } : {}) } }, (res) => {
+    response = res;
+    res.on("error", () => {});
+    res.pipe(
+      new Writable({
+        highWaterMark: 64 * 1024,
+        write(chunk: Buffer, _encoding, done) {
+          received += chunk.length;
+          setTimeout(done, (chunk.length / bytesPerSecond) * 1000);
+        },
+      }),
+    );
+  });
+  request.on("error", () => {});
+  return {
+    received: () => received,
+    stop: () => {
+      response?.destroy();
+      request.destroy();
+    },
+  };
+}
+
+/** One small ranged GET read to its end: the bytes a probe reads. */
+async function probe(page: Page, range: string) {
+  const response = await page.request.get(`${server.url}${filePath}`, { headers: { Authorization: authorization, Range: range } });
+  expect(response.status()).toBe(206);
+  await response.body();
+}
+
+test("while files play, the streams table shows what each fetched and the Provider economy card the totals", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+
+  // The mock's NZB added as a job through the SABnzbd API, as Sonarr would, then played.
+  const added = await page.request.post(`${server.url}/api?mode=addfile&output=json&apikey=${apiKey}&nzbname=${job}&cat=tv`, {
+    multipart: { name: { name: `${job}.nzb`, mimeType: "application/x-nzb", buffer: readFileSync(mock.nzb) } },
+  });
+  expect(added.status()).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        const history = (await (await page.request.get(`${server.url}/api?mode=history&output=json&apikey=${apiKey}`)).json()) as {
+          history: { slots: { name: string; status: string }[] };
+        };
+        return history.history.slots.find((s) => s.name === job)?.status;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe("Completed");
+
+  await expect(page.getByTestId("live-state")).toHaveText("live");
+  const economy = page.getByRole("region", { name: "Provider economy" });
+  await expect(economy).toBeVisible();
+
+  // Two players of the same file, the second a little later, and a probe of its start.
+  const first = play(2_000_000);
+  await expect.poll(first.received, { timeout: 15_000 }).toBeGreaterThan(1_000_000);
+  const second = play(1_000_000, "bytes=0-");
+  try {
+    await probe(page, "bytes=0-65535");
+
+    const streams = page.getByRole("region", { name: "Streams" });
+    for (const [column, title] of [
+      ["Fetched", /providers/],
+      ["From cache", /segment cache/],
+      ["Fetched ÷ served", /per byte sent/],
+    ] as const) {
+      await expect(streams.getByRole("columnheader", { name: column, exact: true })).toHaveAttribute("title", title);
+    }
+    const rows = streams.getByRole("row").filter({ hasText: fileName });
+    await expect(rows).toHaveCount(2);
+    for (const row of await rows.all()) {
+      await expect(row.getByTestId("stream-fetched")).toHaveText(/^\d+(\.\d)? [KMG]?B$/);
+      await expect(row.getByTestId("stream-shared")).toHaveText(/^\d+(\.\d)? [KMG]?B$/);
+      await expect(row.getByTestId("stream-ratio")).toHaveText(/^\d+\.\d\d$/);
+    }
+    // The second player took the first segments from the cache instead of fetching them.
+    await expect(rows.getByTestId("stream-shared").filter({ hasNotText: /^0 B$/ })).not.toHaveCount(0);
+
+    await expect(economy.getByTestId("economy-served")).toHaveText(/^\d+(\.\d)? [KMG]B$/);
+    await expect(economy.getByTestId("economy-fetched")).toHaveText(/^\d+(\.\d)? [KMG]B$/);
+    await expect(economy.getByTestId("economy-ratio")).toHaveText(/^\d+\.\d\d$/);
+    await expect(economy.getByTestId("economy-cache")).not.toHaveText("0 B");
+    await expect(economy).toContainText(/\d+ % hits \([1-9][\d,]* hits?, [\d,]+ misses\)/);
+    await expect(economy.getByTestId("economy-shared")).toHaveText(/^\d+$/);
+    await expect(economy.getByTestId("economy-read-ahead")).toHaveText(/^[1-9][\d.]* [KMG]?B of [\d.]+ [KMG]?B$/);
+    await expect(economy).toContainText(/in use by [12] streams?/);
+
+    await page.waitForTimeout(1_500);
+    await page.screenshot({ path: `${shots}/dashboard-economy.png`, fullPage: true });
+    // At phone width the figures stack and only the streams table scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(economy.getByTestId("economy-read-ahead")).toBeVisible();
+    const economyBox = (await economy.boundingBox())!;
+    expect(economyBox.x + economyBox.width).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: `${shots}/dashboard-economy-375.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
+  } finally {
+    first.stop();
+    second.stop();
+  }
+
+  // Once the players stop, the streams go; the totals stay.
+  await expect(page.getByRole("region", { name: "Streams" })).toContainText("Nothing is being served right now.");
+  await expect(economy.getByTestId("economy-ratio")).toHaveText(/^\d+\.\d\d$/);
+  expect(errors).toEqual([]);
+});

@@ -13,6 +13,8 @@ internal sealed class GroupSegmentFetcher(FetchGroup group) : ISegmentFetcher
 
     public void SetHead(ArticleRequest request) => group.SetHead(request);
 
+    public void Expedite(ArticleRequest request) => group.Expedite(request);
+
     public void Anticipate(int segments) => group.Anticipate(segments);
 
     public void Warm(int segments) => group.Warm(segments);

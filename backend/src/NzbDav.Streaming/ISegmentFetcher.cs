@@ -21,6 +21,9 @@ internal interface ISegmentFetcher : IAsyncDisposable
     /// <summary>The fetch the reader is waiting for (a straggler candidate); only one this fetcher was given.</summary>
     void SetHead(ArticleRequest request);
 
+    /// <summary>A reader of another stream waits on this fetch: send it before anything else queued. Any thread.</summary>
+    void Expedite(ArticleRequest request);
+
     /// <summary>
     /// How many segments the reader is expected to want in flight soon (0 after a seek), so
     /// connections can be opened before the read-ahead grows into them.

@@ -49,6 +49,9 @@ internal sealed class SegmentTicket
     /// <summary>True once the published buffer holds the whole verified part.</summary>
     public bool IsCompleted => Volatile.Read(ref _current) is { } current && !ReferenceEquals(current, RetiredMarker) && current.IsCompleted;
 
+    /// <summary>True once some buffer (arriving or complete) is published.</summary>
+    public bool HasBuffer => Volatile.Read(ref _current) is { } current && !ReferenceEquals(current, RetiredMarker);
+
     /// <summary>The final failure, once every attempt has failed.</summary>
     public Exception? Failure => Volatile.Read(ref _failure);
 

@@ -187,12 +187,21 @@ internal sealed class SegmentWindow
         }
     }
 
-    /// <summary>The ticket the reader waits on, told to its own fetcher when that fetcher is the one fetching it.</summary>
+    /// <summary>The ticket the reader waits on: its own fetcher may race it; another stream's fetcher sends it first.</summary>
     public void SetHead(SegmentTicket ticket)
     {
-        if (ticket.Source is { } source && ReferenceEquals(source.Owner, _fetcher))
+        if (ticket.Source is not { } source)
+        {
+            return;
+        }
+        if (ReferenceEquals(source.Owner, _fetcher))
         {
             _fetcher.SetHead(source);
+        }
+        else if (!ticket.HasBuffer)
+        {
+            // Another stream fetches it as read-ahead it may not need for a while: this reader needs it now.
+            source.Owner.Expedite(source);
         }
     }
 

@@ -26,6 +26,7 @@ public sealed partial class FetchGroup : IAsyncDisposable
     private readonly ILogger _logger;
     private readonly ConcurrentQueue<ArticleRequest> _submitted = new();
     private readonly ConcurrentQueue<ArticleRequest> _withdrawn = new();
+    private readonly ConcurrentQueue<ArticleRequest> _expedited = new();
     private readonly ConcurrentQueue<FetchAttempt> _finished = new();
     private readonly ConcurrentQueue<FetchWorker> _acquired = new();
     private readonly AsyncSignal _signal = new();
@@ -87,6 +88,16 @@ public sealed partial class FetchGroup : IAsyncDisposable
 
     /// <summary>The consumer lost interest: attempts for it whose answer has not started are dropped.</summary>
     public void Withdraw(ArticleRequest request) => _withdrawn.Enqueue(request);
+
+    /// <summary>
+    /// Someone waits on this request now (a reader of another stream sharing it): it goes ahead of
+    /// everything queued. Any thread; applied at the next pass (this call wakes the loop).
+    /// </summary>
+    public void Expedite(ArticleRequest request)
+    {
+        _expedited.Enqueue(request);
+        _signal.Set();
+    }
 
     /// <summary>The request the reader is blocked on: the one raced when late, worth a connection beyond the cap.</summary>
     public void SetHead(ArticleRequest request) => Volatile.Write(ref _head, request);
@@ -185,6 +196,15 @@ public sealed partial class FetchGroup : IAsyncDisposable
         while (_submitted.TryDequeue(out var submitted))
         {
             Enqueue(submitted);
+        }
+        while (_expedited.TryDequeue(out var expedited))
+        {
+            // Queued twice at worst: the copy dispatched second finds it fetching and is dropped.
+            if (NeedsFetch(expedited))
+            {
+                expedited.State.Queued = true;
+                _pending.Enqueue(expedited, (long.MinValue, _sequence++));
+            }
         }
         RaceStraggler(now);
         Dispatch(now);

@@ -51,6 +51,18 @@ public sealed class SegmentCache
     /// <summary>Bytes of those segments.</summary>
     public long SharedFetchBytes => Volatile.Read(ref _joinBytes);
 
+    /// <summary>Message-ids the cache knows now (kept, in flight, or held by a window): none once every stream closed and <see cref="Clear"/> ran.</summary>
+    internal int Entries
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _entries.Count;
+            }
+        }
+    }
+
     /// <summary>Segments dropped to stay within the capacity.</summary>
     public long Evictions => Volatile.Read(ref _evictions);
 
@@ -87,36 +99,43 @@ public sealed class SegmentCache
     {
         SegmentBuffer? found = null;
         SharedFetch? created = null;
+        List<SegmentBuffer>? evicted = null;
         lock (_gate)
         {
-            if (_entries.TryGetValue(ticket.MessageId, out var entry))
+            _entries.TryGetValue(ticket.MessageId, out var entry);
+            if (entry?.Buffer is { } buffer)
             {
-                if (entry.Buffer is { } buffer)
-                {
-                    buffer.AddReference();
-                    found = buffer;
-                    Promote(entry);
-                    _hits++;
-                    _hitBytes += entry.Size;
-                }
-                else
-                {
-                    var fetch = entry.Fetch!;
-                    fetch.Keep = true; // two readers want it: worth keeping once it arrives
-                    found = fetch.Subscribe(ticket);
-                    _joins++;
-                    _joinBytes += fetch.ExpectedSize;
-                }
+                buffer.AddReference();
+                found = buffer;
+                Promote(entry);
+                _hits++;
+                _hitBytes += entry.Size;
+            }
+            else if (entry?.Fetch is { } fetch)
+            {
+                fetch.Keep = true; // two readers want it: worth keeping once it arrives
+                found = fetch.Subscribe(ticket);
+                _joins++;
+                _joinBytes += fetch.ExpectedSize;
+            }
+            else if (entry?.Held is { } held && held.TryAddReference())
+            {
+                // Another stream's window holds it: share it, and keep it now two readers want it.
+                found = held;
+                Keep(entry, held, ref evicted);
+                _hits++;
+                _hitBytes += held.Size;
             }
             else
             {
                 created = create();
                 created.Keep = probe || (_openFiles.TryGetValue(fileKey, out var open) && open > 1);
                 found = created.Subscribe(ticket);
-                _entries.Add(ticket.MessageId, new Entry(ticket.MessageId) { Fetch = created });
+                _entries[ticket.MessageId] = new Entry(ticket.MessageId) { Fetch = created };
                 _misses++;
             }
         }
+        ReleaseAll(evicted);
         if (found is not null)
         {
             ticket.Offer(found);
@@ -131,12 +150,35 @@ public sealed class SegmentCache
         lock (_gate)
         {
             if (!_entries.TryGetValue(messageId, out var entry) || entry.Buffer is not { } buffer)
-                return null;
+            {
+                // Held by a window only: taken, not kept (the taker's window holds it from now on).
+                return entry?.Held is { } held && held.TryAddReference() ? Hit(held) : null;
+            }
             buffer.AddReference();
             Promote(entry);
             _hits++;
             _hitBytes += entry.Size;
             return buffer;
+        }
+    }
+
+    private SegmentBuffer Hit(SegmentBuffer buffer)
+    {
+        _hits++;
+        _hitBytes += buffer.Size;
+        return buffer;
+    }
+
+    /// <summary>
+    /// A window let go of a segment it read: if the cache only knew it through that window, it
+    /// forgets it (the buffer goes back to the pool with the window's reference).
+    /// </summary>
+    internal void Released(string messageId, SegmentBuffer buffer)
+    {
+        lock (_gate)
+        {
+            if (_entries.TryGetValue(messageId, out var entry) && ReferenceEquals(entry.Held, buffer))
+                _entries.Remove(messageId);
         }
     }
 
@@ -164,17 +206,18 @@ public sealed class SegmentCache
             if (completed && _entries.TryGetValue(fetch.MessageId, out var entry) && ReferenceEquals(entry.Fetch, fetch))
             {
                 entry.Fetch = null;
-                if (fetch.Keep && MakeRoom(buffer.Size, ref evicted))
+                if (!fetch.Keep || !Keep(entry, buffer, ref evicted))
                 {
-                    buffer.AddReference();
-                    entry.Buffer = buffer;
-                    entry.Size = buffer.Size;
-                    entry.Node = _hot.AddFirst(entry);
-                    _bytes += entry.Size;
-                }
-                else
-                {
-                    _entries.Remove(fetch.MessageId);
+                    if (subscribers.Length > 0)
+                    {
+                        // Not kept, but findable while a window holds it (a second player starting
+                        // moments later reads the first one's read-ahead instead of fetching again).
+                        entry.Held = buffer;
+                    }
+                    else
+                    {
+                        _entries.Remove(fetch.MessageId);
+                    }
                 }
             }
         }
@@ -199,16 +242,22 @@ public sealed class SegmentCache
     /// </summary>
     internal void Offer(string messageId, SegmentBuffer buffer, bool cold)
     {
-        if (!buffer.IsCompleted || _capacity() <= 0)
+        if (!buffer.IsCompleted)
             return;
         List<SegmentBuffer>? evicted = null;
         lock (_gate)
         {
-            if (_entries.ContainsKey(messageId) || !MakeRoom(buffer.Size, ref evicted) || !buffer.TryAddReference())
+            if (_entries.TryGetValue(messageId, out var existing) && (existing.Buffer is not null || existing.Fetch is not null))
                 return;
+            if (!MakeRoom(buffer.Size, ref evicted) || !buffer.TryAddReference())
+            {
+                if (existing is not null && ReferenceEquals(existing.Held, buffer))
+                    _entries.Remove(messageId);
+                return;
+            }
             var entry = new Entry(messageId) { Buffer = buffer, Size = buffer.Size, Cold = cold };
             entry.Node = cold ? _cold.AddFirst(entry) : _hot.AddFirst(entry);
-            _entries.Add(messageId, entry);
+            _entries[messageId] = entry;
             _bytes += entry.Size;
         }
         ReleaseAll(evicted);
@@ -227,6 +276,19 @@ public sealed class SegmentCache
             }
         }
         ReleaseAll(released);
+    }
+
+    /// <summary>Takes a cache reference on <paramref name="buffer"/> for <paramref name="entry"/> (hot) if it fits.</summary>
+    private bool Keep(Entry entry, SegmentBuffer buffer, ref List<SegmentBuffer>? evicted)
+    {
+        if (!MakeRoom(buffer.Size, ref evicted) || !buffer.TryAddReference())
+            return false;
+        entry.Held = null;
+        entry.Buffer = buffer;
+        entry.Size = buffer.Size;
+        entry.Node = _hot.AddFirst(entry);
+        _bytes += entry.Size;
+        return true;
     }
 
     private void Promote(Entry entry)
@@ -278,6 +340,9 @@ public sealed class SegmentCache
         public SegmentBuffer? Buffer { get; set; }
 
         public SharedFetch? Fetch { get; set; }
+
+        /// <summary>A completed buffer a window holds, known without a reference (it may have been released since).</summary>
+        public SegmentBuffer? Held { get; set; }
 
         public LinkedListNode<Entry>? Node { get; set; }
 

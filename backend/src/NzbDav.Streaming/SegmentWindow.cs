@@ -225,9 +225,16 @@ internal sealed class SegmentWindow
 
     private void Drop(SegmentTicket ticket, bool unread)
     {
-        if (unread && ticket.AcquireCurrent() is { } buffer)
+        if (ticket.AcquireCurrent() is { } buffer)
         {
-            _context.Cache.Offer(ticket.MessageId, buffer, cold: true);
+            if (unread)
+            {
+                _context.Cache.Offer(ticket.MessageId, buffer, cold: true);
+            }
+            else if (buffer.IsCompleted)
+            {
+                _context.Cache.Released(ticket.MessageId, buffer);
+            }
             buffer.Release();
         }
         ticket.Retire();

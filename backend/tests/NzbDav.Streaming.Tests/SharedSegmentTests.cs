@@ -40,6 +40,32 @@ public sealed class SharedSegmentTests
     }
 
     [Fact]
+    public async Task A_second_player_starting_later_reads_the_first_ones_read_ahead_instead_of_fetching_it()
+    {
+        await using var server = await StartServerAsync();
+        const int segments = 60;
+        var file = server.Store.AddGeneratedFile("later.bin", segments * (long)SegmentSize, SegmentSize);
+        await using var harness = Create(NoRacing, Provider(server));
+        var ids = file.Articles.Select(a => a.MessageId).ToList();
+
+        await using var first = harness.Factory.Open(ids, file.Size, SegmentSize);
+        await StreamAssert.ReadsExactlyAsync(first, file, SegmentSize / 2, Token);
+        // The first player's start read-ahead covers the whole file; wait until it has all arrived.
+        await harness.WaitUntilIdleAsync(first, server, segments);
+        Assert.Equal(segments, server.Stats.GetCommandCount(MockCommandKind.Body));
+
+        await using (var second = harness.Factory.Open(ids, file.Size, SegmentSize))
+        {
+            await StreamAssert.ReadsToEndExactlyAsync(second, file, 48 * 1024, Token);
+            Assert.Equal(0, second.Statistics.BytesFetched);
+        }
+        Assert.Equal(segments, server.Stats.GetCommandCount(MockCommandKind.Body));
+
+        await first.DisposeAsync();
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
     public async Task A_header_read_again_is_served_from_the_cache_without_a_fetch()
     {
         await using var server = await StartServerAsync();

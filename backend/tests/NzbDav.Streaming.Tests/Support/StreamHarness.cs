@@ -77,6 +77,8 @@ internal sealed class StreamHarness : IAsyncDisposable
             await Task.Delay(25, Token);
         }
         Assert.Equal(0, Pool.Outstanding);
+        // Nothing the streams fetched or held is remembered after they closed (no entry leaks).
+        Assert.Equal(0, Factory.Cache.Entries);
         Assert.Equal(0, Limiter.GetStats().InUse);
         Assert.Equal(0, PoolInUse());
     }

@@ -96,9 +96,15 @@ internal sealed class SegmentBuffer : IYencBodyTarget
     public void Advance(int count)
     {
         // A full fence: the bytes are visible before the count, and the count before the observer looks for a waiter.
-        Interlocked.Add(ref _written, count);
+        var written = Interlocked.Add(ref _written, count);
         _statistics?.AddFetched(count);
-        _observer?.OnData(this);
+        // Readers are told about the first bytes and then once per 64 KiB chunk filled (the rest
+        // at completion): a reader woken per network read would copy and send a few KiB at a time,
+        // and with several readers on one segment those wake-ups alone can fill the thread pool.
+        if (written == count || (written >> ChunkShift) != ((written - count) >> ChunkShift))
+        {
+            _observer?.OnData(this);
+        }
     }
 
     public void Complete(YencTrailer trailer)

@@ -138,7 +138,8 @@ public sealed class SegmentCache
         ReleaseAll(evicted);
         if (found is not null)
         {
-            ticket.Offer(found);
+            // Another stream's segment: checked against this stream's layout before it is used.
+            ticket.Offer(found, validated: false);
             found.Release();
         }
         return created;

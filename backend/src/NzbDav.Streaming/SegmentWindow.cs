@@ -34,7 +34,8 @@ internal sealed class SegmentWindow
         _context = context;
         _keepBehind = options.KeepBehindSegments;
         var ring = 1;
-        while (ring < maxWindowSegments + options.KeepBehindSegments + 2)
+        // A backward seek inside the window keeps what is ahead and adds keep-behind slots before it.
+        while (ring < maxWindowSegments + (2 * options.KeepBehindSegments) + 2)
         {
             ring <<= 1;
         }

@@ -6,6 +6,7 @@ using NzbDav.Tools.Testing.ServeCpu;
 
 // The one binary users run. Without a command it is the server (NzbDav.Server); the benchmark
 // commands the design card names and demo mode are NzbDav.Tools, reached only through these flags.
+ThreadPoolFloor.Apply();
 return args switch
 {
     ["--healthcheck", var url] => await HealthCheckCommand.RunAsync(url, CancellationToken.None),

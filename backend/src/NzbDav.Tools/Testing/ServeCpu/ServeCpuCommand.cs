@@ -1,7 +1,4 @@
-using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
-using NzbDav.Server.Hosting;
-using Serilog.Extensions.Logging;
 
 namespace NzbDav.Tools.Testing.ServeCpu;
 
@@ -29,74 +26,27 @@ public static class ServeCpuCommand
             return await RunAsync(args, Console.Out, Console.Error, terminated.Token);
         });
 
-    /// <summary>Runs the measurement; the report goes to <paramref name="output"/>, errors to <paramref name="error"/>.</summary>
-    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    private static readonly MeasurementCommand<ServeCpuOptions, ServeCpuReport> Command = new()
     {
-        ArgumentNullException.ThrowIfNull(output);
-        ArgumentNullException.ThrowIfNull(error);
-        ServeCpuOptions options;
-        try
+        Name = Name,
+        Usage = ServeCpuArguments.Usage,
+        Parse = ServeCpuArguments.Parse,
+        IsHelp = static options => options.Help,
+        Configuration = static options => options.ConfigurationArguments,
+        Run = static (options, loggers, cancellationToken) =>
+            new ServeCpuRun(options, loggers.CreateLogger(typeof(ServeCpuCommand).FullName!)).RunAsync(cancellationToken),
+        FailureMessage = "The serve CPU measurement failed",
+        Report = static async (options, report, output, _, cancellationToken) =>
         {
-            options = ServeCpuArguments.Parse(args);
-        }
-        catch (FullNzbTesterUsageException ex)
-        {
-            await error.WriteLineAsync($"{Name}: {ex.Message}");
-            await error.WriteLineAsync(ServeCpuArguments.Usage);
-            return 2;
-        }
-
-        if (options.Help)
-        {
-            await output.WriteLineAsync(ServeCpuArguments.Usage);
+            ServeCpuSummary.Write(output, report);
+            if (options.Json)
+                await output.WriteLineAsync(ServeCpuJson.Format(report));
+            await output.FlushAsync(cancellationToken);
             return 0;
-        }
+        },
+    };
 
-        ServeCpuReport report;
-        try
-        {
-            var configuration = TesterConfiguration.Build(options.ConfigurationArguments);
-            // Disposed (flushed) before the report is printed, so the JSON really is the last line.
-            using var loggerFactory = new SerilogLoggerFactory(SerilogSetup.CreateLogger(configuration), dispose: true);
-            report = await RunLoggedAsync(options, loggerFactory, cancellationToken);
-        }
-        catch (FullNzbTesterUsageException ex)
-        {
-            await error.WriteLineAsync($"{Name}: {ex.Message}");
-            return 2;
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            await error.WriteLineAsync($"{Name}: cancelled.");
-            return 1;
-        }
-        catch (TesterRunFailedException ex)
-        {
-            await error.WriteLineAsync($"{Name} failed: {ex.Message}");
-            return 1;
-        }
-
-        ServeCpuSummary.Write(output, report);
-        if (options.Json)
-            await output.WriteLineAsync(ServeCpuJson.Format(report));
-        await output.FlushAsync(cancellationToken);
-        return 0;
-    }
-
-    [SuppressMessage("Performance", "CA1859:Use concrete types when possible for improved performance",
-        Justification = "Called once per command; the run needs only the logging abstraction, not Serilog.")]
-    private static async Task<ServeCpuReport> RunLoggedAsync(ServeCpuOptions options, ILoggerFactory loggerFactory, CancellationToken cancellationToken)
-    {
-        var logger = loggerFactory.CreateLogger(typeof(ServeCpuCommand).FullName!);
-        try
-        {
-            return await new ServeCpuRun(options, logger).RunAsync(cancellationToken);
-        }
-        catch (Exception ex) when (!(ex is OperationCanceledException && cancellationToken.IsCancellationRequested))
-        {
-            // The full exception goes to the log; the console gets the reason in one line.
-            logger.LogError(ex, "The serve CPU measurement failed");
-            throw TesterRunFailedException.From(ex);
-        }
-    }
+    /// <summary>Runs the measurement; the report goes to <paramref name="output"/>, errors to <paramref name="error"/>.</summary>
+    public static Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken) =>
+        Command.RunAsync(args, output, error, cancellationToken);
 }

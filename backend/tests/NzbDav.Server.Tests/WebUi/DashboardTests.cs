@@ -153,7 +153,8 @@ public sealed class DashboardTests
 
         var economy = frame.GetProperty("economy");
         Assert.InRange(economy.GetProperty("servedBytes").GetInt64(), sent, long.MaxValue);
-        Assert.InRange(economy.GetProperty("fetchedBytes").GetInt64(), fetched, long.MaxValue);
+        // The total counts an article when its fetch ends; the stream's own counter as bytes arrive.
+        Assert.True(economy.GetProperty("fetchedBytes").GetInt64() > 0);
         Assert.True(economy.GetProperty("fetchedPerServed").GetDouble() > 0);
         Assert.True(economy.GetProperty("cacheMisses").GetInt64() > 0);
         Assert.InRange(economy.GetProperty("cacheHitRate").GetDouble(), 0, 1);
@@ -161,7 +162,9 @@ public sealed class DashboardTests
         Assert.True(economy.GetProperty("readAheadStreams").GetInt32() >= 1);
 
         // The player stopped; the cache keeps the first segments (what a probe reads).
-        frame = await NextFrameAsync(f => Playing(f, video.Name) is null);
+        // Once the closed stream's fetches have all ended, the total holds everything it fetched.
+        frame = await NextFrameAsync(f => Playing(f, video.Name) is null
+            && f.GetProperty("economy").GetProperty("fetchedBytes").GetInt64() >= fetched);
         var hitsBefore = frame.GetProperty("economy").GetProperty("cacheHits").GetInt64();
         Assert.True(frame.GetProperty("economy").GetProperty("cacheBytes").GetInt64() > 0);
 

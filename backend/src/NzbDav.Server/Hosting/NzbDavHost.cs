@@ -22,15 +22,19 @@ public sealed class NzbDavHost
     public static async Task<int> RunAsync(string[] args)
     {
         var app = Build(args);
+        // Taken now: a host that fails to start disposes its services before the error reaches here.
+        var logger = app.Services.GetRequiredService<ILogger<NzbDavHost>>();
         try
         {
             await app.RunAsync();
             return 0;
         }
-        catch (Exception ex) when (ex is IOException or InvalidOperationException)
+        catch (Exception ex) when (ex is IOException or InvalidOperationException or Microsoft.Extensions.Options.OptionsValidationException)
         {
-            // Most often the port is taken or the configuration is invalid: say so plainly.
-            app.Services.GetRequiredService<ILogger<NzbDavHost>>().LogCritical(ex, "NzbDav stopped: {Reason}", ex.Message);
+            // Most often the port is taken or a setting is invalid: say so plainly.
+            logger.LogCritical(ex, "NzbDav stopped: {Reason}", ex.Message);
+            // The log may already be closed with the host; the console always gets the reason.
+            await Console.Error.WriteLineAsync($"NzbDav stopped: {ex.Message}");
             return 1;
         }
         finally

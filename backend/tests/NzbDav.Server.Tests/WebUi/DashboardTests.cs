@@ -11,6 +11,14 @@ public sealed class DashboardTests
 {
     private const string Admin = "correct horse battery";
 
+    /// <summary>Submits every file of the mock as one NZB and waits for the job; returns its folder name.</summary>
+    private static async Task<string> AddJobAsync(IngestionHost host, MockNntpServer nntp, string name, CancellationToken ct)
+    {
+        using var written = new MemoryStream();
+        MockNzbWriter.Write(written, nntp.Store.Files, name, DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
+        return (await host.AddAndWaitAsync(written.ToArray(), name + ".nzb", ct)).GetProperty("name").GetString()!;
+    }
+
     [Fact]
     public async Task A_playing_stream_shows_its_read_ahead_and_the_provider_its_latency()
     {
@@ -21,14 +29,7 @@ public sealed class DashboardTests
         await nntp.StartAsync(ct);
         await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, null,
             "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin, "--NzbDav:Ui:LiveInterval=00:00:00.100");
-        byte[] nzb;
-        using (var written = new MemoryStream())
-        {
-            MockNzbWriter.Write(written, nntp.Store.Files, "Show.S01E01", DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
-            nzb = written.ToArray();
-        }
-
-        var folder = (await host.AddAndWaitAsync(nzb, "Show.S01E01.nzb", ct)).GetProperty("name").GetString()!;
+        var folder = await AddJobAsync(host, nntp, "Show.S01E01", ct);
         // From now on every article takes 200 ms to its status line: fetching spans several ticks.
         nntp.Behavior.Latency = TimeSpan.FromMilliseconds(200);
 
@@ -90,14 +91,7 @@ public sealed class DashboardTests
         await nntp.StartAsync(ct);
         await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, null,
             "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin, "--NzbDav:Ui:LiveInterval=00:00:00.100");
-        byte[] nzb;
-        using (var written = new MemoryStream())
-        {
-            MockNzbWriter.Write(written, nntp.Store.Files, "Show.S01E02", DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
-            nzb = written.ToArray();
-        }
-
-        var folder = (await host.AddAndWaitAsync(nzb, "Show.S01E02.nzb", ct)).GetProperty("name").GetString()!;
+        var folder = await AddJobAsync(host, nntp, "Show.S01E02", ct);
         var address = "/content/tv/" + Uri.EscapeDataString(folder) + "/" + Uri.EscapeDataString(video.Name);
         nntp.Behavior.Latency = TimeSpan.FromMilliseconds(20);
 

@@ -22,6 +22,7 @@ internal sealed class ChildProcess : IAsyncDisposable
     private readonly ConcurrentQueue<string> _tail = new();
     private readonly TaskCompletionSource<string?> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Func<string, string?> _readyLine;
+    private ChildProcessGuard? _guard;
 
     private ChildProcess(Process process, string name, Func<string, string?> readyLine)
     {
@@ -64,7 +65,7 @@ internal sealed class ChildProcess : IAsyncDisposable
         process.Exited += (_, _) => child._ready.TrySetResult(null);
         if (!process.Start())
             throw new InvalidOperationException($"{name} did not start.");
-        ChildProcessGuard.Watch(process);
+        child._guard = new ChildProcessGuard(process);
         try
         {
             process.BeginOutputReadLine();
@@ -136,7 +137,7 @@ internal sealed class ChildProcess : IAsyncDisposable
     /// <summary>SIGTERM, as a container stop sends, so it shuts down cleanly; killed if it takes longer than the grace.</summary>
     public async ValueTask DisposeAsync()
     {
-        ChildProcessGuard.Forget(_process);
+        _guard?.Dispose();
         try
         {
             if (!_process.HasExited && !OperatingSystem.IsWindows() && Kill(_process.Id, SigTerm) == 0)

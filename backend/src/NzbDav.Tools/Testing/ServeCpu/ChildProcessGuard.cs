@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.ComponentModel;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
@@ -6,56 +5,55 @@ using System.Runtime.InteropServices;
 namespace NzbDav.Tools.Testing.ServeCpu;
 
 /// <summary>
-/// Kills every live child when this process is ended by SIGTERM or SIGHUP, or exits. Neither signal
-/// runs finally blocks (nor, measured on .NET 10, ProcessExit handlers), and orphans would go on
-/// holding their ports and CPU.
+/// Kills one child's process tree when this process is ended by SIGTERM or SIGHUP, or exits, for as
+/// long as the guard lives. Neither signal runs finally blocks (nor, measured on .NET 10,
+/// ProcessExit handlers), and an orphan would go on holding its port and CPU. Each child owns its
+/// guard, so nothing is shared between runs.
 /// </summary>
-internal static class ChildProcessGuard
+internal sealed class ChildProcessGuard : IDisposable
 {
     private static readonly PosixSignal[] EndingSignals = [PosixSignal.SIGTERM, PosixSignal.SIGHUP];
-    private static readonly ConcurrentDictionary<Process, byte> Live = new();
-    private static readonly Lazy<IReadOnlyList<PosixSignalRegistration>> Registrations = new(Register);
 
-    public static void Watch(Process process)
+    private readonly Process _process;
+    private readonly List<PosixSignalRegistration> _registrations = [];
+    private readonly EventHandler _onExit;
+
+    public ChildProcessGuard(Process process)
     {
-        _ = Registrations.Value;
-        Live.TryAdd(process, 0);
-    }
-
-    public static void Forget(Process process) => Live.TryRemove(process, out _);
-
-    private static List<PosixSignalRegistration> Register()
-    {
-        AppDomain.CurrentDomain.ProcessExit += (_, _) => KillAll();
-        var registrations = new List<PosixSignalRegistration>();
+        _process = process;
+        _onExit = (_, _) => Kill();
+        AppDomain.CurrentDomain.ProcessExit += _onExit;
         foreach (var signal in EndingSignals)
         {
             try
             {
                 // The handler does not cancel the signal: this process still ends as it would have.
-                registrations.Add(PosixSignalRegistration.Create(signal, _ => KillAll()));
+                _registrations.Add(PosixSignalRegistration.Create(signal, _ => Kill()));
             }
             catch (PlatformNotSupportedException)
             {
                 // Not a signal of this platform.
             }
         }
-
-        return registrations;
     }
 
-    private static void KillAll()
+    public void Dispose()
     {
-        foreach (var process in Live.Keys)
+        AppDomain.CurrentDomain.ProcessExit -= _onExit;
+        foreach (var registration in _registrations)
+            registration.Dispose();
+        _registrations.Clear();
+    }
+
+    private void Kill()
+    {
+        try
         {
-            try
-            {
-                process.Kill(entireProcessTree: true);
-            }
-            catch (Exception ex) when (ex is InvalidOperationException or Win32Exception)
-            {
-                // Already gone, or disposed by a run ending at the same moment.
-            }
+            _process.Kill(entireProcessTree: true);
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or Win32Exception)
+        {
+            // Already gone, or disposed by a run ending at the same moment.
         }
     }
 }

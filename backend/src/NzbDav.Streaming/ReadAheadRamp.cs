@@ -46,9 +46,6 @@ internal sealed class ReadAheadRamp
     /// <summary>Segments the window spans ahead of the reader now.</summary>
     public int Span => _span;
 
-    /// <summary>The reader's measured consumption rate (bytes per second), 0 before two segments were consumed.</summary>
-    public double BytesPerSecond => _bytesPerSecond;
-
     /// <summary>A seek left the window: start small again (the reader's rate is kept: a player resumes at it).</summary>
     public void Reset()
     {

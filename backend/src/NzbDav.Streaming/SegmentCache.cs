@@ -256,7 +256,7 @@ public sealed class SegmentCache
                     _entries.Remove(messageId);
                 return;
             }
-            var entry = new Entry(messageId) { Buffer = buffer, Size = buffer.Size, Cold = cold };
+            var entry = new Entry(messageId) { Buffer = buffer, Size = buffer.Size };
             entry.Node = cold ? _cold.AddFirst(entry) : _hot.AddFirst(entry);
             _entries[messageId] = entry;
             _bytes += entry.Size;
@@ -296,7 +296,6 @@ public sealed class SegmentCache
     {
         // A second use: it is worth keeping longer than anything used once.
         entry.Node!.List!.Remove(entry.Node);
-        entry.Cold = false;
         _hot.AddFirst(entry.Node);
     }
 
@@ -348,7 +347,5 @@ public sealed class SegmentCache
         public LinkedListNode<Entry>? Node { get; set; }
 
         public int Size { get; set; }
-
-        public bool Cold { get; set; }
     }
 }

@@ -147,7 +147,8 @@ public sealed class NzbFileStreamFactory
     /// <param name="holes">Confirmed-missing segments to serve as zeros without fetching (a Degraded file); null for none.</param>
     /// <param name="ranged">
     /// The reader asked for a byte range (a mount, a player, a probe): a first read at the start asks
-    /// for <see cref="StreamingOptions.RangedStartReadAheadBytes"/>, not the full start read-ahead.
+    /// for <see cref="StreamingOptions.RangedStartReadAheadBytes"/>, not the full start read-ahead
+    /// (as does any stream opened while another is reading).
     /// </param>
     public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize, SegmentHoles? holes = null, bool ranged = false)
     {
@@ -162,7 +163,10 @@ public sealed class NzbFileStreamFactory
     private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null, bool ranged = false)
     {
         var options = _options.CurrentValue;
-        if (ranged)
+        // The full start read-ahead is for a reader alone: with other streams reading, a whole-file
+        // GET starts like a ranged one and grows by need, so ten players starting together do not
+        // each claim the burst a lone copy wants (memory, and the others' connections).
+        if (ranged || Budget.Claimants > 0)
         {
             options = options with { StartReadAheadBytes = Math.Min(options.StartReadAheadBytes, options.RangedStartReadAheadBytes) };
         }

@@ -34,7 +34,8 @@ public sealed record StreamingOptions
     /// whole file (a download, a copy, the FullNzbTester). Default 64 MiB: growing from a few
     /// segments costs a round trip or two before a fast reader runs at full rate. From there the
     /// read-ahead follows the reader: a reader that waits doubles it per segment, a paced one is
-    /// fitted to its rate.
+    /// fitted to its rate. Only a stream opened while no other stream reads gets it; others start
+    /// at <see cref="RangedStartReadAheadBytes"/>.
     /// </summary>
     public long StartReadAheadBytes { get; init; } = 64L * 1024 * 1024;
 

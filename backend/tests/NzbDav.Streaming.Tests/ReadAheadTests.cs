@@ -60,6 +60,31 @@ public sealed class ReadAheadTests
     }
 
     [Fact]
+    public async Task A_whole_file_stream_opened_while_another_reads_starts_at_the_ranged_read_ahead()
+    {
+        await using var server = await StartServerAsync();
+        var first = server.Store.AddGeneratedFile("first.bin", 100L * SegmentSize, SegmentSize);
+        var second = server.Store.AddGeneratedFile("second.bin", 100L * SegmentSize, SegmentSize);
+        var options = NoRacing with { StartReadAheadBytes = 12L * SegmentSize, RangedStartReadAheadBytes = 3L * SegmentSize };
+        await using var harness = Create(options, Provider(server));
+
+        await using (var alone = await harness.OpenAsync(first))
+        {
+            await StreamAssert.ReadsExactlyAsync(alone, first, 4096, Token);
+            await harness.WaitUntilIdleAsync(alone, server, 12);
+            Assert.Equal(12, server.Stats.GetCommandCount(MockCommandKind.Body));
+
+            // The first stream still holds its read-ahead: the newcomer starts small and grows by need.
+            await using var newcomer = await harness.OpenAsync(second);
+            await StreamAssert.ReadsExactlyAsync(newcomer, second, 4096, Token);
+            await harness.WaitUntilIdleAsync(newcomer, server, 12 + 3);
+            Assert.Equal(12 + 3, server.Stats.GetCommandCount(MockCommandKind.Body));
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
     public async Task A_read_ahead_limit_stops_fetching_at_the_end_the_reader_named()
     {
         await using var server = await StartServerAsync();

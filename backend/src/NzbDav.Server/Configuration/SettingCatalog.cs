@@ -48,7 +48,7 @@ public static class SettingCatalog
         new("Streaming:ConnectionsPerStream", "Streaming", "Connections per stream",
             "Most connections one playing file fetches on at once.", SettingType.Number, Min: 1, Max: 500),
         new("Streaming:StartReadAheadBytes", "Streaming", "Read-ahead at start",
-            "Bytes fetched ahead of a whole-file download from its start; a reader that keeps waiting doubles it, a paced one is fitted to its rate.", SettingType.Bytes, Min: 1, Max: StreamingCeiling),
+            "Bytes fetched ahead of a whole-file download from its start while no other stream reads (otherwise the ranged value); a reader that keeps waiting doubles it, a paced one is fitted to its rate.", SettingType.Bytes, Min: 1, Max: StreamingCeiling),
         new("Streaming:RangedStartReadAheadBytes", "Streaming", "Read-ahead at start (ranged)",
             "The same for a ranged read from the start (rclone's mount, a player, a probe), which often stops after a header.", SettingType.Bytes, Min: 1, Max: StreamingCeiling),
         new("Streaming:MemoryBudgetBytes", "Streaming", "Memory budget",

@@ -14,7 +14,8 @@ public sealed class ServeCpuCommandTests
     [Fact]
     public async Task A_small_run_measures_only_the_gets_after_the_warm_up_and_leaves_no_child_behind()
     {
-        var (exitCode, output, error) = await RunAsync("--size=16", "--gets=3", "--parallel=2", "--json");
+        var (exitCode, output, error) = await RunAsync(
+            "--size=16", "--warmup-gets=2", "--gets=3", "--parallel=2", "--json", "--server=" + Path.Combine(AppContext.BaseDirectory, "NzbDav.dll"));
 
         Assert.True(exitCode == 0, error);
         Assert.Contains("SERVER CPU PER GB SERVED", output, StringComparison.Ordinal);
@@ -23,8 +24,10 @@ public sealed class ServeCpuCommandTests
         Assert.Equal("test-serve-cpu", json.GetProperty("command").GetString());
         Assert.Equal("/content/default/serve-cpu/mock-16MB.bin", json.GetProperty("path").GetString());
         Assert.Equal(SixteenMiB, json.GetProperty("fileSize").GetInt64());
-        // The warm-up GET is reported on its own and is not in the measured bytes.
-        Assert.Equal(SixteenMiB, json.GetProperty("warmupBytes").GetInt64());
+        // The warm-up GETs are reported on their own and are not in the measured bytes.
+        Assert.Equal(2 * SixteenMiB, json.GetProperty("warmupBytes").GetInt64());
+        Assert.Equal(2, json.GetProperty("warmupMs").GetArrayLength());
+        Assert.True(json.GetProperty("warmupCpuSecondsPerGb").GetDouble() > 0);
         Assert.Equal(3 * SixteenMiB, json.GetProperty("bytesServed").GetInt64());
         Assert.Equal(3, json.GetProperty("getMs").GetArrayLength());
         Assert.Equal(2, json.GetProperty("parallel").GetInt32());
@@ -55,6 +58,8 @@ public sealed class ServeCpuCommandTests
     [InlineData("--parallel", "--parallel needs a value.")]
     [InlineData("--parallel=4", "--parallel (4) cannot exceed --gets (3)")]
     [InlineData("--json=yes", "--json takes no value (got 'yes').")]
+    [InlineData("--warmup-gets=0", "--warmup-gets must be a whole number from 1 to 10000; got '0'.")]
+    [InlineData("--server=/nonexistent/NzbDav.dll", "--server: there is no file '/nonexistent/NzbDav.dll'.")]
     [InlineData("--mock-server", "Unknown argument '--mock-server'.")]
     public async Task Bad_arguments_exit_2_with_the_reason_and_the_usage(string argument, string reason)
     {
@@ -69,11 +74,13 @@ public sealed class ServeCpuCommandTests
     [Fact]
     public void Parse_reads_the_flags_in_both_forms_and_keeps_configuration_for_the_server()
     {
-        var options = ServeCpuArguments.Parse(["--size", "500", "--gets=5", "--parallel", "2", "--latency=0", "--json", "--Streaming:ConnectionsPerStream=8"]);
+        var options = ServeCpuArguments.Parse(["--size", "500", "--warmup-gets", "2", "--gets=5", "--parallel", "2", "--latency=0", "--json", "--Streaming:ConnectionsPerStream=8"]);
 
         Assert.Equal(500, options.SizeMiB);
         Assert.Equal(500L * 1024 * 1024, options.FileSize);
         Assert.Equal(5, options.Gets);
+        Assert.Equal(2, options.WarmupGets);
+        Assert.Null(options.ServerPath);
         Assert.Equal(2, options.Parallel);
         Assert.Equal(0, options.LatencyMs);
         Assert.Equal(1, options.JitterMs);

@@ -16,8 +16,10 @@ public static class ServeCpuArguments
               --latency=MS       the mock's round trip per command (default 5: CPU-bound, not latency-bound)
               --jitter=MS        latency varies by ± this (default 1)
               --connections=N    provider MaxConnections, enforced by the mock (default 20)
-              --gets=N           whole-file GETs measured after one warm-up GET (default 3)
+              --warmup-gets=N    whole-file GETs first, not measured (default 4: until the JIT has settled)
+              --gets=N           whole-file GETs measured after the warm-up (default 3)
               --parallel=K       of those, at most K in flight at once (default 1: one after another)
+              --server=PATH      the NzbDav.dll to measure (default this build's; e.g. another build's)
               --Section:Key=value  also passed to the server, e.g. --Streaming:ConnectionsPerStream=8
           --json   also print the report as one JSON object on the last line
         Exit codes: 0 measured, 1 the run failed, 2 bad arguments.
@@ -52,6 +54,8 @@ public static class ServeCpuArguments
                 "--jitter" => options with { JitterMs = Value(0, 600_000) },
                 "--connections" => options with { Connections = Value(1, 10_000) },
                 "--gets" => options with { Gets = Value(1, 10_000) },
+                "--warmup-gets" => options with { WarmupGets = Value(1, 10_000) },
+                "--server" => options with { ServerPath = ExistingFile(name, inline ?? Next(args, ref i, name)) },
                 "--parallel" => options with { Parallel = Value(1, 256) },
                 "--json" => throw new FullNzbTesterUsageException($"--json takes no value (got '{inline}')."),
                 _ => throw new FullNzbTesterUsageException($"Unknown argument '{arg}'."),
@@ -67,6 +71,9 @@ public static class ServeCpuArguments
         i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal)
             ? args[++i]
             : throw new FullNzbTesterUsageException($"{name} needs a value.");
+
+    private static string ExistingFile(string name, string value) =>
+        File.Exists(value) ? Path.GetFullPath(value) : throw new FullNzbTesterUsageException($"{name}: there is no file '{value}'.");
 
     private static int Integer(string name, string value, int min, int max) =>
         int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max

@@ -66,7 +66,7 @@ internal static class ServeCpuChildren
         ];
         // The data directory is the content root too, so no appsettings.json is picked up by accident.
         var (server, url) = await ChildProcess.StartAsync(
-            "the NzbDav server", Path.Combine(AppContext.BaseDirectory, "NzbDav.dll"), arguments, dataDirectory,
+            "the NzbDav server", options.ServerPath ?? Path.Combine(AppContext.BaseDirectory, "NzbDav.dll"), arguments, dataDirectory,
             ListeningUrl, ServerDeadline, cancellationToken);
         return (server, new UriBuilder(url) { Path = "/" }.Uri);
     }

@@ -25,7 +25,11 @@ public static class ServeCpuJson
             json.WriteNumber("parallel", options.Parallel);
             json.WriteNumber("ingestionMs", Round(report.Ingestion.TotalMilliseconds));
             json.WriteNumber("warmupBytes", report.WarmupBytes);
-            json.WriteNumber("warmupMs", Round(report.WarmupElapsed.TotalMilliseconds));
+            json.WriteStartArray("warmupMs");
+            foreach (var get in report.WarmupTimes)
+                json.WriteNumberValue(Round(get.TotalMilliseconds));
+            json.WriteEndArray();
+            json.WriteNumber("warmupCpuSecondsPerGb", Math.Round(report.WarmupCpuSecondsPerGb, 4));
             json.WriteNumber("bytesServed", report.BytesServed);
             json.WriteNumber("seconds", Math.Round(report.Elapsed.TotalSeconds, 3));
             json.WriteNumber("MBps", Round(report.MBps));

@@ -2,7 +2,7 @@ namespace NzbDav.Tools.Testing.ServeCpu;
 
 /// <summary>
 /// What one <c>--test-serve-cpu</c> run measured. Only the measured GETs count towards the rates;
-/// the warm-up GET (JIT, connections, the first read of the file) is reported apart.
+/// the warm-up GETs (JIT, connections, the first read of the file) are reported apart.
 /// </summary>
 public sealed record ServeCpuReport
 {
@@ -15,9 +15,14 @@ public sealed record ServeCpuReport
     /// <summary>From <c>addfile</c> until the job was Completed.</summary>
     public required TimeSpan Ingestion { get; init; }
 
+    /// <summary>Body bytes of all warm-up GETs.</summary>
     public required long WarmupBytes { get; init; }
 
-    public required TimeSpan WarmupElapsed { get; init; }
+    /// <summary>Each warm-up GET's time, in order.</summary>
+    public required IReadOnlyList<TimeSpan> WarmupTimes { get; init; }
+
+    /// <summary>User plus system CPU of the server process during the warm-up GETs.</summary>
+    public required TimeSpan WarmupServerCpu { get; init; }
 
     /// <summary>Body bytes of the measured GETs.</summary>
     public required long BytesServed { get; init; }
@@ -44,6 +49,9 @@ public sealed record ServeCpuReport
 
     /// <summary>Server CPU-seconds per GB served (GB = 10^9 bytes).</summary>
     public double CpuSecondsPerGb => ServerCpu.TotalSeconds / (BytesServed / 1e9);
+
+    /// <summary>The same over the warm-up GETs: what a fresh process pays while its JIT settles.</summary>
+    public double WarmupCpuSecondsPerGb => WarmupServerCpu.TotalSeconds / (WarmupBytes / 1e9);
 
     /// <summary>Cores the server kept busy on average: CPU time over wall time.</summary>
     public double ServerCores => ServerCpu.TotalSeconds / Elapsed.TotalSeconds;

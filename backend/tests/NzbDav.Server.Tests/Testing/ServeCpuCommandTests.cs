@@ -35,6 +35,8 @@ public sealed class ServeCpuCommandTests
         Assert.True(json.GetProperty("MBps").GetDouble() > 0);
         Assert.True(json.GetProperty("serverCpuSeconds").GetDouble() > 0);
         Assert.True(json.GetProperty("cpuSecondsPerGb").GetDouble() > 0);
+        // Serving 48 MiB takes many socket completions, each waking a thread at least once.
+        Assert.True(json.GetProperty("contextSwitchesPerGb").GetDouble() > 0);
         Assert.True(json.GetProperty("serverPeakRssMB").GetDouble() > 10);
         Assert.True(json.GetProperty("mockCpuSeconds").GetDouble() >= 0);
         Assert.Empty(RunChildren());

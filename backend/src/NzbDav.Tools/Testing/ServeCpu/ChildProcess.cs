@@ -95,6 +95,36 @@ internal sealed class ChildProcess : IAsyncDisposable
         return _process.TotalProcessorTime;
     }
 
+    /// <summary>
+    /// Context switches of the process's live threads so far (Linux: voluntary and involuntary, summed
+    /// over /proc/&lt;pid&gt;/task/*/status); null where that is not readable. A thread that has exited
+    /// takes its count with it, which the thread pool's long-lived workers make rare.
+    /// </summary>
+    public long? ContextSwitches()
+    {
+        var tasks = $"/proc/{_process.Id}/task";
+        if (!Directory.Exists(tasks))
+            return null;
+        long total = 0;
+        foreach (var task in Directory.EnumerateDirectories(tasks))
+        {
+            try
+            {
+                foreach (var line in File.ReadLines(Path.Combine(task, "status")))
+                {
+                    if (line.StartsWith("voluntary_ctxt_switches:", StringComparison.Ordinal) || line.StartsWith("nonvoluntary_ctxt_switches:", StringComparison.Ordinal))
+                        total += long.Parse(line[(line.IndexOf(':', StringComparison.Ordinal) + 1)..].Trim(), CultureInfo.InvariantCulture);
+                }
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                // The thread exited while being read.
+            }
+        }
+
+        return total;
+    }
+
     /// <summary>The process's highest resident set size so far: the kernel's VmHWM, else the peak working set.</summary>
     public long PeakRssBytes()
     {

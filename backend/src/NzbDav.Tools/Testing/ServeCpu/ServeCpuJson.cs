@@ -40,6 +40,8 @@ public static class ServeCpuJson
             json.WriteNumber("serverCpuSeconds", Math.Round(report.ServerCpu.TotalSeconds, 3));
             json.WriteNumber("cpuSecondsPerGb", Math.Round(report.CpuSecondsPerGb, 4));
             json.WriteNumber("serverCores", Round(report.ServerCores));
+            if (report.ContextSwitchesPerGb is { } switches)
+                json.WriteNumber("contextSwitchesPerGb", Math.Round(switches));
             json.WriteNumber("serverPeakRssMB", Round(report.ServerPeakRssBytes / 1e6));
             json.WriteNumber("mockCpuSeconds", Math.Round(report.MockCpu.TotalSeconds, 3));
             json.WriteNumber("clientCpuSeconds", Math.Round(report.ClientCpu.TotalSeconds, 3));

@@ -36,6 +36,9 @@ public sealed record ServeCpuReport
     /// <summary>User plus system CPU of the server process during the measured GETs.</summary>
     public required TimeSpan ServerCpu { get; init; }
 
+    /// <summary>Context switches of the server's threads during the measured GETs (null where not readable).</summary>
+    public long? ServerContextSwitches { get; init; }
+
     /// <summary>The same for the mock NNTP server, for context.</summary>
     public required TimeSpan MockCpu { get; init; }
 
@@ -49,6 +52,9 @@ public sealed record ServeCpuReport
 
     /// <summary>Server CPU-seconds per GB served (GB = 10^9 bytes).</summary>
     public double CpuSecondsPerGb => ServerCpu.TotalSeconds / (BytesServed / 1e9);
+
+    /// <summary>Server context switches per GB served: wake-ups, the cost per operation rather than per byte.</summary>
+    public double? ContextSwitchesPerGb => ServerContextSwitches / (BytesServed / 1e9);
 
     /// <summary>The same over the warm-up GETs: what a fresh process pays while its JIT settles.</summary>
     public double WarmupCpuSecondsPerGb => WarmupServerCpu.TotalSeconds / (WarmupBytes / 1e9);

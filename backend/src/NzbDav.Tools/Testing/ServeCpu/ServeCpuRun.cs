@@ -73,12 +73,14 @@ internal sealed class ServeCpuRun(ServeCpuOptions options, ILogger logger)
 
         using var self = Process.GetCurrentProcess();
         var serverBefore = server.CpuTime();
+        var switchesBefore = server.ContextSwitches();
         var mockBefore = mock.CpuTime();
         var clientBefore = self.TotalProcessorTime;
         var started = Stopwatch.GetTimestamp();
         var gets = await GetAllAsync(client, path, buffers, cancellationToken);
         var elapsed = Stopwatch.GetElapsedTime(started);
         var serverCpu = server.CpuTime() - serverBefore;
+        var switches = server.ContextSwitches() - switchesBefore;
         var mockCpu = mock.CpuTime() - mockBefore;
         self.Refresh();
         var clientCpu = self.TotalProcessorTime - clientBefore;
@@ -100,6 +102,7 @@ internal sealed class ServeCpuRun(ServeCpuOptions options, ILogger logger)
             Elapsed = elapsed,
             GetTimes = [.. gets.Select(g => g.Elapsed)],
             ServerCpu = serverCpu,
+            ServerContextSwitches = switches,
             MockCpu = mockCpu,
             ClientCpu = clientCpu,
             ServerPeakRssBytes = server.PeakRssBytes(),

@@ -32,6 +32,7 @@ public static class ServeCpuSummary
             $"    GET times:          {string.Join(", ", report.GetTimes.Select(Ms))}",
             $"    Server CPU:         {F(report.ServerCpu.TotalSeconds, "0.00")} s ({F(report.ServerCores, "0.00")} cores busy on average)",
             $"    Server CPU per GB:  {F(report.CpuSecondsPerGb, "0.000")} CPU-seconds",
+            $"    Context switches:   {(report.ContextSwitchesPerGb is { } switches ? F(switches, "N0") + " per GB (the server's threads)" : "not readable here")}",
             $"    Server peak RSS:    {F(report.ServerPeakRssBytes / 1e6, "0.0")} MB",
             $"    Mock CPU:           {F(report.MockCpu.TotalSeconds, "0.00")} s (context, not in the figure)",
             $"    Client CPU:         {F(report.ClientCpu.TotalSeconds, "0.00")} s (this process; context, not in the figure)",

@@ -25,6 +25,18 @@ if [ "${#missing[@]}" -gt 0 ]; then
     echo "warning: could not install ${missing[*]}; tests that need them will fail" >&2
 fi
 
+# inn2: the real NNTP server the reliability tests read from (docs/reliability.md §1). Installed on its
+# own: its postinst fails on a host name without a domain, which tools/inn2/setup.sh then fixes before
+# configuring, starting and loading it with the test account, TLS certificate and newsgroup.
+sudo_cmd=""
+[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+if [ ! -x /usr/lib/news/bin/innd ]; then
+  echo "Installing test tools: inn2"
+  { [ "${#missing[@]}" -gt 0 ] || $sudo_cmd apt-get update -qq; } && $sudo_cmd apt-get install -y -qq inn2 >/dev/null 2>&1 ||
+    echo "note: inn2's package set-up did not finish; tools/inn2/setup.sh completes it" >&2
+fi
+$sudo_cmd bash tools/inn2/setup.sh || echo "warning: inn2 could not be set up; the real-server tests will fail" >&2
+
 # The repository's local .NET tools (dotnet-ef, pinned in .config/dotnet-tools.json).
 dotnet tool restore >/dev/null || echo "warning: dotnet tool restore failed" >&2
 

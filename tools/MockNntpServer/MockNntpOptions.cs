@@ -14,6 +14,13 @@ public sealed record MockNntpOptions
 
     public string? Password { get; init; }
 
+    /// <summary>
+    /// Behave like INN towards a host it also takes feeds from: greet "(transit mode)", list
+    /// MODE-READER among the capabilities, answer article commands "401 MODE-READER" and AUTHINFO
+    /// 502 until the client sends MODE READER.
+    /// </summary>
+    public bool TransitMode { get; init; }
+
     /// <summary>Concurrent sessions allowed; beyond it a new connection gets 502 and is closed. Null is unlimited.</summary>
     public int? MaxConnections { get; init; }
 

@@ -19,6 +19,7 @@ public sealed class MockCommandLine
           --max-connections N  answer 502 beyond N concurrent connections
           --user U --pass P    require AUTHINFO USER/PASS
           --tls                implicit TLS with a self-signed certificate
+          --transit-mode       act like INN to a feeding peer: 401 MODE-READER until MODE READER
           --seed N             seed for content and fault draws (default 1)
           --port P             port on 127.0.0.1 (default 0 = pick a free one)
           --nzb-out PATH       where to write the NZB (default: temp folder)
@@ -45,6 +46,7 @@ public sealed class MockCommandLine
         string? user = null, pass = null, nzbOut = null;
         int seed = 1, port = 0;
         var tls = false;
+        var transit = false;
         var control = false;
         var help = false;
         for (var i = 0; i < args.Count; i++)
@@ -66,6 +68,7 @@ public sealed class MockCommandLine
                 case "--user": user = Value(); break;
                 case "--pass": pass = Value(); break;
                 case "--tls": tls = true; break;
+                case "--transit-mode": transit = true; break;
                 case "--control": control = true; break;
                 case "--seed": seed = (int)Integer(name, Value(), int.MinValue, int.MaxValue); break;
                 case "--port": port = (int)Integer(name, Value(), 0, 65535); break;
@@ -86,7 +89,7 @@ public sealed class MockCommandLine
         {
             Options = new MockNntpOptions
             {
-                Port = port, UseTls = tls, User = user, Password = pass, MaxConnections = maxConnections, Seed = seed, Behavior = behavior, AllowControl = control,
+                Port = port, UseTls = tls, TransitMode = transit, User = user, Password = pass, MaxConnections = maxConnections, Seed = seed, Behavior = behavior, AllowControl = control,
             },
             SizeBytes = size * 1024 * 1024,
             SegmentSize = (int)(segmentKb * 1024),

@@ -11,7 +11,7 @@ internal sealed partial class MockNntpSession
     {
         if (line is null)
         {
-            await _writer.WriteLineAsync("200 NzbDav mock NNTP server ready (posting prohibited)", cancellationToken).ConfigureAwait(false);
+            await _writer.WriteLineAsync(_transit ? "200 NzbDav mock NNTP server ready (transit mode)" : "200 NzbDav mock NNTP server ready (posting prohibited)", cancellationToken).ConfigureAwait(false);
             return true;
         }
         var space = line.IndexOf(' ');
@@ -19,7 +19,12 @@ internal sealed partial class MockNntpSession
         var argument = space < 0 ? "" : line[(space + 1)..].Trim();
         var kind = Classify(verb, argument);
         _stats.CountCommand(kind);
-        if (!_authenticated && kind is not (MockCommandKind.AuthInfo or MockCommandKind.Capabilities or MockCommandKind.Quit))
+        if (_transit && TransitAnswer(kind) is { } refusal)
+        {
+            await _writer.WriteLineAsync(refusal, cancellationToken).ConfigureAwait(false);
+            return true;
+        }
+        if (!_authenticated && kind is not (MockCommandKind.AuthInfo or MockCommandKind.Capabilities or MockCommandKind.ModeReader or MockCommandKind.Quit))
         {
             await _writer.WriteLineAsync("480 authentication required", cancellationToken).ConfigureAwait(false);
             return true;
@@ -28,6 +33,10 @@ internal sealed partial class MockNntpSession
         {
             case MockCommandKind.Capabilities:
                 await WriteCapabilitiesAsync(cancellationToken).ConfigureAwait(false);
+                return true;
+            case MockCommandKind.ModeReader when _transit:
+                _transit = false;
+                await _writer.WriteLineAsync("201 NzbDav mock NNTP server, reader mode (posting prohibited)", cancellationToken).ConfigureAwait(false);
                 return true;
             case MockCommandKind.ModeReader:
                 await _writer.WriteLineAsync("201 reader mode, posting prohibited", cancellationToken).ConfigureAwait(false);
@@ -54,6 +63,17 @@ internal sealed partial class MockNntpSession
                 return true;
         }
     }
+
+    /// <summary>
+    /// What a transit-mode session says instead of serving <paramref name="kind"/>; null when it serves it.
+    /// As INN 2.7 does: STAT and HEAD work for a feeding peer, BODY, ARTICLE, GROUP and DATE do not.
+    /// </summary>
+    private static string? TransitAnswer(MockCommandKind kind) => kind switch
+    {
+        MockCommandKind.Body or MockCommandKind.Article or MockCommandKind.Group or MockCommandKind.Date => "401 MODE-READER",
+        MockCommandKind.AuthInfo => "502 no login in transit mode; send MODE READER first",
+        _ => null,
+    };
 
     private static MockCommandKind Classify(string verb, string argument) => verb switch
     {
@@ -120,6 +140,13 @@ internal sealed partial class MockNntpSession
     {
         await _writer.WriteLineAsync("101 capability list follows", cancellationToken).ConfigureAwait(false);
         await _writer.WriteLineAsync("VERSION 2", cancellationToken).ConfigureAwait(false);
+        if (_transit)
+        {
+            await _writer.WriteLineAsync("IHAVE", cancellationToken).ConfigureAwait(false);
+            await _writer.WriteLineAsync("MODE-READER", cancellationToken).ConfigureAwait(false);
+            await _writer.WriteLineAsync(".", cancellationToken).ConfigureAwait(false);
+            return;
+        }
         await _writer.WriteLineAsync("READER", cancellationToken).ConfigureAwait(false);
         if (!_authenticated)
         {

@@ -32,6 +32,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
     private readonly MockSessionSlot _slot;
     private string? _pendingUser;
     private bool _authenticated;
+    private bool _transit;
     private bool _abortiveClose;
 
     public MockNntpSession(Socket socket, Stream stream, MockNntpServer server, int connectionNumber, MockSessionSlot slot)
@@ -48,6 +49,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
         _faultRandom = new Random(HashCode.Combine(_options.Seed, connectionNumber, 2));
         _writer = new MockResponseWriter(stream, _behavior, _stats);
         _authenticated = _options.User is null;
+        _transit = _options.TransitMode;
     }
 
     public async Task RunAsync(CancellationToken cancellationToken)

@@ -128,6 +128,8 @@ public sealed partial class NntpConnection
     /// <summary>The server's greeting line (code and text), as the provider test shows it.</summary>
     public string? Greeting { get; private set; }
 
+    private bool _readerMode;
+
     private async Task HandshakeAsync(CancellationToken cancellationToken)
     {
         var greeting = await ReadStatusLineAsync(cancellationToken).ConfigureAwait(false);
@@ -141,15 +143,48 @@ public sealed partial class NntpConnection
             default:
                 throw new NntpProtocolException($"Unexpected greeting from '{ProviderName}': '{greeting}'.");
         }
+        // INN greets a host it also takes feeds from "(transit mode)" and answers BODY there with
+        // "401 MODE-READER". MODE READER costs a round trip per new session, so it is sent only when
+        // the greeting says so, or after a refused login (see AuthenticateAsync).
+        if (greeting.Text.Contains("transit mode", StringComparison.OrdinalIgnoreCase))
+        {
+            await SwitchToReaderModeAsync(cancellationToken).ConfigureAwait(false);
+        }
         if (_provider.User is not null)
         {
             await AuthenticateAsync(_provider.User, _provider.Password, cancellationToken).ConfigureAwait(false);
         }
     }
 
+    /// <summary>
+    /// MODE READER (RFC 3977 §5.3), never pipelined. True when the server switched or was a reader
+    /// already; a server without modes (500) or one wanting a login first (480) is left as it is.
+    /// </summary>
+    private async Task<bool> SwitchToReaderModeAsync(CancellationToken cancellationToken)
+    {
+        var answer = await CommandAsync("MODE READER", cancellationToken).ConfigureAwait(false);
+        switch (answer.Code)
+        {
+            case 200 or 201:
+                _readerMode = true;
+                NntpLog.ReaderMode(_logger, ProviderName, answer.ToString());
+                return true;
+            case 502:
+                throw new NntpProtocolException($"'{ProviderName}' offers no reading service to this client ({answer.Code} {answer.Text}).");
+            default:
+                return false;
+        }
+    }
+
     private async Task AuthenticateAsync(string user, string? password, CancellationToken cancellationToken)
     {
         var answer = await CommandAsync($"AUTHINFO USER {user}", cancellationToken).ConfigureAwait(false);
+        if (answer.Code is 401 or 502 && !_readerMode && await SwitchToReaderModeAsync(cancellationToken).ConfigureAwait(false))
+        {
+            // A mode-switching server takes AUTHINFO only after MODE READER. Asking only after a
+            // refusal keeps every other provider's login at one round trip per step.
+            answer = await CommandAsync($"AUTHINFO USER {user}", cancellationToken).ConfigureAwait(false);
+        }
         if (answer.Code == 381)
         {
             if (password is null)
@@ -162,6 +197,8 @@ public sealed partial class NntpConnection
         {
             case 281:
                 return;
+            case 483:
+                throw new NntpAuthenticationException($"'{ProviderName}' accepts a login only over an encrypted connection ({answer.Code} {answer.Text}): turn on TLS for it (usually port 563).");
             case 481 or 482 or 502:
                 throw new NntpAuthenticationException($"'{ProviderName}' refused the login ({answer.Code} {answer.Text}).");
             default:

@@ -87,6 +87,7 @@ public sealed partial class NntpConnection
     private Exception Unexpected(NntpRequest request, NntpStatusLine status) => status.Code switch
     {
         480 => new NntpAuthenticationException($"'{ProviderName}' demanded authentication (480) for {request.Kind}."),
+        401 => new NntpProtocolException($"'{ProviderName}' wants a mode change before {request.Kind} ('{status}'); the server is in a mode for news feeds, not for reading."),
         400 or 502 => new NntpServiceUnavailableException(status.Code, status.Text),
         _ => new NntpProtocolException($"Unexpected answer to {request.Kind} from '{ProviderName}': '{status}'."),
     };

@@ -16,4 +16,7 @@ internal static partial class NntpLog
 
     [LoggerMessage(EventId = 1004, Level = LogLevel.Debug, Message = "Connection to {Provider} cut before the provider confirmed the close (close timeout {CloseTimeout})")]
     public static partial void CloseUnconfirmed(ILogger logger, string provider, TimeSpan closeTimeout);
+
+    [LoggerMessage(EventId = 1005, Level = LogLevel.Debug, Message = "{Provider} switched to reader mode: {Answer}")]
+    public static partial void ReaderMode(ILogger logger, string provider, string answer);
 }

@@ -17,9 +17,9 @@ namespace NzbDav.MockNntp.Posting;
 public sealed class NntpPoster : IAsyncDisposable
 {
     private const int MaxLineLength = 4096;
-    private static readonly YencEncoderOptions WireEncoding = new() { DotStuff = true };
 
     private readonly NntpPosterOptions _options;
+    private readonly YencEncoderOptions _encoding;
     private readonly Socket _socket;
     private readonly Stream _stream;
     private readonly byte[] _lineBuffer = new byte[MaxLineLength];
@@ -28,6 +28,7 @@ public sealed class NntpPoster : IAsyncDisposable
     private NntpPoster(NntpPosterOptions options, Socket socket, Stream stream)
     {
         _options = options;
+        _encoding = new YencEncoderOptions { LineLength = options.LineLength, DotStuff = true };
         _socket = socket;
         _stream = stream;
     }
@@ -132,7 +133,7 @@ public sealed class NntpPoster : IAsyncDisposable
                 $"From: {_options.From}\r\nNewsgroups: {_options.Newsgroup}\r\nSubject: {subject}\r\nMessage-ID: <{messageId}>\r\n\r\n")));
             var headerLength = writer.WrittenCount;
             var spec = new YencPartSpec(name, data.Length, total > 1 ? number : null, total > 1 ? total : null, begin, number == total ? crc : null);
-            YencEncoder.Encode(data.Span.Slice((int)begin, size), spec, writer, WireEncoding);
+            YencEncoder.Encode(data.Span.Slice((int)begin, size), spec, writer, _encoding);
             var bodyBytes = writer.WrittenCount - headerLength;
             writer.Write(".\r\n"u8);
 

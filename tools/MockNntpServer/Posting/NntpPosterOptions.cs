@@ -21,6 +21,9 @@ public sealed record NntpPosterOptions
     /// <summary>The right-hand side of generated message-ids.</summary>
     public string MessageIdDomain { get; init; } = "nzbdav.test";
 
+    /// <summary>Encoded characters per yEnc line (the <c>line=</c> value); posters use 128, some up to 997.</summary>
+    public int LineLength { get; init; } = 128;
+
     /// <summary>Each command's answer must arrive within this.</summary>
     public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(30);
 }

@@ -8,6 +8,7 @@ using NzbDav.Server.Tests.Ingestion;
 using NzbDav.Tools.Demo;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Server.Tests.RealClients;
 
@@ -154,16 +155,20 @@ public sealed class InnServerTests
     }
 
     [Fact]
-    public async Task Innd_greets_in_transit_mode_and_the_client_switches_it_to_reading()
+    public async Task Innd_greets_in_transit_mode_and_the_client_switches_it_to_reading_pipelined_long_lines()
     {
         await InnServer.EnsureRunningAsync(Ct);
+        // 997-character yEnc lines (the longest NNTP allows with CRLF and a stuffed dot), a first
+        // part whose every line starts with '.' (byte 4 encodes to '.'), read back four BODYs in flight.
+        var data = RandomNumberGenerator.GetBytes(6 * SegmentSize + 99);
+        data.AsSpan(0, SegmentSize).Fill((byte)('.' - 42));
         PostedFile posted;
-        await using (var poster = await NntpPoster.ConnectAsync(InnServer.Poster, Ct))
-            posted = await poster.PostFileAsync("transit.bin", RandomNumberGenerator.GetBytes(1000), SegmentSize, 0, 1, Ct);
+        await using (var poster = await NntpPoster.ConnectAsync(InnServer.Poster with { LineLength = 997 }, Ct))
+            posted = await poster.PostFileAsync("transit.bin", data, SegmentSize, 0, 1, Ct);
         var factory = new NntpConnectionFactory(NullLoggerFactory.Instance);
         var provider = new UsenetProviderOptions
         {
-            Name = "innd", Host = InnServer.PlainHost, Port = InnServer.PlainPort, UseTls = false, OperationTimeout = TimeSpan.FromSeconds(10),
+            Name = "innd", Host = InnServer.PlainHost, Port = InnServer.PlainPort, UseTls = false, PipelineDepth = 4, OperationTimeout = TimeSpan.FromSeconds(10),
         };
 
         await using var connection = await factory.ConnectAsync(provider, Ct);
@@ -171,6 +176,35 @@ public sealed class InnServerTests
         Assert.Contains("transit mode", ((NntpConnection)connection).Greeting, StringComparison.Ordinal);
         Assert.True(await connection.StatAsync(posted.Segments[0].MessageId, Ct));
         Assert.False(await connection.StatAsync("<nothing@nzbdav.test>", Ct));
+        var targets = posted.Segments.Select(_ => new CollectingTarget()).ToArray();
+        var headers = await Task.WhenAll(posted.Segments.Select((s, i) => connection.BodyAsync(s.MessageId, targets[i], Ct)));
+        var decoded = new byte[data.Length];
+        for (var i = 0; i < headers.Length; i++)
+        {
+            Assert.Equal(997, headers[i].LineLength);
+            Assert.True(targets[i].Trailer is not null, $"part {i + 1} has no trailer");
+            targets[i].Data.CopyTo(decoded, headers[i].PartBegin);
+        }
+        Assert.Equal(data, decoded);
+    }
+
+    /// <summary>Collects one article's decoded bytes.</summary>
+    private sealed class CollectingTarget : IYencBodyTarget
+    {
+        private readonly List<byte> _data = [];
+        private readonly byte[] _span = new byte[64 * 1024];
+
+        public YencTrailer? Trailer { get; private set; }
+
+        public byte[] Data => [.. _data];
+
+        public void Begin(YencHeader header) { }
+
+        public Span<byte> GetSpan() => _span;
+
+        public void Advance(int count) => _data.AddRange(_span.AsSpan(0, count));
+
+        public void Complete(YencTrailer trailer) => Trailer = trailer;
     }
 
     private static async Task<byte[]> PostAsync(string title, IReadOnlyList<(string Name, byte[] Data)> files, int segmentSize = SegmentSize)

@@ -12,7 +12,10 @@ tls_port=${NZBDAV_INN_TLS_PORT:-5563}
 [ "$(id -u)" -eq 0 ] || { echo "tools/inn2/setup.sh must run as root" >&2; exit 1; }
 
 # Debian's postinst fails on a host name without a domain (a container's "vm", say): INN needs one.
+conf_changed=false
 conf_set() { # key value: sets "key: value" in inn.conf
+  grep -qE "^$1:[[:space:]]*$2\$" "$etc/inn.conf" && return 0
+  conf_changed=true
   if grep -qE "^$1:" "$etc/inn.conf"; then sed -i -E "s|^$1:.*|$1: $2|" "$etc/inn.conf"; else echo "$1: $2" >> "$etc/inn.conf"; fi
 }
 if [ -f "$etc/inn.conf" ]; then
@@ -23,6 +26,7 @@ if ! dpkg -s inn2 2>/dev/null | grep -q '^Status: install ok installed'; then
   dpkg --configure inn2 >/dev/null
 fi
 conf_set maxartsize 4000000
+conf_set localmaxartsize 4000000
 conf_set bindaddress 127.0.0.1
 conf_set tlscertfile "$etc/nzbdav-test-cert.pem"
 conf_set tlskeyfile "$etc/nzbdav-test-key.pem"
@@ -62,6 +66,13 @@ access "tls" {
 CONF
 
 running() { pgrep -u news -x "$1" >/dev/null; }
+listening() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+if $conf_changed && running innd; then
+  # Started by the package before this configuration (TLS files, bind address, article size): restart.
+  su news -s /bin/sh -c "$bin/rc.news stop" >/dev/null 2>&1 || true
+  pkill -u news -x nnrpd-ssl 2>/dev/null || true
+  for _ in $(seq 1 50); do running innd || break; sleep 0.2; done
+fi
 if ! running innd; then
   su news -s /bin/sh -c "$bin/rc.news start" >/dev/null 2>&1 || true
   for _ in $(seq 1 50); do "$bin/ctlinnd" -t 1 mode >/dev/null 2>&1 && break; sleep 0.2; done
@@ -70,7 +81,6 @@ else
 fi
 "$bin/ctlinnd" mode >/dev/null
 grep -q '^alt.binaries.nzbdav.test ' /var/lib/news/active || "$bin/ctlinnd" newgroup alt.binaries.nzbdav.test y nzbdav >/dev/null
-listening() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 if ! listening 127.0.0.2 "$tls_port"; then
   su news -s /bin/sh -c "$bin/nnrpd-ssl -D -b 127.0.0.2 -p $tls_port -S"
 fi

@@ -139,6 +139,13 @@ public sealed class MockNntpServer : IAsyncDisposable
         var slot = new MockSessionSlot(Stats);
         try
         {
+            if (Behavior.Down)
+            {
+                // A provider that is down: the connection is reset before any greeting.
+                Stats.CountRefusedWhileDown();
+                socket.LingerState = new LingerOption(true, 0);
+                return;
+            }
             if (_certificate is not null)
             {
                 var tls = new SslStream(stream, leaveInnerStreamOpen: false);

@@ -10,6 +10,8 @@ public sealed class MockServerStats
     private long _rejected;
     private long _bytesSent;
     private long _received;
+    private long _refusedWhileDown;
+    private long _droppedByDown;
 
     /// <summary>Sessions open now (rejected 502 connections are not counted).</summary>
     public int CurrentConnections => Volatile.Read(ref _current);
@@ -22,6 +24,12 @@ public sealed class MockServerStats
 
     /// <summary>Connections refused with 502 because of the connection limit.</summary>
     public long RejectedConnections => Interlocked.Read(ref _rejected);
+
+    /// <summary>Connections reset at once because the server was <see cref="MockBehavior.Down"/>.</summary>
+    public long RefusedWhileDown => Interlocked.Read(ref _refusedWhileDown);
+
+    /// <summary>Open sessions cut because the server went <see cref="MockBehavior.Down"/>.</summary>
+    public long DroppedByDown => Interlocked.Read(ref _droppedByDown);
 
     /// <summary>Bytes written to clients, all sessions.</summary>
     public long BytesSent => Interlocked.Read(ref _bytesSent);
@@ -54,6 +62,10 @@ public sealed class MockServerStats
     internal void Close() => Interlocked.Decrement(ref _current);
 
     internal void CountCommand(MockCommandKind kind) => Interlocked.Increment(ref _commands[(int)kind]);
+
+    internal void CountRefusedWhileDown() => Interlocked.Increment(ref _refusedWhileDown);
+
+    internal void CountDroppedByDown() => Interlocked.Increment(ref _droppedByDown);
 
     internal void CountReceived() => Interlocked.Increment(ref _received);
 

@@ -3,6 +3,7 @@ using NzbDav.Tools.Demo;
 using NzbDav.Tools.Testing;
 using NzbDav.Tools.Testing.DavBenchmark;
 using NzbDav.Tools.Testing.ServeCpu;
+using NzbDav.Tools.Testing.Soak;
 
 // The one binary users run. Without a command it is the server (NzbDav.Server); the benchmark
 // commands the design card names and demo mode are NzbDav.Tools, reached only through these flags.
@@ -13,6 +14,7 @@ return args switch
     ["--test-full-nzb", .. var testerArgs] => await FullNzbTesterCommand.RunConsoleAsync(testerArgs),
     ["--test-webdav", .. var benchmarkArgs] => await WebDavBenchmarkCommand.RunConsoleAsync(benchmarkArgs),
     ["--test-serve-cpu", .. var serveCpuArgs] => await ServeCpuCommand.RunConsoleAsync(serveCpuArgs),
+    ["--test-soak", .. var soakArgs] => await SoakCommand.RunConsoleAsync(soakArgs),
     _ when args.Contains("--demo") => await DemoCommand.RunConsoleAsync([.. args.Where(a => a != "--demo")]),
     _ => await NzbDavHost.RunAsync(args),
 };

@@ -34,6 +34,7 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
     private bool _authenticated;
     private bool _transit;
     private bool _abortiveClose;
+    private int _droppedByDown;
 
     public MockNntpSession(Socket socket, Stream stream, MockNntpServer server, int connectionNumber, MockSessionSlot slot)
     {
@@ -55,6 +56,8 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
     public async Task RunAsync(CancellationToken cancellationToken)
     {
         using var sessionCts = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        // The provider going down cuts this session at once, with a reset, whatever it is doing.
+        using var down = _behavior.UpToken.Register(static state => ((MockNntpSession)state!).DropForOutage(), this);
         // The greeting is answered like a command: one latency after the connection arrived.
         _commands.Writer.TryWrite(new MockPendingCommand(null, DueAfterLatency()));
         var reading = ReadLoopAsync(sessionCts);
@@ -91,6 +94,26 @@ internal sealed partial class MockNntpSession : IAsyncDisposable
                 // Expected once the session is cancelled or the socket is closed under the reader.
             }
             _socket.Close();
+        }
+    }
+
+    private void DropForOutage()
+    {
+        if (Interlocked.Exchange(ref _droppedByDown, 1) != 0)
+        {
+            return;
+        }
+        _stats.CountDroppedByDown();
+        try
+        {
+            _socket.LingerState = new LingerOption(true, 0);
+            _abortiveClose = true;
+            // Closing under the reader and the writer ends both loops; the client sees a reset.
+            _socket.Close();
+        }
+        catch (ObjectDisposedException)
+        {
+            // The session was ending anyway.
         }
     }
 

@@ -18,6 +18,9 @@ internal sealed class ReadVerifier(ExpectedBytesReader? expected)
 
     public long MismatchedReads { get; private set; }
 
+    /// <summary>Bytes that differed from the expected content, over every read.</summary>
+    public long MismatchedBytes { get; private set; }
+
     /// <summary>File offset of the first wrong byte, or null.</summary>
     public long? FirstMismatchOffset { get; private set; }
 
@@ -38,6 +41,13 @@ internal sealed class ReadVerifier(ExpectedBytesReader? expected)
             {
                 MismatchedReads++;
                 FirstMismatchOffset ??= offset + differs;
+                for (var i = differs; i < actual.Length; i++)
+                {
+                    if (truth[i] != actual[i])
+                    {
+                        MismatchedBytes++;
+                    }
+                }
             }
 
             VerifiedBytes += actual.Length;

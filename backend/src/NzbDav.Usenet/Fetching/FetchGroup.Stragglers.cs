@@ -8,9 +8,15 @@ public sealed partial class FetchGroup
     // ---- stragglers and withdrawn requests ----
 
     /// <summary>
+    /// Races one request may start. A second race covers the racer itself stalling, or failing
+    /// while the straggler hangs on: with one race only, the reader then waits out the stall.
+    /// </summary>
+    private const int MaxRacesPerRequest = 2;
+
+    /// <summary>
     /// The request the reader waits for has been out longer than a few median fetch times, or its
     /// connection has sent nothing for a few median first-byte times: ask another connection too.
-    /// Whichever answers first is used.
+    /// Whichever answers first is used. If the newest attempt is late as well, race once more.
     /// </summary>
     private void RaceStraggler(long now)
     {
@@ -20,11 +26,12 @@ public sealed partial class FetchGroup
             return;
         }
         var state = head.State;
-        if (state.Raced || state.Attempts.Count != 1 || state.Settled || !head.IsWanted)
+        if (state.Races >= MaxRacesPerRequest || state.Attempts.Count == 0 || state.Settled || !head.IsWanted)
         {
             return;
         }
-        var current = state.Attempts[0];
+        // The newest attempt decides: an older one is later still.
+        var current = state.Attempts[^1];
         var due = Math.Min(
             current.StartedAt + StragglerDelayTicks(),
             Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks());
@@ -33,24 +40,24 @@ public sealed partial class FetchGroup
             WakeAt(due);
             return;
         }
-        var worker = PickRacer(head, current.Worker);
+        var worker = PickRacer(head, state.Attempts);
         if (worker is null)
         {
             _wantExtraLease = true;
             return;
         }
-        state.Raced = true;
+        state.Races++;
         Statistics.StragglerRaced();
         FetchLog.StragglerRaced(_logger, head.MessageId, (long)Stopwatch.GetElapsedTime(current.StartedAt, now).TotalMilliseconds);
         Start(head, worker, now);
     }
 
-    /// <summary>A connection other than the straggler's, to a provider not ruled out, with a free pipeline slot.</summary>
-    private FetchWorker? PickRacer(ArticleRequest request, FetchWorker straggler)
+    /// <summary>A connection none of the request's attempts runs on, to a provider not ruled out, with a free pipeline slot.</summary>
+    private FetchWorker? PickRacer(ArticleRequest request, List<FetchAttempt> running)
     {
         foreach (var worker in _workers)
         {
-            if (worker.HasCapacity && !ReferenceEquals(worker, straggler) && !IsExcluded(request, worker.ProviderName!))
+            if (worker.HasCapacity && !running.Exists(a => ReferenceEquals(a.Worker, worker)) && !IsExcluded(request, worker.ProviderName!))
             {
                 return worker;
             }

@@ -5,13 +5,14 @@ namespace NzbDav.Usenet.Fetching;
 /// <summary>What a <see cref="FetchGroup"/> knows about one request; its loop is the only writer.</summary>
 internal sealed class FetchState
 {
-    /// <summary>Attempts running for the request (one, or two while racing a straggler).</summary>
+    /// <summary>Attempts running for the request (one, or more while racing a straggler).</summary>
     public List<FetchAttempt> Attempts { get; } = new(2);
 
     /// <summary>Attempts that failed (430s excluded: each rules out a provider, so they end by themselves).</summary>
     public int FailedAttempts { get; set; }
 
-    public bool Raced { get; set; }
+    /// <summary>Straggler races started for the request.</summary>
+    public int Races { get; set; }
 
     public bool Queued { get; set; }
 

@@ -8,6 +8,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Hosting;
 using NzbDav.Server.WebDav;
+using NzbDav.Tools.Testing.ServeCpu;
 
 namespace NzbDav.Tools.Testing.DavBenchmark;
 
@@ -22,12 +23,16 @@ internal sealed class BenchmarkHost : IAsyncDisposable
     private static readonly TimeSpan CompletionDeadline = TimeSpan.FromMinutes(5);
     private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(50);
 
-    private readonly WebApplication _app;
+    private static readonly TimeSpan ChildDeadline = TimeSpan.FromSeconds(60);
+
+    private readonly WebApplication? _app;
+    private readonly ChildProcess? _child;
     private readonly DirectoryInfo _data;
 
-    private BenchmarkHost(WebApplication app, DirectoryInfo data, Uri root, string password, string apiKey)
+    private BenchmarkHost(WebApplication? app, ChildProcess? child, DirectoryInfo data, Uri root, string password, string apiKey)
     {
         _app = app;
+        _child = child;
         _data = data;
         ApiKey = apiKey;
         Root = root;
@@ -52,9 +57,25 @@ internal sealed class BenchmarkHost : IAsyncDisposable
 
     public string ApiKey { get; }
 
-    public IServiceProvider Services => _app.Services;
+    public IServiceProvider Services => _app?.Services ?? throw new InvalidOperationException("The host runs in a child process.");
 
-    public static async Task<BenchmarkHost> StartAsync(int nntpPort, int connections, IReadOnlyList<string> configuration, CancellationToken cancellationToken)
+    /// <summary>The child process's peak RSS when the host runs in one (<see cref="StartChildAsync"/>); null in-process.</summary>
+    public long? ChildPeakRssBytes => _child?.PeakRssBytes();
+
+    public static Task<BenchmarkHost> StartAsync(int nntpPort, int connections, IReadOnlyList<string> configuration, CancellationToken cancellationToken) =>
+        StartAsync(
+            [
+                "--Usenet:Providers:0:Name=mock",
+                "--Usenet:Providers:0:Host=127.0.0.1",
+                "--Usenet:Providers:0:Port=" + nntpPort,
+                "--Usenet:Providers:0:UseTls=false",
+                "--Usenet:Providers:0:MaxConnections=" + connections,
+            ],
+            configuration,
+            cancellationToken);
+
+    /// <summary>Starts the host with <paramref name="providers"/> (<c>--Usenet:Providers:N:Key=value</c> arguments) as its providers.</summary>
+    public static async Task<BenchmarkHost> StartAsync(IReadOnlyList<string> providers, IReadOnlyList<string> configuration, CancellationToken cancellationToken)
     {
         var data = Directory.CreateTempSubdirectory("nzbdav-webdav-bench-");
         var password = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(12));
@@ -71,20 +92,54 @@ internal sealed class BenchmarkHost : IAsyncDisposable
                 "--NzbDav:WebDav:Password=" + password,
                 "--NzbDav:Ui:AdminUser=" + User,
                 "--NzbDav:Ui:AdminPassword=" + password,
-                "--Usenet:Providers:0:Name=mock",
-                "--Usenet:Providers:0:Host=127.0.0.1",
-                "--Usenet:Providers:0:Port=" + nntpPort,
-                "--Usenet:Providers:0:UseTls=false",
-                "--Usenet:Providers:0:MaxConnections=" + connections,
+                .. providers,
             ]);
             await app.StartAsync(cancellationToken);
             var apiKey = app.Services.GetRequiredService<ApiKeyProvider>().ApiKey
                 ?? throw new InvalidOperationException("The host started without an API key.");
-            return new BenchmarkHost(app, data, RootUrl(app), password, apiKey);
+            return new BenchmarkHost(app, null, data, RootUrl(app), password, apiKey);
         }
         catch
         {
             await StopAsync(app, data);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Starts the server as a child process (<c>dotnet NzbDav.dll</c> from this build's folder) with
+    /// <paramref name="providers"/>, so its memory is measured apart from the clients and the mocks.
+    /// </summary>
+    public static async Task<BenchmarkHost> StartChildAsync(IReadOnlyList<string> providers, IReadOnlyList<string> configuration, CancellationToken cancellationToken)
+    {
+        var data = Directory.CreateTempSubdirectory("nzbdav-soak-host-");
+        var credentials = ServeCpuCredentials.New();
+        string[] arguments =
+        [
+            // The caller's overrides first: the settings the run depends on come later and win.
+            .. configuration,
+            "--urls=http://127.0.0.1:0",
+            "--NzbDav:DataDirectory=" + data.FullName,
+            "--NzbDav:ApiKey=" + credentials.ApiKey,
+            "--NzbDav:WebDav:User=" + User,
+            "--NzbDav:WebDav:Password=" + credentials.Password,
+            "--NzbDav:Ui:AdminUser=" + User,
+            "--NzbDav:Ui:AdminPassword=" + credentials.Password,
+            .. providers,
+            "--Serilog:WriteTo:0:Name=Console",
+            "--Serilog:MinimumLevel:Override:Microsoft.Hosting.Lifetime=Information",
+        ];
+        try
+        {
+            // The data directory is the content root too, so no appsettings.json is picked up by accident.
+            var (child, url) = await ChildProcess.StartAsync(
+                "the NzbDav server", Path.Combine(AppContext.BaseDirectory, "NzbDav.dll"), arguments, data.FullName,
+                ServeCpuChildren.ListeningUrl, ChildDeadline, cancellationToken);
+            return new BenchmarkHost(null, child, data, new UriBuilder(url) { Path = "/" }.Uri, credentials.Password, credentials.ApiKey);
+        }
+        catch
+        {
+            await StopAsync(null, data);
             throw;
         }
     }
@@ -117,8 +172,7 @@ internal sealed class BenchmarkHost : IAsyncDisposable
         {
             while (true)
             {
-                using (var response = await Http.GetAsync(ApiUrl("mode=history"), deadline.Token))
-                using (var json = await ReadJsonAsync(response, deadline.Token))
+                using (var json = await GetApiAsync("mode=history", deadline.Token))
                 {
                     foreach (var slot in json.RootElement.GetProperty("history").GetProperty("slots").EnumerateArray())
                     {
@@ -127,7 +181,7 @@ internal sealed class BenchmarkHost : IAsyncDisposable
                         var name = slot.GetProperty("name").GetString()!;
                         return slot.GetProperty("status").GetString() switch
                         {
-                            "Completed" => "/" + DavTree.Content + "/" + Uri.EscapeDataString(DavTree.CategoryFolder(slot.GetProperty("category").GetString()!)) + "/" + Uri.EscapeDataString(name) + "/",
+                            "Completed" => ContentFolder(slot),
                             var other => throw new InvalidOperationException($"Job {name} ended {other}: {slot.GetProperty("fail_message").GetString()}"),
                         };
                     }
@@ -142,9 +196,23 @@ internal sealed class BenchmarkHost : IAsyncDisposable
         }
     }
 
+    /// <summary>GETs <c>/api?{mode}</c> as JSON with the API key; anything but a success status is an error.</summary>
+    public async Task<JsonDocument> GetApiAsync(string mode, CancellationToken cancellationToken)
+    {
+        using var response = await Http.GetAsync(ApiUrl(mode), cancellationToken);
+        return await ReadJsonAsync(response, cancellationToken);
+    }
+
+    /// <summary>The WebDAV folder (under <c>/content</c>) of a completed job's history slot.</summary>
+    public static string ContentFolder(JsonElement slot) =>
+        "/" + DavTree.Content + "/" + Uri.EscapeDataString(DavTree.CategoryFolder(slot.GetProperty("category").GetString()!))
+        + "/" + Uri.EscapeDataString(slot.GetProperty("name").GetString()!) + "/";
+
     public async ValueTask DisposeAsync()
     {
         Http.Dispose();
+        if (_child is not null)
+            await _child.DisposeAsync();
         await StopAsync(_app, _data);
     }
 

@@ -60,7 +60,11 @@ internal sealed class DavReader(HttpClient http, VerificationTally tally)
                 verifier.Verify(offset + received, buffer.AsSpan(0, filled));
                 received += filled;
                 if (playback is not null)
-                    await PlayAsync(playback, started, received, Stopwatch.GetElapsedTime(blockStarted), token);
+                {
+                    var blockTime = Stopwatch.GetElapsedTime(blockStarted);
+                    playback.OnBlock?.Invoke(blockStarted, blockTime);
+                    await PlayAsync(playback, started, received, blockTime, token);
+                }
             }
         }
         catch (OperationCanceledException) when (playback is not null && playback.Stop.IsCancellationRequested && !cancellationToken.IsCancellationRequested)

@@ -9,6 +9,7 @@ internal sealed class VerificationTally
     private readonly Lock _gate = new();
     private long _verifiedBytes;
     private long _mismatchedReads;
+    private long _mismatchedBytes;
     private long? _firstMismatchOffset;
     private string? _firstMismatchPath;
 
@@ -30,6 +31,7 @@ internal sealed class VerificationTally
         {
             _verifiedBytes += verifier.VerifiedBytes;
             _mismatchedReads += verifier.MismatchedReads;
+            _mismatchedBytes += verifier.MismatchedBytes;
             if (_firstMismatchOffset is null && verifier.FirstMismatchOffset is { } offset)
             {
                 _firstMismatchOffset = offset;
@@ -42,7 +44,7 @@ internal sealed class VerificationTally
     {
         lock (_gate)
         {
-            return new VerificationResult(true, _verifiedBytes, _mismatchedReads, _firstMismatchOffset);
+            return new VerificationResult(true, _verifiedBytes, _mismatchedReads, _firstMismatchOffset) { MismatchedBytes = _mismatchedBytes };
         }
     }
 }

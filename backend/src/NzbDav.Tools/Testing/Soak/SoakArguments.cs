@@ -1,0 +1,127 @@
+using System.Globalization;
+
+namespace NzbDav.Tools.Testing.Soak;
+
+/// <summary>Parses the arguments that follow <c>--test-soak</c>.</summary>
+public static class SoakArguments
+{
+    /// <summary>The usage text printed with <c>--help</c> and after an argument error.</summary>
+    public const string Usage = """
+        Usage:
+          NzbDav --test-soak --mock-server [options] [--json] [--Section:Key=value ...]
+              Starts two mock NNTP providers (a faulty primary and a clean backup with every article)
+              and the real web host in-process, then for the whole duration: sequential players,
+              scrubbers and a Plex-like scanner read over WebDAV (every byte compared with the true
+              content), NZBs are submitted through addfile, dashboards keep the live feed open, and
+              the primary goes down for a while in the middle. PASS/FAIL per target.
+              --duration=S         seconds of load (default 600)
+              --streams=N          concurrent WebDAV clients: N/2 players, 1 scanner, the rest scrubbers (default 10)
+              --jobs=N             NZBs ingested through addfile, spread over the run (default 20)
+              --stall=FRAC         primary: article commands that hang, then drop (default 0.05)
+              --stall-seconds=S    how long a stall hangs (default 10)
+              --drop=FRAC          primary: bodies cut midway by a reset (default 0.05)
+              --missing=FRAC       primary: articles answered 430 (default 0.02)
+              --outage-seconds=S   the primary is down this long; 0 = never (default 20)
+              --outage-at=S        ... starting this many seconds into the run (default: centred)
+              --primary-connections=N  --backup-connections=N   MaxConnections (defaults 20, 10)
+              --latency=MS  --jitter=MS   both mocks (defaults 30, 10)
+              --stream-mbps=N      each player's rate (default 20)
+              --library-files=N  --file-mib=N   what the streams read (defaults 10 files of 256 MiB)
+              --job-file-mib=N     each ingested job's file (default 4)
+              --segment-size=KiB   decoded bytes per article (default 700)
+              --dashboards=N       live feeds open for the whole run (default 2)
+              --max-wait-ms=N      target: longest read wait outside the outage (default 2000)
+              --max-rss-mib=N      target: peak RSS of the process (default 400)
+          --json   also print the report as one JSON object on the last line
+        Exit codes: 0 every target met, 1 a target missed or the run failed, 2 bad arguments.
+        """;
+
+    /// <summary>Parses <paramref name="args"/> (without the leading <c>--test-soak</c>).</summary>
+    /// <exception cref="FullNzbTesterUsageException">An unknown flag, a bad value, or no <c>--mock-server</c>.</exception>
+    public static SoakOptions Parse(IReadOnlyList<string> args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var options = new SoakOptions();
+        var configuration = new List<string>();
+        var mock = false;
+        for (var i = 0; i < args.Count; i++)
+        {
+            var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
+            var equals = arg.IndexOf('=', StringComparison.Ordinal);
+            var name = equals < 0 ? arg : arg[..equals];
+            var inline = equals < 0 ? null : arg[(equals + 1)..];
+            if (name.StartsWith("--", StringComparison.Ordinal) && name.Contains(':', StringComparison.Ordinal))
+            {
+                configuration.Add(inline is null ? $"{name}={Next(args, ref i, name)}" : arg);
+                continue;
+            }
+
+            string Value() => inline ?? Next(args, ref i, name);
+            int Int(int min, int max) => Integer(name, Value(), min, max);
+            options = name switch
+            {
+                "--mock-server" => NoValue(name, inline, () => mock = true, options),
+                "--json" => NoValue(name, inline, null, options with { Json = true }),
+                "--help" or "-h" => options with { Help = true },
+                "--duration" => options with { DurationSeconds = Int(10, 86_400) },
+                "--streams" => options with { Streams = Int(1, 64) },
+                "--jobs" => options with { Jobs = Int(0, 1000) },
+                "--stall" => options with { StallFraction = Fraction(name, Value()) },
+                "--stall-seconds" => options with { StallSeconds = Int(1, 600) },
+                "--drop" => options with { DropFraction = Fraction(name, Value()) },
+                "--missing" => options with { MissingFraction = Fraction(name, Value()) },
+                "--outage-seconds" => options with { OutageSeconds = Int(0, 3600) },
+                "--outage-at" => options with { OutageAtSeconds = Int(0, 86_400) },
+                "--primary-connections" => options with { PrimaryConnections = Int(1, 1000) },
+                "--backup-connections" => options with { BackupConnections = Int(1, 1000) },
+                "--latency" => options with { LatencyMs = Int(0, 60_000) },
+                "--jitter" => options with { JitterMs = Int(0, 60_000) },
+                "--stream-mbps" => options with { StreamMbps = Int(1, 100_000) },
+                "--library-files" => options with { LibraryFiles = Int(1, 1000) },
+                "--file-mib" => options with { FileMiB = Int(1, 65_536) },
+                "--job-file-mib" => options with { JobFileMiB = Int(1, 4096) },
+                "--segment-size" => options with { SegmentSizeKiB = Int(1, 64 * 1024) },
+                "--dashboards" => options with { Dashboards = Int(0, 100) },
+                "--max-wait-ms" => options with { MaxWaitMs = Int(1, 3_600_000) },
+                "--max-rss-mib" => options with { MaxRssMiB = Int(1, 1_000_000) },
+                _ => throw new FullNzbTesterUsageException($"Unknown argument '{arg}'."),
+            };
+        }
+
+        options = options with { ConfigurationArguments = configuration };
+        if (options.Help)
+            return options;
+        if (!mock)
+            throw new FullNzbTesterUsageException("--test-soak runs against the in-process mock servers only: give --mock-server.");
+        if (options.OutageSeconds > 0 && options.OutageStart + options.OutageSeconds > options.DurationSeconds)
+        {
+            throw new FullNzbTesterUsageException(
+                $"The outage ({options.OutageSeconds} s from {options.OutageStart} s) must end within --duration={options.DurationSeconds}.");
+        }
+
+        return options;
+    }
+
+    private static SoakOptions NoValue(string name, string? value, Action? set, SoakOptions options)
+    {
+        if (value is not null)
+            throw new FullNzbTesterUsageException($"{name} takes no value (got '{value}').");
+        set?.Invoke();
+        return options;
+    }
+
+    private static string Next(IReadOnlyList<string> args, ref int i, string name) =>
+        i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal)
+            ? args[++i]
+            : throw new FullNzbTesterUsageException($"{name} needs a value.");
+
+    private static int Integer(string name, string value, int min, int max) =>
+        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
+            ? parsed
+            : throw new FullNzbTesterUsageException($"{name} must be a whole number from {min} to {max}; got '{value}'.");
+
+    private static double Fraction(string name, string value) =>
+        double.TryParse(value, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var parsed) && parsed is >= 0 and < 1
+            ? parsed
+            : throw new FullNzbTesterUsageException($"{name} must be a fraction from 0 up to (not including) 1, like 0.05; got '{value}'.");
+}

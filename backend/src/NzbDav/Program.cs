@@ -2,6 +2,7 @@ using NzbDav.Server.Hosting;
 using NzbDav.Tools.Demo;
 using NzbDav.Tools.Testing;
 using NzbDav.Tools.Testing.DavBenchmark;
+using NzbDav.Tools.Testing.Scale;
 using NzbDav.Tools.Testing.ServeCpu;
 
 // The one binary users run. Without a command it is the server (NzbDav.Server); the benchmark
@@ -13,6 +14,7 @@ return args switch
     ["--test-full-nzb", .. var testerArgs] => await FullNzbTesterCommand.RunConsoleAsync(testerArgs),
     ["--test-webdav", .. var benchmarkArgs] => await WebDavBenchmarkCommand.RunConsoleAsync(benchmarkArgs),
     ["--test-serve-cpu", .. var serveCpuArgs] => await ServeCpuCommand.RunConsoleAsync(serveCpuArgs),
+    ["--test-scale", .. var scaleArgs] => await ScaleCommand.RunConsoleAsync(scaleArgs),
     _ when args.Contains("--demo") => await DemoCommand.RunConsoleAsync([.. args.Where(a => a != "--demo")]),
     _ => await NzbDavHost.RunAsync(args),
 };

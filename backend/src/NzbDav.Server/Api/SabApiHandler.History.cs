@@ -25,7 +25,8 @@ public sealed partial class SabApiHandler
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         var query = context.Jobs.AsNoTracking().Where(j => JobCommands.HistoryStatuses.Contains(j.Status) && !j.RemovedFromHistory);
-        var category = request.Get("cat");
+        // Sonarr and Radarr filter with SABnzbd's history parameter, category; cat is what mode=queue takes.
+        var category = request.Get("category") ?? request.Get("cat");
         if (category is not null)
             query = query.Where(j => j.Category == category);
         var total = await query.CountAsync(cancellationToken);

@@ -16,6 +16,9 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
     /// <summary>The index of jobs in history order, which the history page names (<c>INDEXED BY</c>).</summary>
     public const string HistoryOrderIndex = "IX_Jobs_HistoryOrder";
 
+    /// <summary>The index of a category's jobs in history order, which SABnzbd's history names.</summary>
+    public const string CategoryHistoryOrderIndex = "IX_Jobs_CategoryHistoryOrder";
+
     public DbSet<Job> Jobs => Set<Job>();
 
     public DbSet<JobNzb> JobNzbs => Set<JobNzb>();
@@ -47,6 +50,7 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             job.HasIndex(j => new { j.Status, j.RemovedFromHistory });
             // History pages in their order without sorting the whole history (named in the query).
             job.HasIndex(j => new { j.CompletedAt, j.AddedAt }).HasDatabaseName(HistoryOrderIndex);
+            job.HasIndex(j => new { j.Category, j.CompletedAt }).HasDatabaseName(CategoryHistoryOrderIndex);
         });
 
         modelBuilder.Entity<JobNzb>(nzb =>

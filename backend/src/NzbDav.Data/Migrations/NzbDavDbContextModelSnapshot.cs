@@ -269,6 +269,9 @@ namespace NzbDav.Data.Migrations
                     b.HasIndex("NzoId")
                         .IsUnique();
 
+                    b.HasIndex("Category", "CompletedAt")
+                        .HasDatabaseName("IX_Jobs_CategoryHistoryOrder");
+
                     b.HasIndex("CompletedAt", "AddedAt")
                         .HasDatabaseName("IX_Jobs_HistoryOrder");
 

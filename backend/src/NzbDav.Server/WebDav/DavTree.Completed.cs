@@ -72,13 +72,15 @@ public sealed partial class DavTree
     private async Task<IReadOnlyList<CompletedJob>> CompletedJobsAsync(string category, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        // The job's status and category are checked here, not in SQL: a condition on Jobs there
+        // lets SQLite start from the Jobs index and look up every job's files to find its folder.
         var rows = await (from root in JobFolders(context.DavItems.AsNoTracking(), CategoryFolder(category))
                           join job in context.Jobs on root.JobId equals job.Id
-                          where job.Status == JobStatus.Completed && job.Category == category && root.IsDirectory
                           orderby root.Path
-                          select new { job.Id, root.Name, job.CompletedAt, job.AddedAt })
+                          select new { job.Id, root.Name, root.IsDirectory, job.Status, job.Category, job.CompletedAt, job.AddedAt })
             .ToListAsync(cancellationToken);
-        return [.. rows.Select(r => new CompletedJob(r.Id, r.Name, JobTime(r.CompletedAt, r.AddedAt)))];
+        return [.. rows.Where(r => r.IsDirectory && r.Status == JobStatus.Completed && r.Category == category)
+            .Select(r => new CompletedJob(r.Id, r.Name, JobTime(r.CompletedAt, r.AddedAt)))];
     }
 
     /// <summary>The completed job of a category whose folder is <paramref name="folder"/>, by its unique path.</summary>

@@ -201,7 +201,7 @@ public static class UiJobEndpoints
         return Results.File(plain.ToArray(), "application/x-nzb", found.Name + ".nzb");
     }
 
-    private const string HistoryInOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + NzbDavDbContext.HistoryOrderIndex + "\"";
+    internal const string HistoryInOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + NzbDavDbContext.HistoryOrderIndex + "\"";
 
     private static async Task<IResult> HistoryAsync(
         IDbContextFactory<NzbDavDbContext> contextFactory, int? page, int? pageSize, string? search, string? status, CancellationToken cancellationToken)

@@ -63,6 +63,10 @@ internal static class ScaleLibrary
         return info;
     }
 
+    /// <summary>The name (and folder) of the <paramref name="index"/>th generated job; the first <see cref="ScaleLibrarySpec.FolderSize"/> fill the big category.</summary>
+    public static string JobName(int index) =>
+        $"Scale.Release.{index:D7}.S{1 + (index % 20):D2}E{1 + (index % 24):D2}.1080p.WEB-DL.x264-NZBDAV";
+
     private static int Completed(ScaleLibrarySpec spec) => spec.Jobs - Failed(spec) - Queued(spec);
 
     private static int Failed(ScaleLibrarySpec spec) => spec.Jobs / 100;
@@ -100,7 +104,7 @@ internal static class ScaleLibrary
             var status = i < completed ? JobStatus.Completed : i < completed + failed ? JobStatus.Failed : JobStatus.Paused;
             // Completed jobs fill the categories one folder at a time; failed and queued ones belong to the big category.
             var category = status == JobStatus.Completed ? CategoryName(i / spec.FolderSize) : BigCategory;
-            var name = $"Scale.Release.{i:D7}.S{1 + (i % 20):D2}E{1 + (i % 24):D2}.1080p.WEB-DL.x264-NZBDAV";
+            var name = JobName(i);
             // Spread over the last year, in job order, so the newest history entries are the last jobs.
             var added = Epoch.AddSeconds(i * (365.0 * 86400 / Math.Max(1, spec.Jobs)));
             var done = status == JobStatus.Paused ? (DateTime?)null : added.AddSeconds(30 + random.Next(300));

@@ -15,6 +15,11 @@ namespace NzbDav.Data.Migrations
                 table: "DavItems");
 
             migrationBuilder.CreateIndex(
+                name: "IX_Jobs_CategoryHistoryOrder",
+                table: "Jobs",
+                columns: new[] { "Category", "CompletedAt" });
+
+            migrationBuilder.CreateIndex(
                 name: "IX_Jobs_Category_Status_RemovedFromHistory_TotalBytes",
                 table: "Jobs",
                 columns: new[] { "Category", "Status", "RemovedFromHistory", "TotalBytes" });
@@ -45,6 +50,10 @@ namespace NzbDav.Data.Migrations
         /// <inheritdoc />
         protected override void Down(MigrationBuilder migrationBuilder)
         {
+            migrationBuilder.DropIndex(
+                name: "IX_Jobs_CategoryHistoryOrder",
+                table: "Jobs");
+
             migrationBuilder.DropIndex(
                 name: "IX_Jobs_Category_Status_RemovedFromHistory_TotalBytes",
                 table: "Jobs");

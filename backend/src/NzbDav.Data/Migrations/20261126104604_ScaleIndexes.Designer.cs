@@ -11,7 +11,7 @@ using NzbDav.Data;
 namespace NzbDav.Data.Migrations
 {
     [DbContext(typeof(NzbDavDbContext))]
-    [Migration("20261126103259_ScaleIndexes")]
+    [Migration("20261126104604_ScaleIndexes")]
     partial class ScaleIndexes
     {
         /// <inheritdoc />
@@ -271,6 +271,9 @@ namespace NzbDav.Data.Migrations
 
                     b.HasIndex("NzoId")
                         .IsUnique();
+
+                    b.HasIndex("Category", "CompletedAt")
+                        .HasDatabaseName("IX_Jobs_CategoryHistoryOrder");
 
                     b.HasIndex("CompletedAt", "AddedAt")
                         .HasDatabaseName("IX_Jobs_HistoryOrder");

@@ -10,6 +10,15 @@ namespace NzbDav.Data;
 /// </summary>
 public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) : DbContext(options)
 {
+    /// <summary>The index of job folders (DavItems with no parent) by path.</summary>
+    public const string JobFoldersIndex = "IX_DavItems_JobFolders";
+
+    /// <summary>The index of jobs in history order, which the history page names (<c>INDEXED BY</c>).</summary>
+    public const string HistoryOrderIndex = "IX_Jobs_HistoryOrder";
+
+    /// <summary>The index of a category's jobs in history order, which SABnzbd's history names.</summary>
+    public const string CategoryHistoryOrderIndex = "IX_Jobs_CategoryHistoryOrder";
+
     public DbSet<Job> Jobs => Set<Job>();
 
     public DbSet<JobNzb> JobNzbs => Set<JobNzb>();
@@ -35,6 +44,13 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             job.HasIndex(j => j.NzoId).IsUnique();
             job.HasIndex(j => new { j.Status, j.AddedAt });
             job.HasIndex(j => j.NzbHash);
+            // The history's count and size (SABnzbd's, per category) read from the index alone, and
+            // the distinct categories of /content walked through it.
+            job.HasIndex(j => new { j.Category, j.Status, j.RemovedFromHistory, j.TotalBytes });
+            job.HasIndex(j => new { j.Status, j.RemovedFromHistory });
+            // History pages in their order without sorting the whole history (named in the query).
+            job.HasIndex(j => new { j.CompletedAt, j.AddedAt }).HasDatabaseName(HistoryOrderIndex);
+            job.HasIndex(j => new { j.Category, j.CompletedAt }).HasDatabaseName(CategoryHistoryOrderIndex);
         });
 
         modelBuilder.Entity<JobNzb>(nzb =>
@@ -49,7 +65,13 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             item.ToTable("DavItems");
             item.HasKey(i => i.Id);
             item.HasIndex(i => i.Path).IsUnique();
-            item.HasIndex(i => i.ParentId);
+            // A sub-folder's children. Partial, so that a category's job folders (ParentId null)
+            // are never looked for through it but through the index below.
+            item.HasIndex(i => i.ParentId).HasFilter("\"ParentId\" IS NOT NULL");
+            // The job folders (ParentId null): a category's listing is one range of paths read from
+            // this index alone, not a row per job scattered through a table of every file.
+            item.HasIndex(i => new { i.Path, i.Name, i.Id, i.JobId, i.IsDirectory, i.Size, i.ParentId })
+                .HasFilter("\"ParentId\" IS NULL").HasDatabaseName(JobFoldersIndex);
             item.HasOne<Job>().WithMany().HasForeignKey(i => i.JobId).OnDelete(DeleteBehavior.Cascade);
         });
 

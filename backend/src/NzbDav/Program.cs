@@ -2,6 +2,7 @@ using NzbDav.Server.Hosting;
 using NzbDav.Tools.Demo;
 using NzbDav.Tools.Testing;
 using NzbDav.Tools.Testing.DavBenchmark;
+using NzbDav.Tools.Testing.Scale;
 using NzbDav.Tools.Testing.ServeCpu;
 using NzbDav.Tools.Testing.Soak;
 
@@ -15,6 +16,7 @@ return args switch
     ["--test-webdav", .. var benchmarkArgs] => await WebDavBenchmarkCommand.RunConsoleAsync(benchmarkArgs),
     ["--test-serve-cpu", .. var serveCpuArgs] => await ServeCpuCommand.RunConsoleAsync(serveCpuArgs),
     ["--test-soak", .. var soakArgs] => await SoakCommand.RunConsoleAsync(soakArgs),
+    ["--test-scale", .. var scaleArgs] => await ScaleCommand.RunConsoleAsync(scaleArgs),
     _ when args.Contains("--demo") => await DemoCommand.RunConsoleAsync([.. args.Where(a => a != "--demo")]),
     _ => await NzbDavHost.RunAsync(args),
 };

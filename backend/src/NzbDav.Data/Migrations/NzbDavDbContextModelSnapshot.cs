@@ -91,10 +91,15 @@ namespace NzbDav.Data.Migrations
 
                     b.HasIndex("JobId");
 
-                    b.HasIndex("ParentId");
+                    b.HasIndex("ParentId")
+                        .HasFilter("\"ParentId\" IS NOT NULL");
 
                     b.HasIndex("Path")
                         .IsUnique();
+
+                    b.HasIndex("Path", "Name", "Id", "JobId", "IsDirectory", "Size", "ParentId")
+                        .HasDatabaseName("IX_DavItems_JobFolders")
+                        .HasFilter("\"ParentId\" IS NULL");
 
                     b.ToTable("DavItems", (string)null);
                 });
@@ -264,7 +269,17 @@ namespace NzbDav.Data.Migrations
                     b.HasIndex("NzoId")
                         .IsUnique();
 
+                    b.HasIndex("Category", "CompletedAt")
+                        .HasDatabaseName("IX_Jobs_CategoryHistoryOrder");
+
+                    b.HasIndex("CompletedAt", "AddedAt")
+                        .HasDatabaseName("IX_Jobs_HistoryOrder");
+
                     b.HasIndex("Status", "AddedAt");
+
+                    b.HasIndex("Status", "RemovedFromHistory");
+
+                    b.HasIndex("Category", "Status", "RemovedFromHistory", "TotalBytes");
 
                     b.ToTable("Jobs", (string)null);
                 });

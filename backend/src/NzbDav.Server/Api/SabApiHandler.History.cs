@@ -1,4 +1,5 @@
 using Microsoft.EntityFrameworkCore;
+using NzbDav.Data;
 using NzbDav.Server.Queue;
 
 namespace NzbDav.Server.Api;
@@ -21,18 +22,28 @@ public sealed partial class SabApiHandler
         }
     }
 
+    private const string HistoryInOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + NzbDavDbContext.HistoryOrderIndex + "\"";
+    private const string CategoryHistoryInOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + NzbDavDbContext.CategoryHistoryOrderIndex + "\"";
+
     private async Task<IResult> ListHistoryAsync(SabRequest request, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         var query = context.Jobs.AsNoTracking().Where(j => JobCommands.HistoryStatuses.Contains(j.Status) && !j.RemovedFromHistory);
-        var category = request.Get("cat");
+        // Sonarr and Radarr filter with SABnzbd's history parameter, category; cat is what mode=queue takes.
+        var category = request.Get("category") ?? request.Get("cat");
         if (category is not null)
             query = query.Where(j => j.Category == category);
         var total = await query.CountAsync(cancellationToken);
         var totalBytes = await query.SumAsync(j => j.TotalBytes, cancellationToken);
         var start = Math.Max(0, request.GetInt("start", 0));
         var limit = request.GetInt("limit", 0);
-        var ordered = query.OrderByDescending(j => j.CompletedAt).Skip(start);
+        // The page is read in history order through an index named for it and cut at the limit;
+        // left to itself SQLite filters through the Status or Category index and sorts every match.
+        var inOrder = context.Jobs.FromSqlRaw(category is null ? HistoryInOrder : CategoryHistoryInOrder).AsNoTracking()
+            .Where(j => JobCommands.HistoryStatuses.Contains(j.Status) && !j.RemovedFromHistory);
+        if (category is not null)
+            inOrder = inOrder.Where(j => j.Category == category);
+        var ordered = inOrder.OrderByDescending(j => j.CompletedAt).Skip(start);
         var jobs = await (limit > 0 ? ordered.Take(limit) : ordered).ToListAsync(cancellationToken);
         var slots = jobs.Select(job =>
         {

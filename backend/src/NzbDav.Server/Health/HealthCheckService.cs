@@ -212,6 +212,16 @@ public sealed class HealthCheckService(
     private async Task BackfillAsync(CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        // Looked for with a read first: the insert is a write transaction, and over a library of a
+        // million files it would hold the write lock for seconds at every start (the server's other
+        // start-up writes wait on it) to find, nearly always, nothing to add.
+        var missing = await context.Database.SqlQueryRaw<int>("""
+            SELECT EXISTS (SELECT 1 FROM DavItems d
+                           WHERE d.IsDirectory = 0 AND d.Layout IS NOT NULL
+                             AND NOT EXISTS (SELECT 1 FROM FileHealth h WHERE h.DavItemId = d.Id)) AS Value
+            """).SingleAsync(cancellationToken);
+        if (missing == 0)
+            return;
         var added = await context.Database.ExecuteSqlRawAsync("""
             INSERT INTO FileHealth (DavItemId, JobId, State, Repair, ReleasedAt, NextCheckAt, Urgent, FullCheckNext,
                                     SegmentCount, CheckedSegments, UnknownSegments, MissingCount, RepairAttempts)

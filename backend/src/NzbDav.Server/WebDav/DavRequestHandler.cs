@@ -118,12 +118,13 @@ public sealed partial class DavRequestHandler(
             return;
         }
 
-        var children = depth[0] == "1" && resource.IsCollection ? await tree.ListAsync(resource, baseUrl, cancellationToken) : [];
+        var children = depth[0] == "1" && resource.IsCollection ? tree.ChildrenAsync(resource, baseUrl, cancellationToken) : AsyncEnumerable.Empty<DavResource>();
         context.Response.StatusCode = StatusCodes.Status207MultiStatus;
         context.Response.ContentType = "application/xml; charset=utf-8";
         await using var writer = new MultistatusWriter(context.Response.Body);
         await writer.WriteAsync(resource, request, cancellationToken);
-        foreach (var child in children)
+        // Written as they are read: the body of a big folder is never held whole, on either side.
+        await foreach (var child in children)
             await writer.WriteAsync(child, request, cancellationToken);
         await writer.CompleteAsync(cancellationToken);
     }

@@ -26,9 +26,23 @@ public sealed partial class DavTree
     {
         if (segments.Count == 1)
             return Folder(segments);
-        var parent = segments.Take(segments.Count - 1).ToList();
-        var listed = await ListCompletedAsync(parent, baseUrl, cancellationToken);
-        return listed.FirstOrDefault(r => r.Name == segments[^1]);
+        var isCategory = Categories.Contains(segments[1], StringComparer.Ordinal);
+        if (segments.Count == 2 && isCategory)
+            return Folder(segments);
+
+        // Looked up by name, never by listing the parent: a category folder of 10,000 jobs is not
+        // read to find one of them.
+        var jobDepth = isCategory ? 3 : 2;
+        if (segments.Count > jobDepth + 1)
+            return null;
+        var job = await CompletedJobAsync(isCategory ? segments[1] : SabCategories.Default, segments[jobDepth - 1], cancellationToken);
+        if (job is null || (!isCategory && Categories.Contains(job.Folder, StringComparer.Ordinal)))
+            return null;
+        var folder = segments.Take(jobDepth).ToList();
+        if (segments.Count == jobDepth)
+            return JobEntryFolder(segments.Take(jobDepth - 1).ToList(), job);
+        var entries = await EntriesAsync(folder, job, baseUrl, cancellationToken);
+        return entries.FirstOrDefault(r => r.Name == segments[^1]);
     }
 
     private async Task<IReadOnlyList<DavResource>> ListCompletedAsync(IReadOnlyList<string> segments, string baseUrl, CancellationToken cancellationToken)
@@ -47,24 +61,39 @@ public sealed partial class DavTree
         var jobDepth = isCategory ? 3 : 2;
         if (segments.Count != jobDepth)
             return [];
-        var job = (await CompletedJobsAsync(isCategory ? segments[1] : SabCategories.Default, cancellationToken))
-            .FirstOrDefault(j => j.Folder == segments[^1]);
+        var job = await CompletedJobAsync(isCategory ? segments[1] : SabCategories.Default, segments[^1], cancellationToken);
         return job is null ? [] : await EntriesAsync(segments, job, baseUrl, cancellationToken);
     }
 
     private static DavResource JobEntryFolder(IReadOnlyList<string> parent, CompletedJob job) =>
         new() { Segments = Child(parent, job.Folder), Kind = DavResourceKind.Folder, Modified = job.Modified, JobId = job.Id };
 
+    /// <summary>The completed jobs of a category: its job folders under <c>/content</c>, read as one index range.</summary>
     private async Task<IReadOnlyList<CompletedJob>> CompletedJobsAsync(string category, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var rows = await (from job in context.Jobs.AsNoTracking()
-                          join root in context.DavItems on job.Id equals root.JobId
-                          where job.Status == JobStatus.Completed && job.Category == category && root.ParentId == null && root.IsDirectory
-                          orderby root.Name
-                          select new { job.Id, root.Name, job.CompletedAt, job.AddedAt })
+        // The job's status and category are checked here, not in SQL: a condition on Jobs there
+        // lets SQLite start from the Jobs index and look up every job's files to find its folder.
+        var rows = await (from root in JobFolders(context.DavItems.AsNoTracking(), CategoryFolder(category))
+                          join job in context.Jobs on root.JobId equals job.Id
+                          orderby root.Path
+                          select new { job.Id, root.Name, root.IsDirectory, job.Status, job.Category, job.CompletedAt, job.AddedAt })
             .ToListAsync(cancellationToken);
-        return [.. rows.Select(r => new CompletedJob(r.Id, r.Name, JobTime(r.CompletedAt, r.AddedAt)))];
+        return [.. rows.Where(r => r.IsDirectory && r.Status == JobStatus.Completed && r.Category == category)
+            .Select(r => new CompletedJob(r.Id, r.Name, JobTime(r.CompletedAt, r.AddedAt)))];
+    }
+
+    /// <summary>The completed job of a category whose folder is <paramref name="folder"/>, by its unique path.</summary>
+    private async Task<CompletedJob?> CompletedJobAsync(string category, string folder, CancellationToken cancellationToken)
+    {
+        var path = "/" + Content + "/" + CategoryFolder(category) + "/" + folder;
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var row = await (from root in context.DavItems.AsNoTracking()
+                         join job in context.Jobs on root.JobId equals job.Id
+                         where root.Path == path && root.ParentId == null && root.IsDirectory && job.Status == JobStatus.Completed && job.Category == category
+                         select new { job.Id, root.Name, job.CompletedAt, job.AddedAt })
+            .FirstOrDefaultAsync(cancellationToken);
+        return row is null ? null : new CompletedJob(row.Id, row.Name, JobTime(row.CompletedAt, row.AddedAt));
     }
 
     /// <summary>

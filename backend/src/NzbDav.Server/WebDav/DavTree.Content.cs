@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Microsoft.EntityFrameworkCore;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
@@ -13,9 +14,34 @@ public sealed partial class DavTree
 
     private async Task<IReadOnlyList<string>> ContentCategoriesAsync(NzbDavDbContext context, CancellationToken cancellationToken)
     {
-        // Jobs of a category that was since removed from the configuration stay reachable.
-        var stored = await context.Jobs.Select(j => j.Category).Distinct().ToListAsync(cancellationToken);
+        // Jobs of a category that was since removed from the configuration stay reachable. The
+        // distinct categories are walked through the Category index one step per category (a
+        // skip scan), so listing /content costs the number of categories, not of jobs.
+        var stored = await context.Database.SqlQueryRaw<string>("""
+            WITH RECURSIVE c(Value) AS (
+                SELECT MIN(Category) FROM Jobs
+                UNION ALL
+                SELECT (SELECT MIN(Category) FROM Jobs WHERE Category > c.Value) FROM c WHERE c.Value IS NOT NULL)
+            SELECT Value FROM c WHERE Value IS NOT NULL
+            """).ToListAsync(cancellationToken);
         return [.. new[] { DefaultCategoryFolder }.Concat(Categories).Concat(stored.Select(CategoryFolder)).Distinct(StringComparer.Ordinal)];
+    }
+
+    /// <summary>Whether <c>/content/&lt;folder&gt;</c> exists: the default's, a configured category's, or one some job still has.</summary>
+    private async Task<bool> IsContentCategoryAsync(NzbDavDbContext context, string folder, CancellationToken cancellationToken) =>
+        folder == DefaultCategoryFolder || Categories.Contains(folder, StringComparer.Ordinal)
+        || await context.Jobs.AnyAsync(j => j.Category == folder, cancellationToken);
+
+    /// <summary>
+    /// The job folders directly under <c>/content/&lt;folder&gt;/</c>, as a range of the (ParentId, Path)
+    /// index: a category's listing reads its own jobs, however many other categories hold.
+    /// </summary>
+    internal static IQueryable<DavItem> JobFolders(IQueryable<DavItem> items, string folder)
+    {
+        var prefix = "/" + Content + "/" + folder + "/";
+        // Every path below the prefix sorts before the prefix with its last '/' raised to '0'.
+        var end = prefix[..^1] + (char)('/' + 1);
+        return items.Where(i => i.ParentId == null && string.Compare(i.Path, prefix) > 0 && string.Compare(i.Path, end) < 0);
     }
 
     private async Task<DavResource?> ResolveContentAsync(IReadOnlyList<string> segments, CancellationToken cancellationToken)
@@ -25,8 +51,7 @@ public sealed partial class DavTree
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         if (segments.Count == 2)
         {
-            var categories = await ContentCategoriesAsync(context, cancellationToken);
-            return categories.Contains(segments[1], StringComparer.Ordinal) ? Folder(segments) : null;
+            return await IsContentCategoryAsync(context, segments[1], cancellationToken) ? Folder(segments) : null;
         }
 
         var path = "/" + string.Join('/', segments);
@@ -47,8 +72,7 @@ public sealed partial class DavTree
         var items = context.DavItems.AsNoTracking();
         if (segments.Count == 2)
         {
-            var prefix = "/" + Content + "/" + segments[1] + "/";
-            items = items.Where(i => i.ParentId == null && i.Path.StartsWith(prefix));
+            items = JobFolders(items, segments[1]);
         }
         else
         {
@@ -59,7 +83,9 @@ public sealed partial class DavTree
         // Listings never load layouts: a big file's layout holds thousands of message-ids.
         var rows = await (from item in items
                           join job in context.Jobs on item.JobId equals job.Id
-                          orderby item.Name
+                          // A folder's children share its path as their prefix: in path order is in name
+                          // order, and the job folders' index already holds them so.
+                          orderby item.Path
                           select new { item.Id, item.JobId, item.ParentId, item.Name, item.Path, item.IsDirectory, item.Size, job.CompletedAt, job.AddedAt })
             .ToListAsync(cancellationToken);
         return [.. rows.Select(r => FromItem(
@@ -98,15 +124,27 @@ public sealed partial class DavTree
 
     private async Task<IReadOnlyList<DavResource>> ListIdsAsync(CancellationToken cancellationToken)
     {
+        var listed = new List<DavResource>();
+        await foreach (var resource in StreamIdsAsync(cancellationToken))
+            listed.Add(resource);
+        return listed;
+    }
+
+    /// <summary>Every library file, read from the store as it is written out: a million of them are never in memory at once.</summary>
+    private async IAsyncEnumerable<DavResource> StreamIdsAsync([EnumeratorCancellation] CancellationToken cancellationToken)
+    {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var rows = await (from item in context.DavItems.AsNoTracking()
-                          join job in context.Jobs on item.JobId equals job.Id
-                          where !item.IsDirectory
-                          select new { item.Id, item.JobId, item.Name, item.Path, item.Size, job.CompletedAt, job.AddedAt })
-            .ToListAsync(cancellationToken);
-        return [.. rows.Select(r => LibraryFile(
-            [Ids, r.Id.ToString("D")],
-            new DavItem { Id = r.Id, JobId = r.JobId, Name = r.Name, Path = r.Path, Size = r.Size },
-            JobTime(r.CompletedAt, r.AddedAt)))];
+        var rows = (from item in context.DavItems.AsNoTracking()
+                    join job in context.Jobs on item.JobId equals job.Id
+                    where !item.IsDirectory
+                    select new { item.Id, item.JobId, item.Name, item.Path, item.Size, job.CompletedAt, job.AddedAt })
+            .AsAsyncEnumerable();
+        await foreach (var r in rows.WithCancellation(cancellationToken))
+        {
+            yield return LibraryFile(
+                [Ids, r.Id.ToString("D")],
+                new DavItem { Id = r.Id, JobId = r.JobId, Name = r.Name, Path = r.Path, Size = r.Size },
+                JobTime(r.CompletedAt, r.AddedAt));
+        }
     }
 }

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
@@ -59,6 +60,22 @@ public sealed partial class DavTree(
             Ids => await ListIdsAsync(cancellationToken),
             _ => [],
         };
+    }
+
+    /// <summary>
+    /// The children of a collection one at a time, for a response written as they come: <c>/.ids</c>
+    /// (every library file) is streamed from the store, the other folders are listed first.
+    /// </summary>
+    public IAsyncEnumerable<DavResource> ChildrenAsync(DavResource folder, string baseUrl, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        return folder.Segments is [Ids] ? StreamIdsAsync(cancellationToken) : ListedAsync(folder, baseUrl, cancellationToken);
+    }
+
+    private async IAsyncEnumerable<DavResource> ListedAsync(DavResource folder, string baseUrl, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        foreach (var child in await ListAsync(folder, baseUrl, cancellationToken))
+            yield return child;
     }
 
     private IReadOnlyList<string> Categories => options.CurrentValue.EffectiveCategories;

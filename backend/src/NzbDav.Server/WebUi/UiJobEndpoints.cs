@@ -201,6 +201,8 @@ public static class UiJobEndpoints
         return Results.File(plain.ToArray(), "application/x-nzb", found.Name + ".nzb");
     }
 
+    internal const string HistoryInOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + NzbDavDbContext.HistoryOrderIndex + "\"";
+
     private static async Task<IResult> HistoryAsync(
         IDbContextFactory<NzbDavDbContext> contextFactory, int? page, int? pageSize, string? search, string? status, CancellationToken cancellationToken)
     {
@@ -216,27 +218,33 @@ public static class UiJobEndpoints
         var size = Math.Clamp(pageSize ?? 25, 1, MaxPageSize);
         var number = Math.Max(1, page ?? 1);
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        // Walked in history order through its index and cut at the page: without INDEXED BY, SQLite
+        // picks the Status index (the filter) and sorts the whole history for every page.
+        var ordered = context.Jobs.FromSqlRaw(HistoryInOrder);
         var query = context.Jobs.AsNoTracking().Where(j => statuses.Contains(j.Status) && !j.RemovedFromHistory);
+        var pageQuery = ordered.AsNoTracking().Where(j => statuses.Contains(j.Status) && !j.RemovedFromHistory);
         if (!string.IsNullOrWhiteSpace(search))
         {
             // SQLite's LIKE ignores ASCII case; the escape keeps % and _ in a search literal.
             var pattern = "%" + search.Trim().Replace("\\", "\\\\", StringComparison.Ordinal).Replace("%", "\\%", StringComparison.Ordinal).Replace("_", "\\_", StringComparison.Ordinal) + "%";
             query = query.Where(j => EF.Functions.Like(j.Name, pattern, "\\"));
+            pageQuery = pageQuery.Where(j => EF.Functions.Like(j.Name, pattern, "\\"));
         }
 
         var total = await query.CountAsync(cancellationToken);
-        var rows = await query.OrderByDescending(j => j.CompletedAt).ThenByDescending(j => j.AddedAt)
+        var rows = await pageQuery.OrderByDescending(j => j.CompletedAt).ThenByDescending(j => j.AddedAt)
             .Skip((number - 1) * size).Take(size)
-            .Select(j => new
-            {
-                Job = j,
-                Folder = context.DavItems.Where(d => d.JobId == j.Id && d.ParentId == null).Select(d => d.Path).FirstOrDefault(),
-            })
             .ToListAsync(cancellationToken);
-        var jobs = rows.Select(r => new UiHistoryJob(
-            r.Job.NzoId, r.Job.Name, r.Job.Category, r.Job.Status.ToString(), r.Job.FailMessage, r.Job.TotalBytes,
-            Utc(r.Job.AddedAt), r.Job.CompletedAt is { } completed ? Utc(completed) : null, r.Job.StoragePath,
-            r.Folder)).ToList();
+        // The folders of this page only, in a second query: as a sub-select of the paged query,
+        // SQLite computes it for every history row before sorting and cutting the page.
+        var ids = rows.Select(j => j.Id).ToList();
+        var folders = await context.DavItems.AsNoTracking().Where(d => ids.Contains(d.JobId) && d.ParentId == null)
+            .Select(d => new { d.JobId, d.Path }).ToListAsync(cancellationToken);
+        var folderOf = folders.GroupBy(f => f.JobId).ToDictionary(g => g.Key, g => g.First().Path);
+        var jobs = rows.Select(j => new UiHistoryJob(
+            j.NzoId, j.Name, j.Category, j.Status.ToString(), j.FailMessage, j.TotalBytes,
+            Utc(j.AddedAt), j.CompletedAt is { } completed ? Utc(completed) : null, j.StoragePath,
+            folderOf.GetValueOrDefault(j.Id))).ToList();
         return Results.Ok(new UiHistoryPage(total, number, size, jobs));
     }
 

@@ -142,6 +142,23 @@ internal sealed class ChildProcess : IAsyncDisposable
         return _process.PeakWorkingSet64;
     }
 
+    /// <summary>The process's resident set size now: the kernel's VmRSS, else the working set.</summary>
+    public long RssBytes()
+    {
+        var status = $"/proc/{_process.Id}/status";
+        if (File.Exists(status))
+        {
+            foreach (var line in File.ReadLines(status))
+            {
+                if (line.StartsWith("VmRSS:", StringComparison.Ordinal))
+                    return long.Parse(line["VmRSS:".Length..].Trim().Split(' ')[0], CultureInfo.InvariantCulture) * 1024;
+            }
+        }
+
+        _process.Refresh();
+        return _process.WorkingSet64;
+    }
+
     /// <summary>Kills the process tree at once (the run failed; nothing of it is worth a clean stop).</summary>
     public async Task KillAsync(CancellationToken cancellationToken)
     {

@@ -7,16 +7,16 @@ using SharpFuzz;
 //   NzbDav.Fuzz list                           the target names
 if (args.Length == 1 && args[0] == "list")
 {
-    foreach (var t in FuzzTargets.All)
+    foreach (var name in FuzzTargets.Names)
     {
-        Console.WriteLine(t.Name);
+        Console.WriteLine(name);
     }
     return 0;
 }
 
 if (args.Length >= 3 && args[0] == "replay")
 {
-    var replayTarget = FuzzTargets.Find(args[1]);
+    var replayTarget = FuzzTargets.Create(args[1]);
     if (replayTarget is null)
     {
         Console.Error.WriteLine($"unknown target '{args[1]}'");
@@ -43,12 +43,15 @@ if (args.Length >= 3 && args[0] == "replay")
     return failed == 0 ? 0 : 1;
 }
 
-if (args.Length == 1 && FuzzTargets.Find(args[0]) is { } target)
+if (args.Length == 1 && FuzzTargets.Names.Contains(args[0], StringComparer.OrdinalIgnoreCase))
 {
     // Inputs over 1 MiB are cut: every parser here sees its interesting structure in the first bytes.
     var buffer = new byte[1024 * 1024];
+    FuzzTarget? target = null;
     Fuzzer.Run(stream =>
     {
+        // Created on the first input: instrumented code must not run before the fork server is up.
+        target ??= FuzzTargets.Create(args[0])!;
         var length = stream.ReadAtLeast(buffer, buffer.Length, throwOnEndOfStream: false);
         target.Run(buffer.AsSpan(0, length).ToArray());
     });
@@ -56,5 +59,5 @@ if (args.Length == 1 && FuzzTargets.Find(args[0]) is { } target)
 }
 
 Console.Error.WriteLine("usage: NzbDav.Fuzz <target> | replay <target> <dir|file>... | list");
-Console.Error.WriteLine("targets: " + string.Join(", ", FuzzTargets.All.Select(t => t.Name)));
+Console.Error.WriteLine("targets: " + string.Join(", ", FuzzTargets.Names));
 return 2;

@@ -22,15 +22,15 @@ public static class ReferenceYenc
                 i++;
             }
         }
-        // Nothing may follow the terminator line; every line ends with CRLF.
-        if (start != body.Length)
+        // Nothing may follow the terminator line; every line ends with CRLF, and no line holds a bare CR or LF.
+        if (start != body.Length || lines.Exists(l => l.AsSpan().IndexOfAny((byte)'\r', (byte)'\n') >= 0))
         {
             return null;
         }
         var index = 0;
         while (index < lines.Count && !StartsWith(lines[index], "=ybegin "u8))
         {
-            if (lines[index].AsSpan().StartsWith("=y"u8) || lines[index].AsSpan().IndexOfAny((byte)'\r', (byte)'\n') >= 0 || (lines[index].Length > 0 && lines[index][0] == '.'))
+            if (lines[index].AsSpan().StartsWith("=y"u8) || (lines[index].Length > 0 && lines[index][0] == '.'))
             {
                 return null;
             }
@@ -59,7 +59,7 @@ public static class ReferenceYenc
                 // After =yend only the terminator line may follow.
                 return index + 2 == lines.Count && lines[index + 1].AsSpan().SequenceEqual("."u8) ? [.. output] : null;
             }
-            if (line.StartsWith("=y"u8) || line.IndexOfAny((byte)'\r', (byte)'\n') >= 0)
+            if (line.StartsWith("=y"u8))
             {
                 return null;
             }

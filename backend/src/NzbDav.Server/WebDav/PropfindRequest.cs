@@ -1,5 +1,6 @@
 using System.Xml;
 using System.Xml.Linq;
+using NzbDav.Usenet.Nzb;
 
 namespace NzbDav.Server.WebDav;
 
@@ -28,6 +29,10 @@ public sealed record PropfindRequest(PropfindMode Mode, IReadOnlyList<XName> Pro
             document = XDocument.Load(reader);
         }
         catch (XmlException)
+        {
+            return null;
+        }
+        catch (ArgumentException e) when (XmlReaderFault.IsReaderFault(e))
         {
             return null;
         }

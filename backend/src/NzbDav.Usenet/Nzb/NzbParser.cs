@@ -37,15 +37,26 @@ public sealed class NzbParser : INzbParser
     private static async ValueTask<NzbDocument> ParseCoreAsync(Stream stream, bool async, CancellationToken cancellationToken)
     {
         Stream input = cancellationToken.CanBeCanceled ? new CancellableReadStream(stream, cancellationToken) : stream;
-        using var reader = XmlReader.Create(input, CreateSettings(async));
-        using var session = new NzbReadSession(reader, async, cancellationToken);
+        XmlReader? reader = null;
         try
         {
+            // Create already reads the first bytes to detect the encoding, so it can fail on them too.
+            reader = XmlReader.Create(input, CreateSettings(async));
+            using var session = new NzbReadSession(reader, async, cancellationToken);
             return await session.ReadDocumentAsync().ConfigureAwait(false);
         }
         catch (XmlException e)
         {
             throw new NzbFormatException($"NZB is not well-formed XML: {WithoutLocation(e)}", e.LineNumber, e.LinePosition, e);
+        }
+        catch (ArgumentException e) when (XmlReaderFault.IsReaderFault(e))
+        {
+            var position = reader as IXmlLineInfo;
+            throw new NzbFormatException("NZB is not well-formed XML: the XML declaration or encoding is malformed", position?.LineNumber ?? 0, position?.LinePosition ?? 0, e);
+        }
+        finally
+        {
+            reader?.Dispose();
         }
     }
 

@@ -187,4 +187,22 @@ public sealed class NzbParserErrorTests
         var xml = NzbTestInput.Document(NzbTestInput.File("a.bin", NzbTestInput.Segment(1, "a@x"))) + "<nzb/>";
         await NzbTestInput.ParseFailsAsync(xml, useAsync: false);
     }
+
+    // Both found by fuzzing (backend/fuzz/findings/nzb): an XmlException from XmlReader.Create (which
+    // reads the first bytes to detect the encoding), and an ArgumentOutOfRangeException from inside
+    // the runtime's XML reader when a non-ASCII version string makes it switch encodings.
+    [Theory]
+    [InlineData(false, new byte[] { 0xFF, 0xFE, 0x00, 0x00, 0x20, 0x3C, 0x00, 0x20, 0x3C, 0x65, 0xE9 })]
+    [InlineData(true, new byte[] { 0xFF, 0xFE, 0x00, 0x00, 0x20, 0x3C, 0x00, 0x20, 0x3C, 0x65, 0xE9 })]
+    [InlineData(false, null)]
+    [InlineData(true, null)]
+    public async Task Bytes_the_xml_reader_itself_chokes_on_are_a_format_error(bool useAsync, byte[]? bytes)
+    {
+        bytes ??= [.. "<?xml version=\"1.0Eiiiii"u8, .. Enumerable.Repeat((byte)0x83, 15), 0x96, .. Enumerable.Repeat((byte)0x83, 7), .. "\"?>"u8];
+        var parser = new NzbParser();
+        var error = useAsync
+            ? await Assert.ThrowsAsync<NzbFormatException>(() => parser.ParseAsync(new MemoryStream(bytes), TestContext.Current.CancellationToken))
+            : Assert.Throws<NzbFormatException>(() => parser.Parse(new MemoryStream(bytes), TestContext.Current.CancellationToken));
+        Assert.StartsWith("NZB is not well-formed XML", error.Detail, StringComparison.Ordinal);
+    }
 }

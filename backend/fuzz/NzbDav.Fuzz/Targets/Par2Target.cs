@@ -1,0 +1,119 @@
+using NzbDav.Archives;
+using NzbDav.Archives.Release;
+
+namespace NzbDav.Fuzz.Targets;
+
+/// <summary>
+/// The PAR2 reader. Input: one flag byte (bit 0: recompute packet MD5s, see <see cref="ChecksumFixer.FixPar2"/>),
+/// then the PAR2 bytes. They are read three ways, from a span, a seekable stream and a forward-only
+/// stream that hands out a few bytes per read; the first two must agree. Clean rejection: <see cref="ArchiveFormatException"/>.
+/// </summary>
+public sealed class Par2Target : FuzzTarget
+{
+    public override string Name => "par2";
+
+    public override bool Run(byte[] input)
+    {
+        if (input.Length == 0)
+        {
+            return false;
+        }
+        var data = input.AsSpan(1).ToArray();
+        if ((input[0] & 1) != 0)
+        {
+            ChecksumFixer.FixPar2(data);
+        }
+        var fromSpan = Summarize(() => Par2Reader.Read(data));
+        string? fromStream = null;
+        string? fromForwardOnly = null;
+        Sync.Run(async () =>
+        {
+            fromStream = await SummarizeAsync(() => Par2Reader.ReadAsync(new MemoryStream(data, writable: false), CancellationToken.None));
+            fromForwardOnly = await SummarizeAsync(() => Par2Reader.ReadAsync(new TricklingStream(data, SplitPlan.SeedOf(data)), CancellationToken.None));
+        });
+        // The span and the seekable stream both know where the data ends, so they must agree exactly. A
+        // forward-only stream cannot: a packet whose length runs past the end is read to the end (and
+        // hides what follows) where the others see it cannot fit and resynchronise. It must only be clean.
+        if (fromSpan != fromStream)
+        {
+            throw new FuzzFindingException($"PAR2 readers disagree:\n  span:     {fromSpan}\n  seekable: {fromStream}");
+        }
+        _ = fromForwardOnly;
+        return !fromSpan.StartsWith("rejected", StringComparison.Ordinal);
+    }
+
+    private static string Summarize(Func<Par2ReadResult> read)
+    {
+        try
+        {
+            return Describe(read());
+        }
+        catch (ArchiveFormatException e)
+        {
+            return "rejected: " + e.Message;
+        }
+    }
+
+    private static async Task<string> SummarizeAsync(Func<Task<Par2ReadResult>> read)
+    {
+        try
+        {
+            return Describe(await read());
+        }
+        catch (ArchiveFormatException e)
+        {
+            return "rejected: " + e.Message;
+        }
+    }
+
+    private static string Describe(Par2ReadResult r) =>
+        $"{r.Files.Count} files [{string.Join("; ", r.Files.Select(f => f.ToString()))}], {r.MainPackets.Count} main, creator '{r.Creator}', "
+        + $"valid {r.ValidPackets}, skipped {r.SkippedPackets}, corrupt {r.CorruptPackets}";
+
+    /// <summary>Forward-only: no seeking, a few bytes per read.</summary>
+    private sealed class TricklingStream(byte[] data, uint seed) : Stream
+    {
+        private readonly SplitPlan _plan = new(seed);
+        private int _position;
+
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position
+        {
+            get => throw new NotSupportedException();
+            set => throw new NotSupportedException();
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+        public override int Read(Span<byte> buffer)
+        {
+            var n = Math.Min(buffer.Length, _plan.Next(data.Length - _position));
+            data.AsSpan(_position, n).CopyTo(buffer);
+            _position += n;
+            return n;
+        }
+
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+            ValueTask.FromResult(Read(buffer.Span));
+
+        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+            Task.FromResult(Read(buffer.AsSpan(offset, count)));
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+    }
+}

@@ -1,6 +1,7 @@
 using NzbDav.Server.Hosting;
 using NzbDav.Tools.Demo;
 using NzbDav.Tools.Testing;
+using NzbDav.Tools.Testing.Crash;
 using NzbDav.Tools.Testing.DavBenchmark;
 using NzbDav.Tools.Testing.ServeCpu;
 
@@ -13,6 +14,7 @@ return args switch
     ["--test-full-nzb", .. var testerArgs] => await FullNzbTesterCommand.RunConsoleAsync(testerArgs),
     ["--test-webdav", .. var benchmarkArgs] => await WebDavBenchmarkCommand.RunConsoleAsync(benchmarkArgs),
     ["--test-serve-cpu", .. var serveCpuArgs] => await ServeCpuCommand.RunConsoleAsync(serveCpuArgs),
+    ["--test-crash", .. var crashArgs] => await CrashCommand.RunConsoleAsync(crashArgs),
     _ when args.Contains("--demo") => await DemoCommand.RunConsoleAsync([.. args.Where(a => a != "--demo")]),
     _ => await NzbDavHost.RunAsync(args),
 };

@@ -38,6 +38,7 @@ internal sealed partial class CrashRun(CrashOptions options, ILogger logger) : I
     private int _submitted;
     private int _orphansSeen;
     private int _mockPort;
+    private readonly List<FileStream> _heldOpen = [];
     private StreamWriter? _output;
 
     public async Task<CrashReport> RunAsync(CancellationToken cancellationToken)
@@ -82,6 +83,7 @@ internal sealed partial class CrashRun(CrashOptions options, ILogger logger) : I
         }
         finally
         {
+            await ReleaseHeldAsync();
             await mock.DisposeAsync();
             if (options.Mount)
                 await CleanUpMountAsync(mountPath);
@@ -321,6 +323,7 @@ internal sealed partial class CrashRun(CrashOptions options, ILogger logger) : I
 
         if (state != "mounted")
         {
+            await ReleaseHeldAsync();
             _mountFailures.Add($"restart {cycle}: the mount is '{state}' {MountDeadline.TotalSeconds:0} s after the start");
             return;
         }
@@ -332,6 +335,36 @@ internal sealed partial class CrashRun(CrashOptions options, ILogger logger) : I
         else if (await look is { } error)
             _mountFailures.Add($"restart {cycle}: {error}");
 
+        try
+        {
+            await CheckOrphansAsync(cycle, mountPath, cancellationToken);
+        }
+        finally
+        {
+            // The player lets go only now: whatever the orphan was going to do, it had to do it while held.
+            await ReleaseHeldAsync();
+        }
+    }
+
+    private async Task ReleaseHeldAsync()
+    {
+        foreach (var stream in _heldOpen)
+        {
+            try
+            {
+                await stream.DisposeAsync();
+            }
+            catch (IOException)
+            {
+                // Its mount's rclone is gone: the close fails, the handle is released all the same.
+            }
+        }
+
+        _heldOpen.Clear();
+    }
+
+    private async Task CheckOrphansAsync(int cycle, string mountPath, CancellationToken cancellationToken)
+    {
         foreach (var pid in _orphans.ToList())
         {
             var waited = Stopwatch.GetTimestamp();
@@ -378,10 +411,39 @@ internal sealed partial class CrashRun(CrashOptions options, ILogger logger) : I
             Guard(DeleteLoopAsync(client, new Random(seed + 2), work.Token)),
         };
         await Task.Delay(killAfter, cancellationToken);
+        if (options.Mount)
+            await HoldOpenAsync(mountPath, cancellationToken);
         // The kill lands while requests are in flight; the clients stop only after it.
         KillNow(pid, mountPath);
         await work.CancelAsync();
         await Task.WhenAll(workers);
+    }
+
+    /// <summary>
+    /// A player keeps a library file open through the mount across the kill, as Plex does while it
+    /// plays: the old mount cannot go away while it is held, so its rclone outlives the server.
+    /// </summary>
+    private async Task HoldOpenAsync(string mountPath, CancellationToken cancellationToken)
+    {
+        var open = Task.Run(() =>
+        {
+            var category = Path.Combine(mountPath, "content", "tv");
+            var file = Directory.Exists(category) ? Directory.EnumerateDirectories(category).SelectMany(Directory.EnumerateFiles).FirstOrDefault() : null;
+            if (file is null)
+                return null;
+            var stream = File.OpenRead(file);
+            _ = stream.Read(new byte[4096]);
+            return stream;
+        }, cancellationToken);
+        try
+        {
+            if (await Task.WhenAny(open, Task.Delay(FileSystemDeadline, cancellationToken)) == open && await open is { } stream)
+                _heldOpen.Add(stream);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            logger.LogWarning("Could not open a file through the mount before the kill: {Error}", ex.Message);
+        }
     }
 
     /// <summary>SIGKILL to the server alone; the rclone it runs (with --mount) is noted first, as the orphan the next start must deal with.</summary>

@@ -12,8 +12,10 @@ public sealed record CrashOptions
     /// <summary>Run the managed rclone mount and check that it comes back after every kill.</summary>
     public bool Mount { get; init; }
 
-    /// <summary>Longest time the clients work before the kill, in ms (each cycle draws from 200 up to this).</summary>
+    /// <summary>Longest time the clients work before the kill, in ms (each cycle draws from <see cref="MinWorkMs"/> up to this).</summary>
     public int MaxWorkMs { get; init; } = 5000;
+
+    public int MinWorkMs { get; init; } = 200;
 
     /// <summary>The mock's round trip per command, in ms.</summary>
     public int LatencyMs { get; init; } = 40;
@@ -49,6 +51,7 @@ public static class CrashArguments
               --seed=N        seed of every random draw: kill moments, sizes, clients' choices (default 1)
               --mount         run the managed rclone mount (needs rclone and FUSE)
               --work-ms=MS    longest time the clients work before a kill (default 5000)
+              --min-work-ms=MS  shortest time (default 200)
               --latency=MS    the mock provider's round trip per command (default 40)
               --server=PATH   the NzbDav.dll to run (default this build's)
               --keep          keep the run's folder (database, server output) and print its path
@@ -86,12 +89,15 @@ public static class CrashArguments
                 "--cycles" => options with { Cycles = Value(1, 10_000) },
                 "--seed" => options with { Seed = Value(0, int.MaxValue) },
                 "--work-ms" => options with { MaxWorkMs = Value(200, 600_000) },
+                "--min-work-ms" => options with { MinWorkMs = Value(0, 600_000) },
                 "--latency" => options with { LatencyMs = Value(0, 10_000) },
                 "--server" => options with { ServerPath = ExistingFile(name, inline ?? Next(args, ref i, name)) },
                 _ => throw new FullNzbTesterUsageException($"Unknown argument '{arg}'."),
             };
         }
 
+        if (options.MinWorkMs > options.MaxWorkMs)
+            throw new FullNzbTesterUsageException($"--min-work-ms ({options.MinWorkMs}) cannot exceed --work-ms ({options.MaxWorkMs}).");
         return options with { ConfigurationArguments = configuration };
     }
 

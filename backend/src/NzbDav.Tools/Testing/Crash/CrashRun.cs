@@ -101,7 +101,7 @@ internal sealed partial class CrashRun(CrashOptions options, ILogger logger) : I
     {
         var killInStart = _random.NextDouble() < StartKillShare;
         // A start takes about 1-3 s to /health here: a start kill lands anywhere in it (the migration, the warm-up, the mount).
-        var killAfter = TimeSpan.FromMilliseconds(killInStart ? _random.Next(200, 3000) : _random.Next(200, options.MaxWorkMs + 1));
+        var killAfter = TimeSpan.FromMilliseconds(killInStart ? _random.Next(200, 3000) : _random.Next(options.MinWorkMs, options.MaxWorkMs + 1));
         var workSeed = _random.Next();
         var serverPid = 0;
         using var killer = new CancellationTokenSource();

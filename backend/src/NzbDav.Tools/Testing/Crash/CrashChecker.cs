@@ -135,8 +135,8 @@ public static class CrashChecker
     }
 
     /// <summary>
-    /// Checks the SABnzbd queue and history after the restart: every job the store holds outside a
-    /// history removal shows exactly once in one of them, and nothing else shows.
+    /// Checks the SABnzbd queue and history (read in that order) after the restart: every job the
+    /// store holds outside a history removal shows, once in each list at most, and nothing else shows.
     /// </summary>
     public static CrashFindings CheckListing(CrashStoreSnapshot store, IReadOnlyList<string> queue, IReadOnlyList<string> history)
     {
@@ -144,17 +144,23 @@ public static class CrashChecker
         ArgumentNullException.ThrowIfNull(queue);
         ArgumentNullException.ThrowIfNull(history);
         List<string> lost = [], duplicated = [], resurrected = [];
-        var listed = queue.Concat(history).GroupBy(static id => id, StringComparer.Ordinal).ToDictionary(static g => g.Key, static g => g.Count(), StringComparer.Ordinal);
-        foreach (var (nzoId, count) in listed.Where(static l => l.Value > 1))
-            duplicated.Add($"{nzoId} is listed {count} times in the SABnzbd queue and history");
+        // The queue is read first: a job in both lists finished between the two reads (the restarted
+        // server resumes at once); twice in one list is a duplicate.
+        foreach (var (list, ids) in new[] { ("queue", queue), ("history", history) })
+        {
+            foreach (var group in ids.GroupBy(static id => id, StringComparer.Ordinal).Where(static g => g.Count() > 1))
+                duplicated.Add($"{group.Key} is listed {group.Count()} times in the SABnzbd {list}");
+        }
+
+        var listed = queue.Concat(history).ToHashSet(StringComparer.Ordinal);
         var stored = store.Jobs.ToDictionary(static j => j.NzoId, StringComparer.Ordinal);
         foreach (var job in store.Jobs.Where(static j => !j.RemovedFromHistory))
         {
-            if (!listed.ContainsKey(job.NzoId))
+            if (!listed.Contains(job.NzoId))
                 lost.Add($"{job.NzoId} {job.Name} is stored but neither in the SABnzbd queue nor its history after the restart");
         }
 
-        foreach (var nzoId in listed.Keys.Where(id => !stored.TryGetValue(id, out var job) || job.RemovedFromHistory))
+        foreach (var nzoId in listed.Where(id => !stored.TryGetValue(id, out var job) || job.RemovedFromHistory))
             resurrected.Add($"{nzoId} is listed after the restart but was not stored (or was removed from the history) at the kill");
         return CrashFindings.None with { Lost = lost, Duplicated = duplicated, Resurrected = resurrected };
     }

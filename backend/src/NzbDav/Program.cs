@@ -1,6 +1,7 @@
 using NzbDav.Server.Hosting;
 using NzbDav.Tools.Demo;
 using NzbDav.Tools.Testing;
+using NzbDav.Tools.Testing.Crash;
 using NzbDav.Tools.Testing.DavBenchmark;
 using NzbDav.Tools.Testing.Scale;
 using NzbDav.Tools.Testing.ServeCpu;
@@ -17,6 +18,7 @@ return args switch
     ["--test-serve-cpu", .. var serveCpuArgs] => await ServeCpuCommand.RunConsoleAsync(serveCpuArgs),
     ["--test-soak", .. var soakArgs] => await SoakCommand.RunConsoleAsync(soakArgs),
     ["--test-scale", .. var scaleArgs] => await ScaleCommand.RunConsoleAsync(scaleArgs),
+    ["--test-crash", .. var crashArgs] => await CrashCommand.RunConsoleAsync(crashArgs),
     _ when args.Contains("--demo") => await DemoCommand.RunConsoleAsync([.. args.Where(a => a != "--demo")]),
     _ => await NzbDavHost.RunAsync(args),
 };

@@ -21,7 +21,8 @@ public sealed class StoreInitializer(
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        await NzbDavDatabase.MigrateAsync(contextFactory, cancellationToken);
+        if (await NzbDavDatabase.MigrateAsync(contextFactory, cancellationToken))
+            logger.LogWarning("Cleared the database migration lock a start that was killed left behind");
         await pause.LoadAsync(cancellationToken);
         // The layer was read before the store existed (a first start, an older schema): read it now.
         storedSettings?.Provider.Reload();

@@ -19,7 +19,8 @@ internal sealed record MountRun(
     string ControlUser,
     string ControlPassword,
     TimeSpan Timeout,
-    string Fingerprint);
+    string Fingerprint,
+    string PidFile);
 
 // Everything checked and written before rclone starts.
 public sealed partial class RcloneMountService
@@ -58,13 +59,18 @@ public sealed partial class RcloneMountService
         if (!links && settings.Links is null && nzbdav.CurrentValue.CompletedEntries == CompletedEntryKind.Symlink)
             LogNoLinks(versionText ?? "of unknown version", LinksVersion.ToString());
 
+        var data = Path.GetFullPath(nzbdav.CurrentValue.DataDirectory);
+        var pidFile = RclonePidFile.PathIn(data);
+        // First the rclone a killed server left (it holds the old mount while a player keeps a file
+        // open there), then its mount.
+        if (await RclonePidFile.StopOrphanAsync(pidFile, cancellationToken) is { } orphan)
+            LogOrphanStopped(orphan, path);
         if (await ClearStaleAsync(path, cancellationToken) is { } stale)
             return (null, stale);
         Directory.CreateDirectory(path);
         if (Directory.EnumerateFileSystemEntries(path).Any())
             return (null, $"{path} is not empty: NzbDav does not mount over files, which the mount would hide. Empty it or set NzbDav:MountPath to an empty folder.");
 
-        var data = Path.GetFullPath(nzbdav.CurrentValue.DataDirectory);
         var cache = Path.GetFullPath(settings.CacheDirectory ?? Path.Combine(data, "rclone-cache"));
         Directory.CreateDirectory(cache);
         var config = await WriteConfigAsync(settings.Rclone, Path.Combine(data, "rclone"), url, cancellationToken);
@@ -96,7 +102,7 @@ public sealed partial class RcloneMountService
             arguments.Add("--links");
         arguments.AddRange(settings.ExtraArguments);
         return (new MountRun(settings.Rclone, arguments, path, url, versionText, links, port, "nzbdav-rc",
-            RandomNumberGenerator.GetHexString(40, lowercase: true), settings.MountTimeout, Fingerprint(settings, path)), null);
+            RandomNumberGenerator.GetHexString(40, lowercase: true), settings.MountTimeout, Fingerprint(settings, path), pidFile), null);
     }
 
     /// <summary>
@@ -171,6 +177,9 @@ public sealed partial class RcloneMountService
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "rclone {Version} cannot show symlinks in a mount (it needs {Needed} or later): Sonarr/Radarr will see .rclonelink files in /completed. Install a newer rclone or set NzbDav:CompletedEntries=Strm")]
     private partial void LogNoLinks(string version, string needed);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Stopped the rclone (pid {Pid}) an earlier run left behind at {Path}: that server was killed without unmounting")]
+    private partial void LogOrphanStopped(int pid, string path);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Unmounted a {Type} mount an earlier run left at {Path}")]
     private partial void LogStaleUnmounted(string path, string type);

@@ -165,6 +165,9 @@ public sealed partial class RcloneMountService(
         start.Environment["RCLONE_RC_USER"] = run.ControlUser;
         start.Environment["RCLONE_RC_PASS"] = run.ControlPassword;
         using var rclone = Process.Start(start) ?? throw new InvalidOperationException($"{run.Rclone} did not start.");
+        // Should this process be killed outright, the next start finds this rclone and stops it.
+        if (RclonePidFile.Write(run.PidFile, rclone.Id, run.Path) is { } unrecorded)
+            LogPidNotRecorded(run.PidFile, unrecorded);
         var tail = new RcloneLog(logger);
         var stderr = tail.ReadAsync(rclone.StandardError, CancellationToken.None);
         var stdout = tail.ReadAsync(rclone.StandardOutput, CancellationToken.None);
@@ -220,6 +223,7 @@ public sealed partial class RcloneMountService(
             Volatile.Write(ref _control, null);
             if (!rclone.HasExited)
                 await StopAsync(rclone, run.Path);
+            RclonePidFile.Delete(run.PidFile);
         }
     }
 
@@ -322,6 +326,9 @@ public sealed partial class RcloneMountService(
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "The rclone mount at {Path} failed: {Error}; trying again in {Seconds} s")]
     private partial void LogMountFailed(string path, string error, double seconds);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "rclone's pid could not be recorded in {File} ({Error}): after a crash the next start cannot stop it")]
+    private partial void LogPidNotRecorded(string file, string error);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "The mount settings changed: remounting {Path}")]
     private partial void LogRestartForSettings(string path);

@@ -14,6 +14,7 @@ internal sealed class ChildProcess : IAsyncDisposable
 {
     private const int KeptLines = 20;
     private const int SigTerm = 15;
+    private const int SigKill = 9;
     private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(10);
     private static readonly string[] ServerSections = ["Usenet", "NzbDav", "Mount", "Arr", "Health"];
 
@@ -22,13 +23,15 @@ internal sealed class ChildProcess : IAsyncDisposable
     private readonly ConcurrentQueue<string> _tail = new();
     private readonly TaskCompletionSource<string?> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Func<string, string?> _readyLine;
+    private readonly Action<string>? _onLine;
     private ChildProcessGuard? _guard;
 
-    private ChildProcess(Process process, string name, Func<string, string?> readyLine)
+    private ChildProcess(Process process, string name, Func<string, string?> readyLine, Action<string>? onLine)
     {
         _process = process;
         _name = name;
         _readyLine = readyLine;
+        _onLine = onLine;
     }
 
     public int Id => _process.Id;
@@ -36,10 +39,12 @@ internal sealed class ChildProcess : IAsyncDisposable
     /// <summary>
     /// Starts <c>dotnet <paramref name="dll"/> <paramref name="arguments"/></c> and waits for the first
     /// output line <paramref name="readyLine"/> accepts; returns the child and what it made of that line.
+    /// Every line of its output is also handed to <paramref name="onLine"/>, and its process id to
+    /// <paramref name="onStarted"/> the moment it exists, when given.
     /// </summary>
     public static async Task<(ChildProcess Child, string Ready)> StartAsync(
         string name, string dll, IEnumerable<string> arguments, string workingDirectory, Func<string, string?> readyLine, TimeSpan deadline,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken, Action<string>? onLine = null, Action<int>? onStarted = null)
     {
         if (!File.Exists(dll))
             throw new FileNotFoundException($"{name}: {dll} is not there; is this a complete build output?", dll);
@@ -59,13 +64,14 @@ internal sealed class ChildProcess : IAsyncDisposable
             start.Environment.Remove(key);
 
         var process = new Process { StartInfo = start, EnableRaisingEvents = true };
-        var child = new ChildProcess(process, name, readyLine);
+        var child = new ChildProcess(process, name, readyLine, onLine);
         process.OutputDataReceived += (_, e) => child.Collect(e.Data);
         process.ErrorDataReceived += (_, e) => child.Collect(e.Data);
         process.Exited += (_, _) => child._ready.TrySetResult(null);
         if (!process.Start())
             throw new InvalidOperationException($"{name} did not start.");
         child._guard = new ChildProcessGuard(process);
+        onStarted?.Invoke(process.Id);
         try
         {
             process.BeginOutputReadLine();
@@ -174,6 +180,20 @@ internal sealed class ChildProcess : IAsyncDisposable
         await _process.WaitForExitAsync(cancellationToken);
     }
 
+    /// <summary>
+    /// SIGKILL to this process alone, as the kernel's OOM killer or a power cut would end it: its own
+    /// children (the managed mount's rclone) are left as orphans, which is what a crash leaves.
+    /// </summary>
+    public async Task KillAloneAsync(CancellationToken cancellationToken)
+    {
+        if (!_process.HasExited && !OperatingSystem.IsWindows())
+            _ = Kill(_process.Id, SigKill);
+        await _process.WaitForExitAsync(cancellationToken);
+    }
+
+    /// <summary>Whether the process has ended.</summary>
+    public bool HasExited => _process.HasExited;
+
     /// <summary>Kills the process tree, then lets go of it.</summary>
     public async ValueTask DisposeAfterFailureAsync()
     {
@@ -233,6 +253,7 @@ internal sealed class ChildProcess : IAsyncDisposable
     {
         if (line is null)
             return;
+        _onLine?.Invoke(line);
         _tail.Enqueue(line);
         while (_tail.Count > KeptLines)
             _tail.TryDequeue(out _);

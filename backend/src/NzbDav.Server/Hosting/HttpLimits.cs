@@ -21,6 +21,7 @@ public static class HttpLimits
         services.AddValidatedOptions<HttpLimitsOptions>(configuration.GetSection(HttpLimitsOptions.SectionName), static o => o.Validate());
         // Kestrel reads its limits once, when it starts: IOptions (not IOptionsMonitor) says so.
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<HttpLimitsOptions>>(static (kestrel, limits) => Apply(limits.Value, kestrel.Limits));
+        services.AddHostedService<OpenFileLimitCheck>();
         return services;
     }
 

@@ -22,8 +22,7 @@ public static class UiJobEndpoints
     {
         api.MapGet("/queue", QueueAsync).RequireAuthorization().Produces<UiQueueView>();
         api.MapPost("/queue/upload", UploadAsync).RequireAuthorization()
-            .WithMetadata(new UiRequestBody(typeof(IFormFileCollection), "multipart/form-data")).Produces<UiAddResult>().Produces<UiError>(StatusCodes.Status400BadRequest)
-            .Produces<UiError>(StatusCodes.Status413PayloadTooLarge);
+            .WithMetadata(new UiRequestBody(typeof(IFormFileCollection), "multipart/form-data")).Produces<UiAddResult>().Produces<UiError>(StatusCodes.Status400BadRequest);
         api.MapPost("/queue/url", AddUrlAsync).RequireAuthorization()
             .WithMetadata(new UiRequestBody(typeof(UiUrlRequest))).Produces<UiAddResult>().Produces<UiError>(StatusCodes.Status400BadRequest);
         api.MapPost("/queue/pause", (QueuePause pause, HttpContext context) => SetQueuePausedAsync(pause, true, context.RequestAborted))

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text;
 using Microsoft.Extensions.Logging;
+using NzbDav.Server.Hosting;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.WebDav;
 using NzbDav.Server.Tests.WebUi;
@@ -235,6 +236,21 @@ public sealed class HostileRequestTests
             await using var server = await DavTestServer.StartAsync(temp.Path, ct, true, "--Server:Limits:RequestHeadersTimeout=00:00:00");
         });
         Assert.Contains("Server:Limits:RequestHeadersTimeout", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_connection_limit_beyond_the_open_file_limit_is_warned_about_at_start()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var temp = new TempDirectory();
+        var allowed = OpenFileLimitCheck.Read("/proc/self/limits");
+        Assert.True(allowed > 0, "this test runs on Linux, where /proc/self/limits names the open-file limit");
+
+        await using (var server = await DavTestServer.StartAsync(temp.Path, ct, true, "--Server:Limits:MaxConcurrentConnections=" + (allowed!.Value * 2)))
+            Assert.Contains(server.Logs.Problems, p => p.Category.EndsWith(nameof(OpenFileLimitCheck), StringComparison.Ordinal) && p.Message.Contains("--ulimit nofile", StringComparison.Ordinal));
+
+        await using (var server = await DavTestServer.StartAsync(temp.Path, ct, true, "--Server:Limits:MaxConcurrentConnections=" + (allowed.Value - OpenFileLimitCheck.Headroom)))
+            Assert.DoesNotContain(server.Logs.Problems, p => p.Category.EndsWith(nameof(OpenFileLimitCheck), StringComparison.Ordinal));
     }
 
     /// <summary>No 500 recorded by the host and nothing logged as an error: every refusal was the client's doing.</summary>

@@ -1,13 +1,13 @@
-using System.Text.Json;
-using System.Xml;
-
 namespace NzbDav.Server.Hosting;
 
 /// <summary>
-/// The last resort between the pipeline and Kestrel: an exception a client caused (a body that breaks
-/// off or is too large, malformed XML or JSON, a client that went away) becomes the 4xx it is, logged
-/// as the client's doing. Every other exception is left alone, so a real fault stays a 500 and is
-/// logged as an error.
+/// The last resort between the pipeline and Kestrel: what only a client can cause — Kestrel's
+/// verdict on the request's bytes (a body that breaks off, is too large or too slow) and a client
+/// that went away — becomes the 4xx it is, or nothing, logged as the client's doing. Every other
+/// exception is left alone, so a real fault stays a 500 and is logged as an error. Malformed XML,
+/// JSON or forms are not mapped here: the handlers that parse request bodies answer those
+/// themselves, and the same exception types also come from the server's own data (a corrupt
+/// archive throws <see cref="InvalidDataException"/>), which must stay a fault.
 /// </summary>
 public sealed class ClientErrorMiddleware(RequestDelegate next, ILogger<ClientErrorMiddleware> logger)
 {
@@ -28,10 +28,6 @@ public sealed class ClientErrorMiddleware(RequestDelegate next, ILogger<ClientEr
             // Kestrel's own verdict on the bytes: 400 (bad framing, a body that broke off), 408 (too
             // slow), 413 (too large) and so on.
             await RefuseAsync(context, ex.StatusCode, ex);
-        }
-        catch (Exception ex) when (ex is InvalidDataException or XmlException or JsonException)
-        {
-            await RefuseAsync(context, StatusCodes.Status400BadRequest, ex);
         }
     }
 

@@ -73,6 +73,8 @@ public sealed class HostileRequestTests
         yield return ("addfile: no boundary", Request("POST", api, "Content-Type: multipart/form-data\r\nContent-Length: 20\r\n", "garbagegarbagegarbag", auth: false), 400, false);
         yield return ("addfile: boundary of 200 characters", Request("POST", api, "Content-Type: multipart/form-data; boundary=" + new string('b', 200) + "\r\nContent-Length: 20\r\n", "garbagegarbagegarbag", auth: false), 400, false);
         yield return ("addfile: part header not a header", Request("POST", api, multipart + "Content-Length: 29\r\n", "--zzz\r\nbroken\r\n\r\nx\r\n--zzz--\r\n", auth: false), 400, false);
+        yield return ("UI login with a multipart body that is not one", Request("POST", "/ui/api/login", multipart + "Content-Length: 20\r\n", "garbagegarbagegarbag", auth: false), 400, false);
+        yield return ("UI login with a form that breaks off", Request("POST", "/ui/api/login", "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 50\r\n", "a=%zz&b", auth: false), 0, true);
         yield return ("addfile: 3 MiB claimed (limit 1 MiB + form)", Request("POST", api, multipart + "Content-Length: 3145728\r\n", "--zzz", auth: false), 413, false);
         yield return ("addfile: chunked beyond the limit", Request("POST", api, multipart + "Transfer-Encoding: chunked\r\n",
             Chunked("--zzz\r\nContent-Disposition: form-data; name=\"name\"; filename=\"a.nzb\"\r\n\r\n" + new string('x', 3 * MaxNzbBytes) + "\r\n--zzz--\r\n"), auth: false), 413, false);
@@ -102,7 +104,7 @@ public sealed class HostileRequestTests
             Assert.Equal(FileSize, (await response.Content.ReadAsByteArrayAsync(ct)).Length);
         }
 
-        Assert.True(failures.Count == 0, string.Join("\n", failures));
+        Assert.True(failures.Count == 0, string.Join("\n", failures) + "\nlogged:\n" + string.Join("\n", server.Logs.Problems.Select(p => $"{p.Level} {p.Category}: {p.Message} {p.Exception}")));
         AssertNoServerFault(server.Logs);
     }
 

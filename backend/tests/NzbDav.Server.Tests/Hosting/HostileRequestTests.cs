@@ -207,6 +207,19 @@ public sealed class HostileRequestTests
             Assert.Equal(HttpStatusCode.RequestEntityTooLarge, response.StatusCode);
         }
 
+        // Far beyond Server:Limits:MaxRequestBodySize (64 KiB here) but within the upload's own limit: taken.
+        using (var upload = new HttpRequestMessage(HttpMethod.Post, "/ui/api/queue/upload"))
+        {
+            upload.Content = new MultipartFormDataContent
+            {
+                { new ByteArrayContent(new byte[700 * 1024]), "files", "a.nzb" },
+                { new ByteArrayContent(new byte[700 * 1024]), "files", "b.nzb" },
+            };
+            upload.Headers.Add(UiAuthentication.CsrfHeader, ui.CsrfToken);
+            using var response = await ui.SendAsync(upload, ct);
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        }
+
         // Any other body beyond Server:Limits:MaxRequestBodySize (64 KiB here): the UI's JSON.
         using (var big = new HttpRequestMessage(HttpMethod.Post, "/ui/api/account/password"))
         {

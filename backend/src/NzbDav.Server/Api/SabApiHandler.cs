@@ -29,7 +29,7 @@ public sealed partial class SabApiHandler(
     {
         try
         {
-            var request = await SabRequest.ReadAsync(httpRequest, cancellationToken);
+            var request = await SabRequest.ReadAsync(httpRequest, options.CurrentValue.MaxNzbBytes, cancellationToken);
             var mode = request.Get("mode")?.ToLowerInvariant();
             if (mode == "version")
                 return SabJson.Ok(new { version = Version });
@@ -54,6 +54,12 @@ public sealed partial class SabApiHandler(
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             throw;
+        }
+        catch (SabRequestException ex)
+        {
+            // Broken as HTTP, not as an API call: the status says so; the body still reads like SAB's.
+            logger.LogInformation("SABnzbd API request refused with {Status}: {Reason}", ex.StatusCode, ex.Message);
+            return SabJson.Error(ex.Message, ex.StatusCode);
         }
         catch (Exception ex) when (ex is BadHttpRequestException or InvalidDataException or IOException or DbUpdateException or InvalidOperationException)
         {

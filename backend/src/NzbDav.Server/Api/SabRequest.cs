@@ -12,10 +12,35 @@ public sealed class SabRequest
         _form = form;
     }
 
-    public static async Task<SabRequest> ReadAsync(HttpRequest request, CancellationToken cancellationToken)
+    /// <summary>
+    /// Reads the form of a POST, with a body limit that fits an NZB of <paramref name="maxNzbBytes"/>
+    /// (Kestrel's default for other requests is far smaller). Throws <see cref="SabRequestException"/>
+    /// with the HTTP status when the body is too large or not a readable form.
+    /// </summary>
+    public static async Task<SabRequest> ReadAsync(HttpRequest request, long maxNzbBytes, CancellationToken cancellationToken)
     {
-        var form = request.HasFormContentType ? await request.ReadFormAsync(cancellationToken) : null;
-        return new SabRequest(request.Query, form);
+        ArgumentNullException.ThrowIfNull(request);
+        if (!request.HasFormContentType)
+            return new SabRequest(request.Query, null);
+        var limit = maxNzbBytes + Hosting.HttpLimits.FormOverheadBytes;
+        Hosting.HttpLimits.AllowRequestBody(request.HttpContext, limit);
+        if (request.ContentLength > limit)
+            throw new SabRequestException(StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {limit} bytes (an NZB may have {maxNzbBytes})");
+        try
+        {
+            var form = await request.ReadFormAsync(cancellationToken);
+            return new SabRequest(request.Query, form);
+        }
+        catch (BadHttpRequestException ex)
+        {
+            throw new SabRequestException(ex.StatusCode, ex.Message, ex);
+        }
+        catch (Exception ex) when (ex is InvalidDataException or IOException && !cancellationToken.IsCancellationRequested)
+        {
+            // The multipart reader's words for a broken form: a missing or overlong boundary, a
+            // body that ends before its closing boundary, a part header that is not one.
+            throw new SabRequestException(StatusCodes.Status400BadRequest, "The form could not be read: " + ex.Message, ex);
+        }
     }
 
     /// <summary>The parameter from the query string, else from the form; null when absent or empty.</summary>

@@ -70,6 +70,7 @@ public sealed class NzbDavHost
         builder.Services.AddSingleton(diagnostics);
         builder.Services.AddSingleton<IDiagnosticContext>(diagnostics);
 
+        builder.Services.AddNzbDavHttpLimits(builder.Configuration);
         builder.Services.AddNzbDavLibrary(builder.Configuration);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
         builder.Services.AddNzbDavWebUi();
@@ -99,6 +100,8 @@ public sealed class NzbDavHost
                 "{File} is polled every few seconds instead of watched: {Problem}", RuntimeSettings.FileName, settingsWatchProblem);
         }
         app.UseRequestLogging(logger);
+        // Inside the request log, so it records the 4xx a client's bad request becomes.
+        app.UseMiddleware<ClientErrorMiddleware>();
         app.UseWebUiRedirect();
         app.UseRouting();
         app.UseAuthentication();

@@ -28,10 +28,17 @@ public sealed partial class DavRequestHandler
             return;
         }
 
+        // Without Content-Length or chunked framing an HTTP/1.1 body is empty: say what is missing
+        // rather than queue an empty NZB.
+        if (context.Request.ContentLength is null && context.Features.Get<IHttpRequestBodyDetectionFeature>() is { CanHaveBody: false })
+        {
+            await DavResponses.TextAsync(context, StatusCodes.Status411LengthRequired, "Send the NZB with a Content-Length or chunked");
+            return;
+        }
+
         var limit = options.CurrentValue.MaxNzbBytes;
-        var sizeFeature = context.Features.Get<IHttpMaxRequestBodySizeFeature>();
-        if (sizeFeature is { IsReadOnly: false })
-            sizeFeature.MaxRequestBodySize = limit + 1;
+        // One byte over the limit reaches ReadBodyAsync, which answers the 413 itself.
+        NzbDav.Server.Hosting.HttpLimits.AllowRequestBody(context, limit + 1);
         var nzb = await ReadBodyAsync(context, limit, cancellationToken);
         if (nzb is null)
         {

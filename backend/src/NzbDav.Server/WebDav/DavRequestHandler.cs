@@ -103,7 +103,13 @@ public sealed partial class DavRequestHandler(
         }
 
         var body = await ReadBodyAsync(context, PropfindRequest.MaxBodyBytes, cancellationToken);
-        var request = body is null ? null : PropfindRequest.Parse(body);
+        if (body is null)
+        {
+            await DavResponses.TextAsync(context, StatusCodes.Status413PayloadTooLarge, $"A PROPFIND body may have at most {PropfindRequest.MaxBodyBytes} bytes");
+            return;
+        }
+
+        var request = PropfindRequest.Parse(body);
         if (request is null)
         {
             await DavResponses.TextAsync(context, StatusCodes.Status400BadRequest, "Invalid PROPFIND body");

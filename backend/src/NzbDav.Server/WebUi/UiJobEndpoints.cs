@@ -68,12 +68,21 @@ public static class UiJobEndpoints
         var cancellationToken = context.RequestAborted;
         if (!context.Request.HasFormContentType)
             return Results.BadRequest(new UiError("Send the NZB files as multipart/form-data in the field 'files'."));
+        // One upload may carry several NZBs; together they must fit what one NZB may be.
+        var uploadLimit = Hosting.HttpLimits.UploadLimit(options.CurrentValue);
+        Hosting.HttpLimits.AllowRequestBody(context, uploadLimit);
+        if (context.Request.ContentLength > uploadLimit)
+            return TooLarge(uploadLimit);
         IFormCollection form;
         try
         {
             form = await context.Request.ReadFormAsync(cancellationToken);
         }
-        catch (Exception ex) when (ex is InvalidDataException or IOException or BadHttpRequestException)
+        catch (BadHttpRequestException ex) when (ex.StatusCode == StatusCodes.Status413PayloadTooLarge)
+        {
+            return TooLarge(uploadLimit);
+        }
+        catch (Exception ex) when (ex is InvalidDataException or IOException or BadHttpRequestException && !cancellationToken.IsCancellationRequested)
         {
             return Results.BadRequest(new UiError("The upload could not be read: " + ex.Message));
         }
@@ -120,6 +129,9 @@ public static class UiJobEndpoints
 
         return Results.Ok(new UiAddResult(added, refused));
     }
+
+    private static IResult TooLarge(long limit) =>
+        Results.Json(new UiError($"The upload is larger than {limit} bytes; add fewer NZBs at once (NzbDav:MaxNzbBytes sets the limit)."), statusCode: StatusCodes.Status413PayloadTooLarge);
 
     private static async Task<IResult> AddUrlAsync(HttpContext context, JobSubmitter submitter, NzbUrlFetcher fetcher)
     {

@@ -144,7 +144,20 @@ public static class UiSessionEndpoints
         if (!HttpMethods.IsGet(context.Request.Method) && !HttpMethods.IsHead(context.Request.Method))
         {
             var antiforgery = context.RequestServices.GetRequiredService<IAntiforgery>();
-            if (!await antiforgery.IsRequestValidAsync(context))
+            bool valid;
+            try
+            {
+                valid = await antiforgery.IsRequestValidAsync(context);
+            }
+            catch (AntiforgeryValidationException ex)
+            {
+                // A form-typed body is read for a token field: a body that is not a form (or is too
+                // large, or breaks off) is the client's error, not the server's.
+                var status = ex.InnerException is BadHttpRequestException bad ? bad.StatusCode : StatusCodes.Status400BadRequest;
+                return Results.Json(new UiError("The request body could not be read: " + (ex.InnerException ?? ex).Message), statusCode: status);
+            }
+
+            if (!valid)
                 return Results.Json(new UiError($"The request lacks a valid {UiAuthentication.CsrfHeader} header; reload the page."), statusCode: StatusCodes.Status400BadRequest);
         }
 

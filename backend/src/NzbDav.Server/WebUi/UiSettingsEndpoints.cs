@@ -162,8 +162,8 @@ public static partial class UiSettingsEndpoints
         if (problem is not null)
             return problem;
         var user = request!.User?.Trim();
-        if (string.IsNullOrEmpty(user) || user.Contains(':', StringComparison.Ordinal) || user.Length > 128)
-            return Results.BadRequest(new UiError("The WebDAV user name must be 1 to 128 characters without ':'."));
+        if (string.IsNullOrEmpty(user) || user.Contains(':', StringComparison.Ordinal) || user.Length > 128 || user.Any(char.IsControl))
+            return Results.BadRequest(new UiError("The WebDAV user name must be 1 to 128 characters without ':' or control characters."));
         var settings = options.CurrentValue;
         var currentUser = string.IsNullOrWhiteSpace(settings.User) ? "admin" : settings.User.Trim();
         if (!string.IsNullOrEmpty(request.Password))

@@ -139,6 +139,7 @@ public sealed class WebDavBenchmarkCommandTests
     [InlineData("--probe-file-mib=0", "--probe-file-mib must be a whole number from 1 to 65536; got '0'.")]
     [InlineData("--probe-concurrency=0", "--probe-concurrency must be a whole number from 1 to 256; got '0'.")]
     [InlineData("--probe-concurrency=257", "--probe-concurrency must be a whole number from 1 to 256; got '257'.")]
+    [InlineData("--hostile-connections=20001", "--hostile-connections must be a whole number from 0 to 20000; got '20001'.")]
     [InlineData("--bogus", "Unknown argument '--bogus'.")]
     public async Task Bad_arguments_exit_2_with_the_reason(string argument, string reason)
     {
@@ -146,6 +147,24 @@ public sealed class WebDavBenchmarkCommandTests
 
         Assert.Equal(2, exitCode);
         Assert.Contains(reason, error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Hostile_connections_are_held_through_the_concurrent_phase_and_the_slow_ones_cut()
+    {
+        // A 1 s header timeout: the slow-header sockets are cut (after 2-3 s) in the 4 s the stream plays.
+        var (exitCode, output, error) = await RunAsync(
+            "--mock-server", "--size=4", "--latency=0", "--jitter=0", "--connections=8",
+            "--streams=1", "--stream-mbps=6", "--stream-seconds=4", "--propfinds=0", "--header-reads=0", "--library-files=1", "--probe-files=0",
+            "--hostile-connections=40", "--Server:Limits:RequestHeadersTimeout=00:00:01", "--json");
+
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("Hostile sockets:    20 idle (20 held to the end), 20 slow-header (20 cut by the server)", output, StringComparison.Ordinal);
+        using var document = JsonDocument.Parse(output.TrimEnd().Split('\n')[^1]);
+        var hostile = document.RootElement.GetProperty("concurrent").GetProperty("hostile");
+        Assert.Equal(20, hostile.GetProperty("idleHeld").GetInt32());
+        Assert.Equal(20, hostile.GetProperty("slowCut").GetInt32());
+        Assert.True(document.RootElement.GetProperty("verification").GetProperty("passed").GetBoolean());
     }
 
     [Fact]

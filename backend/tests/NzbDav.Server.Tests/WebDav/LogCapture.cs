@@ -8,13 +8,16 @@ public sealed class LogCapture : ILoggerProvider
 {
     public ConcurrentQueue<IReadOnlyList<KeyValuePair<string, object?>>> Entries { get; } = new();
 
-    public ILogger CreateLogger(string categoryName) => new Logger(this);
+    /// <summary>Every entry at Warning or above, with its logger's category and the formatted message.</summary>
+    public ConcurrentQueue<(LogLevel Level, string Category, string Message, Exception? Exception)> Problems { get; } = new();
+
+    public ILogger CreateLogger(string categoryName) => new Logger(this, categoryName);
 
     public void Dispose()
     {
     }
 
-    private sealed class Logger(LogCapture owner) : ILogger
+    private sealed class Logger(LogCapture owner, string category) : ILogger
     {
         public IDisposable? BeginScope<TState>(TState state) where TState : notnull => null;
 
@@ -24,6 +27,8 @@ public sealed class LogCapture : ILoggerProvider
         {
             if (state is IReadOnlyList<KeyValuePair<string, object?>> values)
                 owner.Entries.Enqueue([.. values]);
+            if (logLevel >= LogLevel.Warning)
+                owner.Problems.Enqueue((logLevel, category, formatter(state, exception), exception));
         }
     }
 }

@@ -36,6 +36,9 @@ public sealed record ConcurrentLoadResult
     /// <summary>Provider bytes per byte served to the clients (streams and header reads).</summary>
     public double FetchedToServedRatio => StreamBytes + HeaderBytes > 0 ? (double)ProviderBytes / (StreamBytes + HeaderBytes) : 0;
 
+    /// <summary>The <c>--hostile-connections</c> held through the phase, when there were any.</summary>
+    public HostileConnectionsResult? Hostile { get; init; }
+
     /// <summary>From the scan's first request to its last answer.</summary>
     public required TimeSpan ScanElapsed { get; init; }
 }

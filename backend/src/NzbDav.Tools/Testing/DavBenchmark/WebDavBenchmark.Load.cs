@@ -16,9 +16,16 @@ internal sealed partial class WebDavBenchmark
         var streamedFolder = streamed.Path[..(streamed.Path.LastIndexOf('/') + 1)];
         string[] folders = ["/", "/content/", streamedFolder[..(streamedFolder.TrimEnd('/').LastIndexOf('/') + 1)], streamedFolder, libraryFolder, "/.ids/", "/completed/", "/nzbs/"];
         var scan = new LibraryScan(host.Http, reader, folders, [streamed, .. library], options);
+        await using var hostile = options.HostileConnections > 0
+            ? await HostileConnections.OpenAsync(host.Root, options.HostileConnections, cancellationToken)
+            : null;
+        if (hostile is not null)
+            _logger.LogInformation("{Count} hostile connections open (half idle, half trickling a header)", options.HostileConnections);
         var sentBefore = mock.Report().BytesSent;
         var result = await new ConcurrentLoad(reader, scan, options, _logger).RunAsync(streamed, cancellationToken);
-        result = result with { ProviderBytes = mock.Report().BytesSent - sentBefore };
+        result = result with { ProviderBytes = mock.Report().BytesSent - sentBefore, Hostile = hostile is null ? null : await hostile.StopAsync() };
+        if (result.Hostile is { } held)
+            _logger.LogInformation("Hostile connections: {Cut} of {Slow} slow-header ones cut by the server, {Held} of {Idle} idle ones still held", held.SlowCut, held.Slow, held.IdleHeld, held.Idle);
         _logger.LogInformation(
             "Concurrent phase: {Streams} streams, worst read {MaxMs:F1} ms (p99 {P99Ms:F1} ms); {Propfinds} PROPFINDs p99 {PropfindP99Ms:F1} ms; {Headers} header reads p99 {HeaderP99Ms:F1} ms",
             result.Streams, result.StreamReads.MaxMs, result.StreamReads.P99Ms, result.Propfinds.Count, result.Propfinds.P99Ms, result.HeaderReads.Count, result.HeaderReads.P99Ms);

@@ -30,6 +30,8 @@ public static class WebDavBenchmarkArguments
               --probe-files=N      generated files in a third job; 0 skips the phase (default 200)
               --probe-file-mib=N   size of each of them in MiB (default 64)
               --probe-concurrency=N files probed at once (default 4)
+              --hostile-connections=N sockets held open through the concurrent phase: half idle, half
+                                   sending a request header one byte every 300 ms (default 0)
               Web UI:
               --dashboards=N       browsers with the dashboard's live feed open during the web phase (default 0)
               Metrics:
@@ -91,6 +93,7 @@ public static class WebDavBenchmarkArguments
             ProbeFileMiB = Get("--probe-file-mib", defaults.ProbeFileMiB),
             ProbeConcurrency = Get("--probe-concurrency", defaults.ProbeConcurrency),
             Dashboards = Get("--dashboards", defaults.Dashboards),
+            HostileConnections = Get("--hostile-connections", defaults.HostileConnections),
         };
     }
 
@@ -107,6 +110,7 @@ public static class WebDavBenchmarkArguments
         "--probe-file-mib" => (1, 65_536),
         "--probe-concurrency" => (1, 256),
         "--dashboards" => (0, 1000),
+        "--hostile-connections" => (0, 20_000),
         _ => null,
     };
 }

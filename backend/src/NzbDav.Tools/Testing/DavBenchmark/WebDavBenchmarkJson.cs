@@ -87,6 +87,16 @@ public static class WebDavBenchmarkJson
         json.WriteNumber("providerBytes", c.ProviderBytes);
         json.WriteNumber("fetchedToServedRatio", Math.Round(c.FetchedToServedRatio, 3));
         json.WriteNumber("scanMs", Round(c.ScanElapsed.TotalMilliseconds));
+        if (c.Hostile is { } hostile)
+        {
+            json.WriteStartObject("hostile");
+            json.WriteNumber("idle", hostile.Idle);
+            json.WriteNumber("idleHeld", hostile.IdleHeld);
+            json.WriteNumber("slow", hostile.Slow);
+            json.WriteNumber("slowCut", hostile.SlowCut);
+            json.WriteEndObject();
+        }
+
         json.WriteEndObject();
     }
 

@@ -39,6 +39,12 @@ public sealed record WebDavBenchmarkOptions
     /// <summary>Browsers with the web UI's dashboard open (reading its live feed) during the web phase. Default 0.</summary>
     public int Dashboards { get; init; }
 
+    /// <summary>
+    /// Sockets held open against the host through the concurrent phase, half idle, half trickling a
+    /// request header (slowloris). Default 0.
+    /// </summary>
+    public int HostileConnections { get; init; }
+
     /// <summary>Only print the usage text.</summary>
     public bool Help { get; init; }
 

@@ -1,7 +1,7 @@
-using System.Buffers;
 using System.Collections.Concurrent;
 using System.Threading.Channels;
 using NzbDav.Streaming;
+using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Benchmarks.Streaming;
@@ -18,37 +18,42 @@ internal sealed class InMemorySegmentFetcher : ISegmentFetcher
 
     private readonly byte[] _file;
     private readonly int _partSize;
-    private readonly ArrayPool<byte> _pool;
-    private readonly ConcurrentQueue<SegmentTicket> _submitted = new();
-    private readonly Channel<SegmentTicket> _work = Channel.CreateUnbounded<SegmentTicket>();
+    private readonly Dictionary<string, int> _indexOf;
+    private readonly ConcurrentQueue<ArticleRequest> _submitted = new();
+    private readonly Channel<ArticleRequest> _work = Channel.CreateUnbounded<ArticleRequest>();
     private readonly Task[] _producers;
-    private readonly List<SegmentTicket> _batch = [];
+    private readonly List<ArticleRequest> _batch = [];
 
-    public InMemorySegmentFetcher(byte[] file, int partSize, ArrayPool<byte> pool, int producers)
+    /// <param name="messageIds">The file's parts in order: a request's message-id says which part it wants.</param>
+    public InMemorySegmentFetcher(byte[] file, int partSize, IReadOnlyList<string> messageIds, int producers)
     {
         _file = file;
         _partSize = partSize;
-        _pool = pool;
+        _indexOf = messageIds.Select((id, i) => (id, i)).ToDictionary(p => p.id, p => p.i);
         _producers = Enumerable.Range(0, producers).Select(_ => Task.Run(ProduceAsync)).ToArray();
     }
 
     public TimeSpan? MedianTimeToFirstByte => TimeSpan.FromMilliseconds(50);
 
-    public void Submit(SegmentTicket ticket)
+    public void Submit(ArticleRequest request)
     {
         if (_producers.Length == 0)
         {
-            Fill(ticket);
+            Fill(request);
             return;
         }
-        _submitted.Enqueue(ticket);
+        _submitted.Enqueue(request);
     }
 
-    public void Withdraw(SegmentTicket ticket)
+    public void Withdraw(ArticleRequest request)
     {
     }
 
-    public void SetHead(SegmentTicket ticket)
+    public void SetHead(ArticleRequest request)
+    {
+    }
+
+    public void Expedite(ArticleRequest request)
     {
     }
 
@@ -63,9 +68,9 @@ internal sealed class InMemorySegmentFetcher : ISegmentFetcher
     public void Wake()
     {
         _batch.Clear();
-        while (_submitted.TryDequeue(out var ticket))
+        while (_submitted.TryDequeue(out var request))
         {
-            _batch.Add(ticket);
+            _batch.Add(request);
         }
         for (var i = _batch.Count - 1; i >= 0; i--)
         {
@@ -81,28 +86,31 @@ internal sealed class InMemorySegmentFetcher : ISegmentFetcher
 
     private async Task ProduceAsync()
     {
-        await foreach (var ticket in _work.Reader.ReadAllAsync().ConfigureAwait(false))
+        await foreach (var request in _work.Reader.ReadAllAsync().ConfigureAwait(false))
         {
-            Fill(ticket);
+            Fill(request);
         }
     }
 
-    /// <summary>What the NNTP receive loop does for an article: header, decoded slices, trailer.</summary>
-    private void Fill(SegmentTicket ticket)
+    /// <summary>What the fetch group does for an article: a target, its header, decoded slices, trailer, then "found".</summary>
+    private void Fill(ArticleRequest request)
     {
-        var begin = (long)ticket.Index * _partSize;
+        var index = _indexOf[request.MessageId];
+        var begin = (long)index * _partSize;
         var size = (int)Math.Min(_partSize, _file.Length - begin);
-        var buffer = new SegmentBuffer(_pool, ticket, null);
-        buffer.Begin(new YencHeader("bench.bin", _file.Length, 128, ticket.Index + 1, null, begin, size));
+        var header = new YencHeader("bench.bin", _file.Length, 128, index + 1, null, begin, size);
+        var target = request.CreateTarget();
+        target.Begin(header);
         for (var written = 0; written < size;)
         {
-            var span = buffer.GetSpan();
+            var span = target.GetSpan();
             var count = Math.Min(Math.Min(span.Length, WriteSlice), size - written);
             _file.AsSpan((int)begin + written, count).CopyTo(span);
-            buffer.Advance(count);
+            target.Advance(count);
             written += count;
         }
-        buffer.Complete(new YencTrailer(size, ticket.Index + 1, null, null));
-        buffer.Release();
+        target.Complete(new YencTrailer(size, index + 1, null, null));
+        request.OnAttemptEnded(target, true);
+        request.OnFound(header);
     }
 }

@@ -25,8 +25,12 @@ internal sealed class StreamBenchmarkFile
     {
         var header = new YencHeader("bench.bin", Data.Length, 128, 1, Parts, 0, PartSize);
         var options = new StreamingOptions { MaxReadAheadBytes = readAheadBytes };
-        var fetcher = new InMemorySegmentFetcher(Data, PartSize, _pool, producers);
-        return new BufferedSegmentStream(new SegmentIndex(_messageIds, header), fetcher, options, new StreamStatistics(), null, _pool);
+        var fetcher = new InMemorySegmentFetcher(Data, PartSize, _messageIds, producers);
+        // Each stream gets its own cache and budget: a benchmark measures one stream's ordering and
+        // copy path, not segments shared with earlier iterations.
+        var cache = new SegmentCache(() => options.SegmentCacheBytes);
+        var budget = new ReadAheadBudget(() => options.ReadAheadBudgetBytes);
+        return new BufferedSegmentStream(new SegmentIndex(_messageIds, header), fetcher, options, new StreamStatistics(), null, _pool, cache, budget);
     }
 
     /// <summary>Reads the stream to its end; returns the bytes read (checked by the caller).</summary>

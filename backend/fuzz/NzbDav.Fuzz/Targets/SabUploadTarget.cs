@@ -9,7 +9,7 @@ namespace NzbDav.Fuzz.Targets;
 /// (multipart or urlencoded) read by <see cref="SabRequest.ReadAsync"/>, then the uploaded NZB's bytes
 /// read the way the handler reads them. Input: the Content-Type header value, a newline, the body.
 /// Clean rejection: what the API handler turns into a SAB error answer instead of a 500
-/// (<see cref="BadHttpRequestException"/>, <see cref="InvalidDataException"/>, <see cref="IOException"/>,
+/// (<see cref="SabRequestException"/>, the 400/413 for a form it cannot read, and <see cref="BadHttpRequestException"/>, <see cref="InvalidDataException"/>, <see cref="IOException"/>,
 /// <see cref="InvalidOperationException"/>); anything else would reach the client as a 500.
 /// </summary>
 public sealed class SabUploadTarget : FuzzTarget
@@ -38,7 +38,7 @@ public sealed class SabUploadTarget : FuzzTarget
         {
             try
             {
-                var request = await SabRequest.ReadAsync(context.Request, CancellationToken.None);
+                var request = await SabRequest.ReadAsync(context.Request, MaxNzbBytes, CancellationToken.None);
                 _ = request.Get("mode");
                 _ = request.Get("nzbname");
                 _ = request.GetInt("priority", 0);
@@ -54,7 +54,7 @@ public sealed class SabUploadTarget : FuzzTarget
                 _ = file.FileName;
                 accepted = true;
             }
-            catch (Exception e) when (e is BadHttpRequestException or InvalidDataException or IOException or InvalidOperationException)
+            catch (Exception e) when (e is SabRequestException or BadHttpRequestException or InvalidDataException or IOException or InvalidOperationException)
             {
             }
         });

@@ -66,6 +66,15 @@ access "tls" {
 CONF
 
 running() { pgrep -u news -x "$1" >/dev/null; }
+# The daemons outlive this script: they must not keep a descriptor the caller had open (a test host's
+# pipe, a lock a build script holds), or whoever waits on that descriptor waits as long as inn runs.
+without_inherited_fds() (
+  for fd in /proc/$BASHPID/fd/*; do
+    n=${fd##*/}
+    if [ "$n" -gt 2 ] && [ "$n" -lt 255 ]; then eval "exec $n>&-" 2>/dev/null || true; fi
+  done
+  "$@"
+)
 listening() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 if $conf_changed && running innd; then
   # Started by the package before this configuration (TLS files, bind address, article size): restart.
@@ -74,7 +83,7 @@ if $conf_changed && running innd; then
   for _ in $(seq 1 50); do running innd || break; sleep 0.2; done
 fi
 if ! running innd; then
-  su news -s /bin/sh -c "$bin/rc.news start" >/dev/null 2>&1 || true
+  without_inherited_fds su news -s /bin/sh -c "$bin/rc.news start" >/dev/null 2>&1 || true
   for _ in $(seq 1 50); do "$bin/ctlinnd" -t 1 mode >/dev/null 2>&1 && break; sleep 0.2; done
 else
   "$bin/ctlinnd" reload readers.conf "nzbdav tests" >/dev/null 2>&1 || true
@@ -82,7 +91,7 @@ fi
 "$bin/ctlinnd" mode >/dev/null
 grep -q '^alt.binaries.nzbdav.test ' /var/lib/news/active || "$bin/ctlinnd" newgroup alt.binaries.nzbdav.test y nzbdav >/dev/null
 if ! listening 127.0.0.2 "$tls_port"; then
-  su news -s /bin/sh -c "$bin/nnrpd-ssl -D -b 127.0.0.2 -p $tls_port -S"
+  without_inherited_fds su news -s /bin/sh -c "$bin/nnrpd-ssl -D -b 127.0.0.2 -p $tls_port -S"
 fi
 for _ in $(seq 1 50); do listening 127.0.0.2 "$tls_port" && break; sleep 0.2; done
 listening 127.0.0.2 "$tls_port" || { echo "nnrpd did not start on 127.0.0.2:$tls_port" >&2; exit 1; }

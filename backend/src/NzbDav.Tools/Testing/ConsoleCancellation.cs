@@ -1,6 +1,11 @@
+using System.Runtime.InteropServices;
+
 namespace NzbDav.Tools.Testing;
 
-/// <summary>Runs a console command whose first Ctrl+C cancels it cleanly (connections closed, temp files removed); a second one kills the process.</summary>
+/// <summary>
+/// Runs a console command whose first Ctrl+C or SIGTERM cancels it cleanly (child processes stopped,
+/// connections closed, temporary folders removed); a second Ctrl+C kills the process.
+/// </summary>
 internal static class ConsoleCancellation
 {
     public static async Task<int> RunAsync(Func<CancellationToken, Task<int>> run)
@@ -15,6 +20,13 @@ internal static class ConsoleCancellation
             }
         }
 
+        // Without this a SIGTERM (a timeout, docker stop) ends the process without its finally
+        // blocks: a generated library or a started server would be left behind.
+        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context =>
+        {
+            context.Cancel = true;
+            cancellation.Cancel();
+        });
         Console.CancelKeyPress += OnCancel;
         try
         {

@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace NzbDav.Tools.Testing;
 
 /// <summary>Parses the arguments that follow <c>--test-full-nzb</c>.</summary>
@@ -33,52 +31,41 @@ public static class FullNzbTesterArguments
     /// <exception cref="FullNzbTesterUsageException">An unknown flag, a bad value, or a missing or conflicting NZB/mock choice.</exception>
     public static FullNzbTesterOptions Parse(IReadOnlyList<string> args)
     {
-        ArgumentNullException.ThrowIfNull(args);
         var options = new FullNzbTesterOptions();
-        var configuration = new List<string>();
         var mockFlags = new List<string>();
-        for (var i = 0; i < args.Count; i++)
+        var arguments = new CommandArguments(args);
+        while (arguments.MoveNext())
         {
-            var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
-            if (!arg.StartsWith('-'))
+            if (arguments.IsPositional)
             {
                 options = options.NzbPath is null
-                    ? options with { NzbPath = arg }
-                    : throw new FullNzbTesterUsageException($"Only one NZB file can be tested; got '{options.NzbPath}' and '{arg}'.");
+                    ? options with { NzbPath = arguments.Current }
+                    : throw new FullNzbTesterUsageException($"Only one NZB file can be tested; got '{options.NzbPath}' and '{arguments.Current}'.");
                 continue;
             }
 
-            var (name, inlineValue) = Split(arg);
-            if (name.Contains(':', StringComparison.Ordinal))
+            options = arguments.Name switch
             {
-                configuration.Add(inlineValue is null ? $"{name}={Next(args, ref i, name)}" : arg);
-                continue;
-            }
-
-            string Value() => inlineValue ?? Next(args, ref i, name);
-            switch (name)
+                "--mock-server" => options with { MockServer = arguments.Flag() },
+                "--json" => options with { Json = arguments.Flag() },
+                "--help" or "-h" => options with { Help = true },
+                "--size" => options with { SizeMiB = arguments.Integer(1, 1_000_000) },
+                "--latency" => options with { LatencyMs = arguments.Integer(0, 600_000) },
+                "--jitter" => options with { JitterMs = arguments.Integer(0, 600_000) },
+                "--connections" => options with { Connections = arguments.Integer(1, 10_000) },
+                "--stall" => options with { StallFraction = arguments.Fraction() },
+                "--sweep-segments" => options with { SweepSegments = arguments.Integer(0, 1_000_000) },
+                "--segment-size" => options with { SegmentSizeKiB = arguments.Integer(1, 64 * 1024) },
+                "--scrape-metrics-ms" => options with { ScrapeMetricsMs = arguments.Integer(0, 3_600_000) },
+                _ => throw arguments.Unknown(),
+            };
+            if (MockOnly.Contains(arguments.Name))
             {
-                case "--mock-server": options = options with { MockServer = true }; NoValue(name, inlineValue); break;
-                case "--json": options = options with { Json = true }; NoValue(name, inlineValue); break;
-                case "--help" or "-h": options = options with { Help = true }; break;
-                case "--size": options = options with { SizeMiB = Integer(name, Value(), 1, 1_000_000) }; break;
-                case "--latency": options = options with { LatencyMs = Integer(name, Value(), 0, 600_000) }; break;
-                case "--jitter": options = options with { JitterMs = Integer(name, Value(), 0, 600_000) }; break;
-                case "--connections": options = options with { Connections = Integer(name, Value(), 1, 10_000) }; break;
-                case "--stall": options = options with { StallFraction = Fraction(name, Value()) }; break;
-                case "--sweep-segments": options = options with { SweepSegments = Integer(name, Value(), 0, 1_000_000) }; break;
-                case "--segment-size": options = options with { SegmentSizeKiB = Integer(name, Value(), 1, 64 * 1024) }; break;
-                case "--scrape-metrics-ms": options = options with { ScrapeMetricsMs = Integer(name, Value(), 0, 3_600_000) }; break;
-                default: throw new FullNzbTesterUsageException($"Unknown argument '{arg}'.");
-            }
-
-            if (MockOnly.Contains(name))
-            {
-                mockFlags.Add(name);
+                mockFlags.Add(arguments.Name);
             }
         }
 
-        options = options with { ConfigurationArguments = configuration };
+        options = options with { ConfigurationArguments = arguments.Configuration };
         return options.Help ? options : Validate(options, mockFlags);
     }
 
@@ -101,33 +88,4 @@ public static class FullNzbTesterArguments
 
         return options;
     }
-
-    private static (string Name, string? Value) Split(string arg)
-    {
-        var equals = arg.IndexOf('=', StringComparison.Ordinal);
-        return equals < 0 ? (arg, null) : (arg[..equals], arg[(equals + 1)..]);
-    }
-
-    private static string Next(IReadOnlyList<string> args, ref int i, string name) =>
-        i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal)
-            ? args[++i]
-            : throw new FullNzbTesterUsageException($"{name} needs a value.");
-
-    private static void NoValue(string name, string? value)
-    {
-        if (value is not null)
-        {
-            throw new FullNzbTesterUsageException($"{name} takes no value (got '{value}').");
-        }
-    }
-
-    private static int Integer(string name, string value, int min, int max) =>
-        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
-            ? parsed
-            : throw new FullNzbTesterUsageException($"{name} must be a whole number from {min} to {max}; got '{value}'.");
-
-    private static double Fraction(string name, string value) =>
-        double.TryParse(value, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var parsed) && parsed is >= 0 and < 1
-            ? parsed
-            : throw new FullNzbTesterUsageException($"{name} must be a fraction from 0 up to (not including) 1, like 0.01; got '{value}'.");
 }

@@ -12,7 +12,7 @@ namespace NzbDav.Tools.Testing;
 /// </summary>
 public static class FullNzbTesterCommand
 {
-    /// <summary>Runs with the process console; Ctrl+C cancels the run.</summary>
+    /// <summary>Runs with the process console; Ctrl+C or SIGTERM cancels the run.</summary>
     public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
         ConsoleCancellation.RunAsync(cancellationToken => RunAsync(args, Console.Out, Console.Error, cancellationToken));
 

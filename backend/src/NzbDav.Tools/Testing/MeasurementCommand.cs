@@ -35,6 +35,10 @@ internal sealed class MeasurementCommand<TOptions, TReport>
     /// <summary>Prints the report; returns the exit code.</summary>
     public required Func<TOptions, TReport, TextWriter, TextWriter, CancellationToken, Task<int>> Report { get; init; }
 
+    /// <summary>Runs with the process console; Ctrl+C or SIGTERM cancels the run.</summary>
+    public Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
+        ConsoleCancellation.RunAsync(cancellationToken => RunAsync(args, Console.Out, Console.Error, cancellationToken));
+
     public async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(output);

@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace NzbDav.Tools.Testing.Crash;
 
 /// <summary>What <c>--test-crash</c> runs.</summary>
@@ -63,54 +61,28 @@ public static class CrashArguments
     /// <exception cref="FullNzbTesterUsageException">An unknown flag or a bad value.</exception>
     public static CrashOptions Parse(IReadOnlyList<string> args)
     {
-        ArgumentNullException.ThrowIfNull(args);
         var options = new CrashOptions();
-        var configuration = new List<string>();
-        for (var i = 0; i < args.Count; i++)
+        var arguments = new CommandArguments(args);
+        while (arguments.MoveNext())
         {
-            var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
-            var equals = arg.IndexOf('=', StringComparison.Ordinal);
-            var name = equals < 0 ? arg : arg[..equals];
-            var inline = equals < 0 ? null : arg[(equals + 1)..];
-            if (name.StartsWith("--", StringComparison.Ordinal) && name.Contains(':', StringComparison.Ordinal))
+            options = arguments.Name switch
             {
-                configuration.Add(inline is null ? $"{name}={Next(args, ref i, name)}" : arg);
-                continue;
-            }
-
-            int Value(int min, int max) => Integer(name, inline ?? Next(args, ref i, name), min, max);
-            options = name switch
-            {
-                "--json" or "--mount" or "--keep" when inline is not null => throw new FullNzbTesterUsageException($"{name} takes no value (got '{inline}')."),
-                "--json" => options with { Json = true },
-                "--mount" => options with { Mount = true },
-                "--keep" => options with { Keep = true },
+                "--json" => options with { Json = arguments.Flag() },
+                "--mount" => options with { Mount = arguments.Flag() },
+                "--keep" => options with { Keep = arguments.Flag() },
                 "--help" or "-h" => options with { Help = true },
-                "--cycles" => options with { Cycles = Value(1, 10_000) },
-                "--seed" => options with { Seed = Value(0, int.MaxValue) },
-                "--work-ms" => options with { MaxWorkMs = Value(200, 600_000) },
-                "--min-work-ms" => options with { MinWorkMs = Value(0, 600_000) },
-                "--latency" => options with { LatencyMs = Value(0, 10_000) },
-                "--server" => options with { ServerPath = ExistingFile(name, inline ?? Next(args, ref i, name)) },
-                _ => throw new FullNzbTesterUsageException($"Unknown argument '{arg}'."),
+                "--cycles" => options with { Cycles = arguments.Integer(1, 10_000) },
+                "--seed" => options with { Seed = arguments.Integer(0, int.MaxValue) },
+                "--work-ms" => options with { MaxWorkMs = arguments.Integer(200, 600_000) },
+                "--min-work-ms" => options with { MinWorkMs = arguments.Integer(0, 600_000) },
+                "--latency" => options with { LatencyMs = arguments.Integer(0, 10_000) },
+                "--server" => options with { ServerPath = arguments.ExistingFile() },
+                _ => throw arguments.Unknown(),
             };
         }
 
         if (options.MinWorkMs > options.MaxWorkMs)
             throw new FullNzbTesterUsageException($"--min-work-ms ({options.MinWorkMs}) cannot exceed --work-ms ({options.MaxWorkMs}).");
-        return options with { ConfigurationArguments = configuration };
+        return options with { ConfigurationArguments = arguments.Configuration };
     }
-
-    private static string Next(IReadOnlyList<string> args, ref int i, string name) =>
-        i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal)
-            ? args[++i]
-            : throw new FullNzbTesterUsageException($"{name} needs a value.");
-
-    private static string ExistingFile(string name, string value) =>
-        File.Exists(value) ? Path.GetFullPath(value) : throw new FullNzbTesterUsageException($"{name}: there is no file '{value}'.");
-
-    private static int Integer(string name, string value, int min, int max) =>
-        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
-            ? parsed
-            : throw new FullNzbTesterUsageException($"{name} must be a whole number from {min} to {max}; got '{value}'.");
 }

@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-
 namespace NzbDav.Tools.Testing.Crash;
 
 /// <summary>
@@ -32,18 +30,8 @@ public static class CrashCommand
         },
     };
 
-    /// <summary>Runs with the process console; Ctrl+C or SIGTERM cancels the run (and stops the server).</summary>
-    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
-        ConsoleCancellation.RunAsync(async cancellationToken =>
-        {
-            using var terminated = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context =>
-            {
-                context.Cancel = true;
-                terminated.Cancel();
-            });
-            return await RunAsync(args, Console.Out, Console.Error, terminated.Token);
-        });
+    /// <summary>Runs with the process console; Ctrl+C or SIGTERM cancels the run (and stops the children).</summary>
+    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) => Command.RunConsoleAsync(args);
 
     public static Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken) =>
         Command.RunAsync(args, output, error, cancellationToken);

@@ -11,9 +11,8 @@ public static class WebDavBenchmarkCommand
 {
     private const string Name = "--test-webdav";
 
-    /// <summary>Runs with the process console; Ctrl+C cancels the run.</summary>
-    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
-        ConsoleCancellation.RunAsync(cancellationToken => RunAsync(args, Console.Out, Console.Error, cancellationToken));
+    /// <summary>Runs with the process console; Ctrl+C or SIGTERM cancels the run.</summary>
+    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) => Command.RunConsoleAsync(args);
 
     private static readonly MeasurementCommand<WebDavBenchmarkOptions, WebDavBenchmarkReport> Command = new()
     {

@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace NzbDav.Tools.Testing.ServeCpu;
 
 /// <summary>Parses the arguments that follow <c>--test-serve-cpu</c>, in the same forms as the other test commands.</summary>
@@ -29,54 +27,28 @@ public static class ServeCpuArguments
     /// <exception cref="FullNzbTesterUsageException">An unknown flag or a bad value.</exception>
     public static ServeCpuOptions Parse(IReadOnlyList<string> args)
     {
-        ArgumentNullException.ThrowIfNull(args);
         var options = new ServeCpuOptions();
-        var configuration = new List<string>();
-        for (var i = 0; i < args.Count; i++)
+        var arguments = new CommandArguments(args);
+        while (arguments.MoveNext())
         {
-            var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
-            var equals = arg.IndexOf('=', StringComparison.Ordinal);
-            var name = equals < 0 ? arg : arg[..equals];
-            var inline = equals < 0 ? null : arg[(equals + 1)..];
-            if (name.StartsWith("--", StringComparison.Ordinal) && name.Contains(':', StringComparison.Ordinal))
+            options = arguments.Name switch
             {
-                configuration.Add(inline is null ? $"{name}={Next(args, ref i, name)}" : arg);
-                continue;
-            }
-
-            int Value(int min, int max) => Integer(name, inline ?? Next(args, ref i, name), min, max);
-            options = name switch
-            {
-                "--json" when inline is null => options with { Json = true },
+                "--json" => options with { Json = arguments.Flag() },
                 "--help" or "-h" => options with { Help = true },
-                "--size" => options with { SizeMiB = Value(1, 1_000_000) },
-                "--latency" => options with { LatencyMs = Value(0, 600_000) },
-                "--jitter" => options with { JitterMs = Value(0, 600_000) },
-                "--connections" => options with { Connections = Value(1, 10_000) },
-                "--gets" => options with { Gets = Value(1, 10_000) },
-                "--warmup-gets" => options with { WarmupGets = Value(1, 10_000) },
-                "--server" => options with { ServerPath = ExistingFile(name, inline ?? Next(args, ref i, name)) },
-                "--parallel" => options with { Parallel = Value(1, 256) },
-                "--json" => throw new FullNzbTesterUsageException($"--json takes no value (got '{inline}')."),
-                _ => throw new FullNzbTesterUsageException($"Unknown argument '{arg}'."),
+                "--size" => options with { SizeMiB = arguments.Integer(1, 1_000_000) },
+                "--latency" => options with { LatencyMs = arguments.Integer(0, 600_000) },
+                "--jitter" => options with { JitterMs = arguments.Integer(0, 600_000) },
+                "--connections" => options with { Connections = arguments.Integer(1, 10_000) },
+                "--gets" => options with { Gets = arguments.Integer(1, 10_000) },
+                "--warmup-gets" => options with { WarmupGets = arguments.Integer(1, 10_000) },
+                "--server" => options with { ServerPath = arguments.ExistingFile() },
+                "--parallel" => options with { Parallel = arguments.Integer(1, 256) },
+                _ => throw arguments.Unknown(),
             };
         }
 
         if (!options.Help && options.Parallel > options.Gets)
             throw new FullNzbTesterUsageException($"--parallel ({options.Parallel}) cannot exceed --gets ({options.Gets}): every GET in flight is a measured one.");
-        return options with { ConfigurationArguments = configuration };
+        return options with { ConfigurationArguments = arguments.Configuration };
     }
-
-    private static string Next(IReadOnlyList<string> args, ref int i, string name) =>
-        i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal)
-            ? args[++i]
-            : throw new FullNzbTesterUsageException($"{name} needs a value.");
-
-    private static string ExistingFile(string name, string value) =>
-        File.Exists(value) ? Path.GetFullPath(value) : throw new FullNzbTesterUsageException($"{name}: there is no file '{value}'.");
-
-    private static int Integer(string name, string value, int min, int max) =>
-        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
-            ? parsed
-            : throw new FullNzbTesterUsageException($"{name} must be a whole number from {min} to {max}; got '{value}'.");
 }

@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-
 namespace NzbDav.Tools.Testing.ServeCpu;
 
 /// <summary>
@@ -12,19 +10,7 @@ public static class ServeCpuCommand
     private const string Name = "--test-serve-cpu";
 
     /// <summary>Runs with the process console; Ctrl+C or SIGTERM cancels the run (and stops the children).</summary>
-    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
-        ConsoleCancellation.RunAsync(async cancellationToken =>
-        {
-            // A SIGTERM (timeout, docker stop) would end the process without its finally blocks,
-            // leaving the temporary folder behind: it cancels the run instead, as Ctrl+C does.
-            using var terminated = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context =>
-            {
-                context.Cancel = true;
-                terminated.Cancel();
-            });
-            return await RunAsync(args, Console.Out, Console.Error, terminated.Token);
-        });
+    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) => Command.RunConsoleAsync(args);
 
     private static readonly MeasurementCommand<ServeCpuOptions, ServeCpuReport> Command = new()
     {

@@ -9,9 +9,8 @@ public static class SoakCommand
 {
     private const string Name = "--test-soak";
 
-    /// <summary>Runs with the process console; Ctrl+C cancels the run.</summary>
-    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
-        ConsoleCancellation.RunAsync(cancellationToken => RunAsync(args, Console.Out, Console.Error, cancellationToken));
+    /// <summary>Runs with the process console; Ctrl+C or SIGTERM cancels the run.</summary>
+    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) => Command.RunConsoleAsync(args);
 
     private static readonly MeasurementCommand<SoakOptions, SoakReport> Command = new()
     {

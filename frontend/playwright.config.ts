@@ -4,8 +4,9 @@ import { defineConfig } from "@playwright/test";
 export default defineConfig({
   testDir: "e2e",
   outputDir: "e2e-results/artifacts",
-  // Each spec starts its own server; two cores do not run two at once well.
-  workers: 1,
+  // Each spec starts its own server (free port, fresh data directory), so files run side by side:
+  // two at once take about a fifth less time on two cores than one after another.
+  workers: 2,
   timeout: 90_000,
   expect: { timeout: 15_000 },
   reporter: [["list"]],

@@ -58,7 +58,10 @@ args=(publish backend/src/NzbDav/NzbDav.csproj -c Release -r "$rid" -p:PublishRe
   -p:PublishRuntimeIdentifier="$rid"
   # No MSBuild worker node or compiler server outlives the publish (a container build step, or a
   # test reading this script's output, would otherwise wait for them).
-  -nodeReuse:false -p:UseSharedCompilation=false)
+  -nodeReuse:false -p:UseSharedCompilation=false
+  # The analyzers and code-style checks run in the test build (tools/test.sh) on the same sources; a
+  # release publish skipping them compiles about a quarter faster (arm64 publish: 90 s → 69 s here).
+  -p:RunAnalyzers=false -p:EnforceCodeStyleInBuild=false -p:GenerateDocumentationFile=false)
 if [ "$self_contained" = true ]; then
   args+=(--self-contained)
 else

@@ -46,6 +46,14 @@ if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.
   echo "error: the tests need Node.js >= 20.19 for the web UI (found: $(node --version 2>/dev/null || echo none))" >&2
 fi
 
+# IdleConnectionFloodTests holds 1,000 client and 1,000 server sockets in one test process: make sure
+# the descriptor limit allows it (the hard limit can only be raised as root).
+hard=$(ulimit -Hn)
+if [ "$hard" != unlimited ] && [ "$hard" -lt 8192 ]; then
+  ulimit -Hn 8192 2>/dev/null || echo "warning: open files limited to $hard; the connection flood test needs about 3,000" >&2
+fi
+ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
+
 log=$(mktemp)
 # The whole solution is built first: `dotnet test` alone builds only the test projects and what they
 # reference, so the BenchmarkDotNet project (backend/benchmarks) could break unseen.

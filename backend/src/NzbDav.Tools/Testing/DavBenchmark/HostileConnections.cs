@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Net.Sockets;
 
 namespace NzbDav.Tools.Testing.DavBenchmark;
@@ -12,15 +13,17 @@ public sealed record HostileConnectionsResult(int Idle, int Slow, int SlowCut, i
 /// <summary>
 /// <c>--hostile-connections=N</c>: N sockets against the host during the concurrent phase, half of
 /// them idle after connecting, half sending a request header one byte every 300 ms (slowloris), to
-/// show they do not slow the streams down and that the header timeout cuts the slow ones.
+/// show they do not slow the streams down and that the header timeout cuts the slow ones. The
+/// connection flood test (IdleConnectionFloodTests) opens the same ones.
 /// </summary>
-internal sealed class HostileConnections : IAsyncDisposable
+public sealed class HostileConnections : IAsyncDisposable
 {
     private static readonly TimeSpan TrickleInterval = TimeSpan.FromMilliseconds(300);
     private static readonly byte[] RequestStart = "GET / HTTP/1.1\r\nHost: bench\r\nX-Slow: "u8.ToArray();
 
     private readonly List<Socket> _idle = [];
-    private readonly List<(Socket Socket, Task Closed)> _slow = [];
+    // Closed: the timestamp at which the server closed the connection.
+    private readonly List<(Socket Socket, long FirstByte, Task<long> Closed)> _slow = [];
     private readonly CancellationTokenSource _stop = new();
     private Task _trickle = Task.CompletedTask;
 
@@ -45,7 +48,7 @@ internal sealed class HostileConnections : IAsyncDisposable
                 }
 
                 await socket.SendAsync(RequestStart, SocketFlags.None, cancellationToken);
-                connections._slow.Add((socket, WaitForCloseAsync(socket, connections._stop.Token)));
+                connections._slow.Add((socket, Stopwatch.GetTimestamp(), WaitForCloseAsync(socket, connections._stop.Token)));
             }
 
             connections._trickle = connections.TrickleAsync(connections._stop.Token);
@@ -56,6 +59,22 @@ internal sealed class HostileConnections : IAsyncDisposable
             await connections.DisposeAsync();
             throw;
         }
+    }
+
+    /// <summary>Completes when the server has closed every slow connection.</summary>
+    public Task AllSlowCut => Task.WhenAll(_slow.Select(s => s.Closed));
+
+    /// <summary>Slow connections the server has not closed yet.</summary>
+    public int SlowOpen => _slow.Count(s => !s.Closed.IsCompleted);
+
+    /// <summary>For each slow connection the server closed, how long after its first byte, shortest first.</summary>
+    public async Task<IReadOnlyList<TimeSpan>> SlowCutAfterAsync()
+    {
+        var cuts = new List<TimeSpan>();
+        foreach (var (_, firstByte, closed) in _slow.Where(s => s.Closed.IsCompletedSuccessfully))
+            cuts.Add(Stopwatch.GetElapsedTime(firstByte, await closed));
+        cuts.Sort();
+        return cuts;
     }
 
     /// <summary>Stops trickling and counts what the server did with the connections.</summary>
@@ -86,7 +105,7 @@ internal sealed class HostileConnections : IAsyncDisposable
         _stop.Dispose();
     }
 
-    private static async Task WaitForCloseAsync(Socket socket, CancellationToken cancellationToken)
+    private static async Task<long> WaitForCloseAsync(Socket socket, CancellationToken cancellationToken)
     {
         var buffer = new byte[1024];
         while (true)
@@ -94,11 +113,11 @@ internal sealed class HostileConnections : IAsyncDisposable
             try
             {
                 if (await socket.ReceiveAsync(buffer, SocketFlags.None, cancellationToken) == 0)
-                    return;
+                    return Stopwatch.GetTimestamp();
             }
             catch (SocketException)
             {
-                return;
+                return Stopwatch.GetTimestamp();
             }
         }
     }
@@ -111,7 +130,7 @@ internal sealed class HostileConnections : IAsyncDisposable
         {
             while (await timer.WaitForNextTickAsync(cancellationToken))
             {
-                foreach (var (socket, closed) in _slow)
+                foreach (var (socket, _, closed) in _slow)
                 {
                     if (closed.IsCompleted)
                         continue;

@@ -36,7 +36,7 @@ public sealed class NntpTarget : FuzzTarget
             OperationTimeout = TimeSpan.FromSeconds(30),
             CloseTimeout = TimeSpan.FromMilliseconds(200),
         };
-        var transport = new ScriptedServerStream(input.AsMemory(5), SplitPlan.SeedOf(input.AsSpan(1)));
+        var transport = new TricklingStream(input.AsMemory(5), SplitPlan.SeedOf(input.AsSpan(1)), dropWrites: true);
         var succeeded = 0;
         Sync.Run(async () =>
         {
@@ -125,64 +125,5 @@ public sealed class NntpTarget : FuzzTarget
                 throw new FuzzFindingException($"Complete after {_written} bytes of a {_header?.PartSize}-byte part.");
             }
         }
-    }
-
-    /// <summary>The server's side of the session: scripted bytes out in arbitrary pieces; commands in, dropped.</summary>
-    private sealed class ScriptedServerStream(ReadOnlyMemory<byte> script, uint seed) : Stream
-    {
-        private readonly SplitPlan _plan = new(seed);
-        private int _position;
-
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => true;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position
-        {
-            get => throw new NotSupportedException();
-            set => throw new NotSupportedException();
-        }
-
-        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
-
-        public override int Read(Span<byte> buffer)
-        {
-            var n = Math.Min(buffer.Length, _plan.Next(script.Length - _position));
-            script.Span.Slice(_position, n).CopyTo(buffer);
-            _position += n;
-            return n;
-        }
-
-        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
-            ValueTask.FromResult(Read(buffer.Span));
-
-        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-            Task.FromResult(Read(buffer.AsSpan(offset, count)));
-
-        public override void Write(byte[] buffer, int offset, int count)
-        {
-        }
-
-        public override void Write(ReadOnlySpan<byte> buffer)
-        {
-        }
-
-        public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default) => ValueTask.CompletedTask;
-
-        public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) => Task.CompletedTask;
-
-        public override void Flush()
-        {
-        }
-
-        public override Task FlushAsync(CancellationToken cancellationToken) => Task.CompletedTask;
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
     }
 }

@@ -1,6 +1,4 @@
 using System.Globalization;
-using System.Text;
-using System.Text.Encodings.Web;
 using System.Text.Json;
 
 namespace NzbDav.Tools.Testing;
@@ -11,11 +9,8 @@ public static class FullNzbTestJson
     public static string Format(FullNzbTestReport report)
     {
         ArgumentNullException.ThrowIfNull(report);
-        using var buffer = new MemoryStream();
-        // Console output for people and scripts, never embedded in HTML: keep quotes and apostrophes readable.
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        return JsonLine.Object(json =>
         {
-            json.WriteStartObject();
             json.WriteString("source", report.Source);
             json.WriteNumber("totalFiles", report.TotalFiles);
             json.WriteString("file", report.TestedFile);
@@ -94,10 +89,7 @@ public static class FullNzbTestJson
             WriteMock(json, report.Mock);
             WriteScrapes(json, report.Scrapes);
             json.WriteBoolean("passed", report.Passed);
-            json.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(buffer.GetBuffer(), 0, (int)buffer.Length);
+        });
     }
 
     /// <summary>The <c>mock</c> object: the mock server's settings and what it saw.</summary>

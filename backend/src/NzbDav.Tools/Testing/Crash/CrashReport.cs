@@ -1,7 +1,4 @@
 using System.Globalization;
-using System.Text;
-using System.Text.Encodings.Web;
-using System.Text.Json;
 
 namespace NzbDav.Tools.Testing.Crash;
 
@@ -80,10 +77,8 @@ public sealed record CrashReport
     {
         ArgumentNullException.ThrowIfNull(report);
         var f = report.Findings;
-        using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        return JsonLine.Object(json =>
         {
-            json.WriteStartObject();
             json.WriteString("command", "test-crash");
             json.WriteBoolean("passed", report.Passed);
             json.WriteNumber("cycles", report.Cycles.Count);
@@ -114,10 +109,7 @@ public sealed record CrashReport
             foreach (var problem in f.All.Concat(report.StartFailures).Concat(report.MountFailures))
                 json.WriteStringValue(problem);
             json.WriteEndArray();
-            json.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(buffer.GetBuffer(), 0, (int)buffer.Length);
+        });
     }
 
     private static double Median(List<double> values)

@@ -1,6 +1,4 @@
 using System.Globalization;
-using System.Text;
-using System.Text.Encodings.Web;
 using System.Text.Json;
 
 namespace NzbDav.Tools.Testing.DavBenchmark;
@@ -11,10 +9,8 @@ public static class WebDavBenchmarkJson
     public static string Format(WebDavBenchmarkReport report)
     {
         ArgumentNullException.ThrowIfNull(report);
-        using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        return JsonLine.Object(json =>
         {
-            json.WriteStartObject();
             json.WriteString("command", "test-webdav");
             json.WriteString("path", report.Path);
             json.WriteNumber("fileSize", report.FileSize);
@@ -54,10 +50,7 @@ public static class WebDavBenchmarkJson
                 json.WriteEndObject();
             }
             json.WriteBoolean("passed", report.Passed);
-            json.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(buffer.GetBuffer(), 0, (int)buffer.Length);
+        });
     }
 
     private static void WriteGet(Utf8JsonWriter json, string name, GetMeasurement get)

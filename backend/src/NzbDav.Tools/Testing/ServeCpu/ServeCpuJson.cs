@@ -1,7 +1,3 @@
-using System.Text;
-using System.Text.Encodings.Web;
-using System.Text.Json;
-
 namespace NzbDav.Tools.Testing.ServeCpu;
 
 /// <summary>Writes a report as one line of JSON (camelCase; times in ms or s as named, sizes in bytes, MB = 10^6, GB = 10^9 bytes).</summary>
@@ -11,10 +7,8 @@ public static class ServeCpuJson
     {
         ArgumentNullException.ThrowIfNull(report);
         var options = report.Options;
-        using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        return JsonLine.Object(json =>
         {
-            json.WriteStartObject();
             json.WriteString("command", "test-serve-cpu");
             json.WriteString("path", report.Path);
             json.WriteNumber("fileSize", report.FileSize);
@@ -45,10 +39,7 @@ public static class ServeCpuJson
             json.WriteNumber("serverPeakRssMB", Round(report.ServerPeakRssBytes / 1e6));
             json.WriteNumber("mockCpuSeconds", Math.Round(report.MockCpu.TotalSeconds, 3));
             json.WriteNumber("clientCpuSeconds", Math.Round(report.ClientCpu.TotalSeconds, 3));
-            json.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(buffer.GetBuffer(), 0, (int)buffer.Length);
+        });
     }
 
     private static double Round(double value) => Math.Round(value, 2);

@@ -77,10 +77,10 @@ public sealed partial class DavTree
         var rows = await (from root in JobFolders(context.DavItems.AsNoTracking(), CategoryFolder(category))
                           join job in context.Jobs on root.JobId equals job.Id
                           orderby root.Path
-                          select new { job.Id, root.Name, root.IsDirectory, job.Status, job.Category, job.CompletedAt, job.AddedAt })
+                          select new { job.Id, root.Name, root.IsDirectory, job.Status, job.Category, Time = job.CompletedAt ?? job.AddedAt })
             .ToListAsync(cancellationToken);
         return [.. rows.Where(r => r.IsDirectory && r.Status == JobStatus.Completed && r.Category == category)
-            .Select(r => new CompletedJob(r.Id, r.Name, JobTime(r.CompletedAt, r.AddedAt)))];
+            .Select(r => new CompletedJob(r.Id, r.Name, JobTime(r.Time)))];
     }
 
     /// <summary>The completed job of a category whose folder is <paramref name="folder"/>, by its unique path.</summary>

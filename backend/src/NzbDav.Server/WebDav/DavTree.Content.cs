@@ -86,12 +86,12 @@ public sealed partial class DavTree
                           // A folder's children share its path as their prefix: in path order is in name
                           // order, and the job folders' index already holds them so.
                           orderby item.Path
-                          select new { item.Id, item.JobId, item.ParentId, item.Name, item.Path, item.IsDirectory, item.Size, job.CompletedAt, job.AddedAt })
+                          select new { item.Id, item.JobId, item.ParentId, item.Name, item.Path, item.IsDirectory, item.Size, Time = job.CompletedAt ?? job.AddedAt })
             .ToListAsync(cancellationToken);
         return [.. rows.Select(r => FromItem(
             Child(segments, r.Name),
             new DavItem { Id = r.Id, JobId = r.JobId, ParentId = r.ParentId, Name = r.Name, Path = r.Path, IsDirectory = r.IsDirectory, Size = r.Size },
-            JobTime(r.CompletedAt, r.AddedAt)))];
+            JobTime(r.Time)))];
     }
 
     private static DavResource FromItem(IReadOnlyList<string> segments, DavItem item, DateTimeOffset modified)
@@ -137,14 +137,14 @@ public sealed partial class DavTree
         var rows = (from item in context.DavItems.AsNoTracking()
                     join job in context.Jobs on item.JobId equals job.Id
                     where !item.IsDirectory
-                    select new { item.Id, item.JobId, item.Name, item.Path, item.Size, job.CompletedAt, job.AddedAt })
+                    select new { item.Id, item.JobId, item.Name, item.Path, item.Size, Time = job.CompletedAt ?? job.AddedAt })
             .AsAsyncEnumerable();
         await foreach (var r in rows.WithCancellation(cancellationToken))
         {
             yield return LibraryFile(
                 [Ids, r.Id.ToString("D")],
                 new DavItem { Id = r.Id, JobId = r.JobId, Name = r.Name, Path = r.Path, Size = r.Size },
-                JobTime(r.CompletedAt, r.AddedAt));
+                JobTime(r.Time));
         }
     }
 }

@@ -113,6 +113,9 @@ public sealed partial class DavTree(
     internal static DateTimeOffset Truncate(DateTimeOffset value) =>
         new(value.Ticks - value.Ticks % TimeSpan.TicksPerSecond, value.Offset);
 
+    // Listings select COALESCE(CompletedAt, AddedAt): one date parsed per row instead of two, for 10,000 rows a listing.
+    private static DateTimeOffset JobTime(DateTime time) => JobTime(time, time);
+
     private static DateTimeOffset JobTime(DateTime? completedAt, DateTime addedAt) =>
         Truncate(new DateTimeOffset(DateTime.SpecifyKind(completedAt ?? addedAt, DateTimeKind.Utc)));
 }

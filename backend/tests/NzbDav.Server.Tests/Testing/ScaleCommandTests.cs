@@ -171,6 +171,43 @@ public sealed class ScaleCommandTests
     }
 
     [Fact]
+    public async Task A_library_cache_generates_once_and_gives_each_run_its_own_copy()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var cache = new TempDirectory();
+        using var first = new TempDirectory();
+        using var second = new TempDirectory();
+        var spec = Small with { Jobs = 30, FolderSize = 10 };
+
+        var (made, reusedFirst) = await ScaleLibraryCache.CopyAsync(cache.Path, first.Path, spec, ct);
+        // What a server does to its copy (here: forgets every job) must not reach the cache.
+        await using (var connection = new SqliteConnection($"Data Source={Path.Combine(first.Path, DataServiceCollectionExtensions.DatabaseFileName)};Pooling=False"))
+        {
+            await connection.OpenAsync(ct);
+            await using var delete = connection.CreateCommand();
+            delete.CommandText = "DELETE FROM FileHealth; DELETE FROM DavItems; DELETE FROM JobNzbs; DELETE FROM Jobs;";
+            await delete.ExecuteNonQueryAsync(ct);
+        }
+
+        var (copied, reusedSecond) = await ScaleLibraryCache.CopyAsync(cache.Path, second.Path, spec, ct);
+
+        Assert.False(reusedFirst);
+        Assert.True(reusedSecond);
+        Assert.Equal((made.Completed, made.Failed, made.Queued, made.Files, made.Directories, made.SampleJobFolder),
+            (copied.Completed, copied.Failed, copied.Queued, copied.Files, copied.Directories, copied.SampleJobFolder));
+        Assert.Equal(made.FolderJobs.OrderBy(p => p.Key, StringComparer.Ordinal), copied.FolderJobs.OrderBy(p => p.Key, StringComparer.Ordinal));
+        Assert.Equal(made.HistoryJobs.OrderBy(p => p.Key, StringComparer.Ordinal), copied.HistoryJobs.OrderBy(p => p.Key, StringComparer.Ordinal));
+        await using var copy = new SqliteConnection($"Data Source={Path.Combine(second.Path, DataServiceCollectionExtensions.DatabaseFileName)};Pooling=False");
+        await copy.OpenAsync(ct);
+        await using var count = copy.CreateCommand();
+        count.CommandText = "SELECT (SELECT COUNT(*) FROM Jobs), (SELECT COUNT(*) FROM DavItems WHERE NOT IsDirectory)";
+        await using var reader = await count.ExecuteReaderAsync(ct);
+        Assert.True(await reader.ReadAsync(ct));
+        Assert.Equal(spec.Jobs, reader.GetInt32(0));
+        Assert.Equal(made.Files, reader.GetInt64(1));
+    }
+
+    [Fact]
     public async Task The_measured_queries_read_indexes_and_never_scan_the_big_tables()
     {
         var ct = TestContext.Current.CancellationToken;

@@ -21,6 +21,8 @@ public static class ScaleArguments
               --segments=N       articles per video file, in its stored layout (default 400)
               --samples=N        timed calls of each kind per size, after one untimed first call (default 50)
               --ids-samples=N    timed PROPFINDs of /.ids/ (every file) per size; 0 skips them (default 3)
+              --library-cache=DIR  keep each generated library in DIR and copy it into later runs
+                                 (same options, same library) instead of generating it again
               --keep             leave each size's data directory in place (its path is logged)
               --server=PATH      the NzbDav.dll to measure (default this build's; e.g. another build's)
               --Section:Key=value  also passed to the server
@@ -60,6 +62,7 @@ public static class ScaleArguments
                 "--segments" => options with { VideoSegments = Value(1, 1_000_000) },
                 "--samples" => options with { Samples = Value(1, 100_000) },
                 "--ids-samples" => options with { IdsSamples = Value(0, 100_000) },
+                "--library-cache" => options with { LibraryCache = Path.GetFullPath(inline ?? Next(args, ref i, name)) },
                 "--server" => options with { ServerPath = ExistingFile(name, inline ?? Next(args, ref i, name)) },
                 "--keep" => throw new FullNzbTesterUsageException($"--keep takes no value (got '{inline}')."),
                 "--json" => throw new FullNzbTesterUsageException($"--json takes no value (got '{inline}')."),

@@ -285,6 +285,18 @@ internal sealed class ScaleLibraryInfo
 
     public int BigFolderJobs => FolderJobs.GetValueOrDefault(ScaleLibrary.BigCategory);
 
+    /// <summary>Sets the counts of a library generated earlier (see <see cref="ScaleLibraryCache"/>).</summary>
+    public void Restore(int completed, int failed, int queued, IReadOnlyDictionary<string, int> folderJobs, IReadOnlyDictionary<string, int> historyJobs)
+    {
+        Completed = completed;
+        Failed = failed;
+        Queued = queued;
+        foreach (var (category, count) in folderJobs)
+            FolderJobs[category] = count;
+        foreach (var (category, count) in historyJobs)
+            HistoryJobs[category] = count;
+    }
+
     public void Count(JobStatus status, string category)
     {
         switch (status)

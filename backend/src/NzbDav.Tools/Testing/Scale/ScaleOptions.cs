@@ -30,6 +30,9 @@ public sealed record ScaleOptions
     /// <summary><c>--Section:Key=value</c> arguments, for the server's configuration (and this command's logging).</summary>
     public IReadOnlyList<string> ConfigurationArguments { get; init; } = [];
 
+    /// <summary>A folder that keeps each generated library and copies it into later runs instead of generating it again; null generates every time.</summary>
+    public string? LibraryCache { get; init; }
+
     /// <summary>Leave each size's data directory (its database) in place instead of deleting it, and log where it is.</summary>
     public bool Keep { get; init; }
 

@@ -33,10 +33,12 @@ internal sealed class ScaleRun(ScaleOptions options, ILogger logger)
         {
             var data = Directory.CreateDirectory(Path.Combine(folder.FullName, "data")).FullName;
             var spec = new ScaleLibrarySpec(jobs, options.FilesPerJob, options.FolderSize, options.Queued, options.VideoSegments);
-            var library = await ScaleLibrary.GenerateAsync(data, spec, cancellationToken);
+            var (library, reused) = options.LibraryCache is { } cache
+                ? await ScaleLibraryCache.CopyAsync(cache, data, spec, cancellationToken)
+                : (await ScaleLibrary.GenerateAsync(data, spec, cancellationToken), false);
             var generatedBytes = DatabaseBytes(data);
-            logger.LogInformation("Generated {Jobs} jobs ({Files} files) in {Seconds:F1} s: {MB:F1} MB of database",
-                jobs, library.Files, library.GenerateTime.TotalSeconds, generatedBytes / 1e6);
+            logger.LogInformation("{How} {Jobs} jobs ({Files} files) in {Seconds:F1} s: {MB:F1} MB of database",
+                reused ? "Copied from the library cache (generated earlier)" : "Generated", jobs, library.Files, library.GenerateTime.TotalSeconds, generatedBytes / 1e6);
 
             var credentials = ServeCpuCredentials.New();
             var started = Stopwatch.GetTimestamp();

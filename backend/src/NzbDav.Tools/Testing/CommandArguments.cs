@@ -55,12 +55,16 @@ internal sealed class CommandArguments(IReadOnlyList<string> args)
     public bool Flag() =>
         _inline is null ? true : throw new FullNzbTesterUsageException($"{Name} takes no value (got '{_inline}').");
 
-    public int Integer(int min, int max)
+    public int Integer(int min, int max) => Integer(Value(), min, max);
+
+    /// <summary>Whole numbers separated by commas, none twice (<paramref name="item"/> names one in the error).</summary>
+    public List<int> Integers(int min, int max, string item)
     {
         var value = Value();
-        return int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
-            ? parsed
-            : throw new FullNzbTesterUsageException($"{Name} must be a whole number from {min} to {max}; got '{value}'.");
+        var numbers = value.Split(',').Select(v => Integer(v.Trim(), min, max)).ToList();
+        return numbers.Distinct().Count() == numbers.Count
+            ? numbers
+            : throw new FullNzbTesterUsageException($"{Name} lists a {item} twice: '{value}'.");
     }
 
     /// <summary>A fraction from 0 up to, not including, 1.</summary>
@@ -79,7 +83,15 @@ internal sealed class CommandArguments(IReadOnlyList<string> args)
         return File.Exists(value) ? Path.GetFullPath(value) : throw new FullNzbTesterUsageException($"{Name}: there is no file '{value}'.");
     }
 
+    /// <summary>A path, made absolute (it need not exist yet).</summary>
+    public string FullPath() => Path.GetFullPath(Value());
+
     public FullNzbTesterUsageException Unknown() => new($"Unknown argument '{Current}'.");
+
+    private int Integer(string value, int min, int max) =>
+        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
+            ? parsed
+            : throw new FullNzbTesterUsageException($"{Name} must be a whole number from {min} to {max}; got '{value}'.");
 
     private string TakeNext() =>
         _index + 1 < _args.Count && _args[_index + 1] is { } next && !next.StartsWith("--", StringComparison.Ordinal)

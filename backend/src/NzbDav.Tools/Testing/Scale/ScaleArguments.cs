@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace NzbDav.Tools.Testing.Scale;
 
 /// <summary>Parses the arguments that follow <c>--test-scale</c>, in the same forms as the other test commands.</summary>
@@ -34,63 +32,28 @@ public static class ScaleArguments
     /// <exception cref="FullNzbTesterUsageException">An unknown flag or a bad value.</exception>
     public static ScaleOptions Parse(IReadOnlyList<string> args)
     {
-        ArgumentNullException.ThrowIfNull(args);
         var options = new ScaleOptions();
-        var configuration = new List<string>();
-        for (var i = 0; i < args.Count; i++)
+        var arguments = new CommandArguments(args);
+        while (arguments.MoveNext())
         {
-            var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
-            var equals = arg.IndexOf('=', StringComparison.Ordinal);
-            var name = equals < 0 ? arg : arg[..equals];
-            var inline = equals < 0 ? null : arg[(equals + 1)..];
-            if (name.StartsWith("--", StringComparison.Ordinal) && name.Contains(':', StringComparison.Ordinal))
+            options = arguments.Name switch
             {
-                configuration.Add(inline is null ? $"{name}={Next(args, ref i, name)}" : arg);
-                continue;
-            }
-
-            int Value(int min, int max) => Integer(name, inline ?? Next(args, ref i, name), min, max);
-            options = name switch
-            {
-                "--json" when inline is null => options with { Json = true },
-                "--keep" when inline is null => options with { Keep = true },
+                "--json" => options with { Json = arguments.Flag() },
+                "--keep" => options with { Keep = arguments.Flag() },
                 "--help" or "-h" => options with { Help = true },
-                "--jobs" => options with { Jobs = Sizes(name, inline ?? Next(args, ref i, name)) },
-                "--files-per-job" => options with { FilesPerJob = Value(1, 1_000) },
-                "--folder-size" => options with { FolderSize = Value(1, 10_000_000) },
-                "--queued" => options with { Queued = Value(0, 100_000) },
-                "--segments" => options with { VideoSegments = Value(1, 1_000_000) },
-                "--samples" => options with { Samples = Value(1, 100_000) },
-                "--ids-samples" => options with { IdsSamples = Value(0, 100_000) },
-                "--library-cache" => options with { LibraryCache = Path.GetFullPath(inline ?? Next(args, ref i, name)) },
-                "--server" => options with { ServerPath = ExistingFile(name, inline ?? Next(args, ref i, name)) },
-                "--keep" => throw new FullNzbTesterUsageException($"--keep takes no value (got '{inline}')."),
-                "--json" => throw new FullNzbTesterUsageException($"--json takes no value (got '{inline}')."),
-                _ => throw new FullNzbTesterUsageException($"Unknown argument '{arg}'."),
+                "--jobs" => options with { Jobs = arguments.Integers(10, 10_000_000, "size") },
+                "--files-per-job" => options with { FilesPerJob = arguments.Integer(1, 1_000) },
+                "--folder-size" => options with { FolderSize = arguments.Integer(1, 10_000_000) },
+                "--queued" => options with { Queued = arguments.Integer(0, 100_000) },
+                "--segments" => options with { VideoSegments = arguments.Integer(1, 1_000_000) },
+                "--samples" => options with { Samples = arguments.Integer(1, 100_000) },
+                "--ids-samples" => options with { IdsSamples = arguments.Integer(0, 100_000) },
+                "--library-cache" => options with { LibraryCache = arguments.FullPath() },
+                "--server" => options with { ServerPath = arguments.ExistingFile() },
+                _ => throw arguments.Unknown(),
             };
         }
 
-        return options with { ConfigurationArguments = configuration };
+        return options with { ConfigurationArguments = arguments.Configuration };
     }
-
-    private static List<int> Sizes(string name, string value)
-    {
-        var sizes = value.Split(',').Select(v => Integer(name, v.Trim(), 10, 10_000_000)).ToList();
-        return sizes.Distinct().Count() == sizes.Count
-            ? sizes
-            : throw new FullNzbTesterUsageException($"{name} lists a size twice: '{value}'.");
-    }
-
-    private static string Next(IReadOnlyList<string> args, ref int i, string name) =>
-        i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal)
-            ? args[++i]
-            : throw new FullNzbTesterUsageException($"{name} needs a value.");
-
-    private static string ExistingFile(string name, string value) =>
-        File.Exists(value) ? Path.GetFullPath(value) : throw new FullNzbTesterUsageException($"{name}: there is no file '{value}'.");
-
-    private static int Integer(string name, string value, int min, int max) =>
-        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
-            ? parsed
-            : throw new FullNzbTesterUsageException($"{name} must be a whole number from {min} to {max}; got '{value}'.");
 }

@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-
 namespace NzbDav.Tools.Testing.Scale;
 
 /// <summary>
@@ -11,19 +9,7 @@ public static class ScaleCommand
     private const string Name = "--test-scale";
 
     /// <summary>Runs with the process console; Ctrl+C or SIGTERM cancels the run (and stops the server).</summary>
-    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) =>
-        ConsoleCancellation.RunAsync(async cancellationToken =>
-        {
-            // A SIGTERM would end the process without its finally blocks, leaving a generated library
-            // of up to gigabytes in the temp directory: it cancels the run instead, as Ctrl+C does.
-            using var terminated = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context =>
-            {
-                context.Cancel = true;
-                terminated.Cancel();
-            });
-            return await RunAsync(args, Console.Out, Console.Error, terminated.Token);
-        });
+    public static Task<int> RunConsoleAsync(IReadOnlyList<string> args) => Command.RunConsoleAsync(args);
 
     private static readonly MeasurementCommand<ScaleOptions, ScaleReport> Command = new()
     {

@@ -1,5 +1,3 @@
-using System.Text;
-using System.Text.Encodings.Web;
 using System.Text.Json;
 
 namespace NzbDav.Tools.Testing.Scale;
@@ -15,10 +13,8 @@ public static class ScaleJson
     {
         ArgumentNullException.ThrowIfNull(report);
         var options = report.Options;
-        using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        return JsonLine.Object(json =>
         {
-            json.WriteStartObject();
             json.WriteString("command", "test-scale");
             json.WriteNumber("filesPerJob", options.FilesPerJob);
             json.WriteNumber("folderSize", options.FolderSize);
@@ -32,10 +28,7 @@ public static class ScaleJson
             for (var i = 1; i < report.Sizes.Count; i++)
                 WriteGrowth(json, report.Sizes[i - 1], report.Sizes[i]);
             json.WriteEndArray();
-            json.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(buffer.GetBuffer(), 0, (int)buffer.Length);
+        });
     }
 
     private static void WriteSize(Utf8JsonWriter json, ScaleSizeReport size)

@@ -9,10 +9,18 @@ public sealed partial class FetchGroup
     // ---- stragglers and withdrawn requests ----
 
     /// <summary>
-    /// Races one request may start. A second race covers the racer itself stalling, or failing
-    /// while the straggler hangs on: with one race only, the reader then waits out the stall.
+    /// Races one request may start. More than one covers the racer itself stalling, or failing
+    /// while the straggler hangs on: with one race only, the reader then waits out the stall. The
+    /// soak (5 % of commands stalling 10 s) saw two racers of one article stall in turn.
     /// </summary>
-    private const int MaxRacesPerRequest = 2;
+    private const int MaxRacesPerRequest = 3;
+
+    /// <summary>
+    /// The longest a reader's request waits on its newest attempt before it is raced, however slow
+    /// the median fetch is: delays scaled by the median grow under load (two busy cores put it near a
+    /// second), and a player must not wait out two of them in a row.
+    /// </summary>
+    private static readonly long MaximumRaceDelayTicks = Ticks(TimeSpan.FromMilliseconds(600));
 
     /// <summary>Requests of other streams' readers (expedited while already running) watched and raced like the head.</summary>
     private const int MaxWaitedWatched = 8;
@@ -93,7 +101,7 @@ public sealed partial class FetchGroup
                 return;
             }
             since = state.WaitedSince;
-            due = since + StragglerDelayTicks();
+            due = since + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks);
         }
         else
         {
@@ -101,7 +109,7 @@ public sealed partial class FetchGroup
             var current = state.Attempts[^1];
             since = current.StartedAt;
             due = Math.Min(
-                current.StartedAt + StragglerDelayTicks(),
+                current.StartedAt + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks),
                 Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks());
         }
         if (now < due)
@@ -110,10 +118,11 @@ public sealed partial class FetchGroup
             return;
         }
         var worker = PickRacer(request, state.Attempts, now);
-        if (worker is null || (worker.InFlight > 0 && !worker.IsRacer))
+        if (worker is null || (!worker.IsRacer && (worker.InFlight > 0 || state.Races > 0)))
         {
-            // A racer pipelined behind other answers is late by their transfer too: a backup
-            // session of its own serves the race at once, when one is free.
+            // A racer pipelined behind other answers is late by their transfer too, and a second
+            // race on the provider that stalled twice may well stall again: a backup session of its
+            // own serves the race at once, when one is free.
             var (asked, note) = RequestRaceLease(request, now);
             state.RacerNote = note;
             if (asked || worker is null)

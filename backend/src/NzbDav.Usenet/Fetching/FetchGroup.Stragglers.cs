@@ -128,6 +128,8 @@ public sealed partial class FetchGroup
             if (asked || worker is null)
             {
                 _wantExtraLease |= worker is null;
+                // Nothing else may wake the loop (every connection of the group stalled): look again.
+                WakeAt(now + RaceLeaseRetryTicks);
                 return;
             }
         }
@@ -136,6 +138,8 @@ public sealed partial class FetchGroup
         Statistics.StragglerRaced();
         FetchLog.StragglerRaced(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(since, now).TotalMilliseconds);
         Start(request, worker, now);
+        // The racer may stall too; nothing else may wake the loop before its own race is due.
+        WakeAt(now + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks));
     }
 
     /// <summary>

@@ -1,5 +1,7 @@
+using System.Diagnostics;
 using NzbDav.MockNntp;
 using NzbDav.Streaming.Tests.Support;
+using NzbDav.Usenet.Providers;
 using static NzbDav.Streaming.Tests.Support.StreamHarness;
 
 namespace NzbDav.Streaming.Tests;
@@ -48,6 +50,38 @@ public sealed class StragglerTests
         // Stalled connections are closed, never handed back to the pool; the mock only notices a
         // closed session once its stall ends, so count on the client side.
         Assert.InRange(harness.Client.GetProviderStatus().Single().Pool.PeakOpen, 1, 4);
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
+    public async Task A_stalled_segment_is_raced_on_the_backup_when_the_primary_has_no_connection_free()
+    {
+        const int segmentSize = 24 * 1024;
+        await using var primary = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2), messageIdToken: "race-on-backup");
+        await using var backup = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2), messageIdToken: "race-on-backup");
+        var file = primary.Store.AddGeneratedFile("stalled.bin", 20L * segmentSize, segmentSize);
+        backup.Store.AddGeneratedFile("stalled.bin", file.Size, segmentSize);
+        // Longer than the whole read may take: only a race on another provider delivers it in time.
+        primary.Store.SetDelay(file.Articles[7], TimeSpan.FromSeconds(30), times: 10);
+        // The primary's one connection is the stream's; the backup is never used while the primary is healthy, except to race.
+        await using var harness = Create(
+            new StreamingOptions { ConnectionsPerStream = 1 },
+            Provider(primary, "primary", maxConnections: 1, pipelineDepth: 1),
+            Provider(backup, "backup", maxConnections: 2, priority: 1) with { Role = ProviderRole.BackupOnly });
+
+        var started = Stopwatch.GetTimestamp();
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsToEndExactlyAsync(stream, file, 16 * 1024, Token);
+            Assert.True(stream.Statistics.StragglerRaces >= 1, "the stalled segment should have been raced");
+        }
+
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        Assert.True(elapsed < TimeSpan.FromSeconds(10), $"the read took {elapsed.TotalSeconds:F1} s: it waited for the stalled article");
+        Assert.True(backup.Stats.GetCommandCount(MockCommandKind.Body) >= 1, "the race should have gone to the backup");
+        var pools = harness.Client.GetProviderStatus();
+        Assert.InRange(pools.Single(p => p.Name == "primary").Pool.PeakOpen, 1, 1);
+        Assert.InRange(pools.Single(p => p.Name == "backup").Pool.PeakOpen, 1, 2);
         await harness.AssertAllReturnedAsync();
     }
 }

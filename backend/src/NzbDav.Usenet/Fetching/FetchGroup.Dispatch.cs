@@ -63,6 +63,10 @@ public sealed partial class FetchGroup
         var goodBusy = false;
         foreach (var worker in _workers)
         {
+            if (worker.IsRacer)
+            {
+                continue; // only for races
+            }
             if (worker.State == FetchWorkerState.Acquiring)
             {
                 // A lease on its way that cannot land on a ruled-out provider will serve it.
@@ -95,7 +99,7 @@ public sealed partial class FetchGroup
     }
 
     private bool HasPlainAcquisition() =>
-        _workers.Exists(static w => w.State == FetchWorkerState.Acquiring && w.Avoid is null && !w.AcquireCancellation.IsCancellationRequested);
+        _workers.Exists(static w => w.State == FetchWorkerState.Acquiring && !w.IsRacer && w.Avoid is null && !w.AcquireCancellation.IsCancellationRequested);
 
     private static bool Covers(IReadOnlyList<string> avoid, IReadOnlyList<string> excluded)
     {

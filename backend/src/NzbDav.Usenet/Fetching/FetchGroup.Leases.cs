@@ -58,6 +58,12 @@ public sealed partial class FetchGroup
             var worker = _workers[i];
             switch (worker.State)
             {
+                case FetchWorkerState.Ready when worker.IsRacer && worker.InFlight == 0:
+                    // Its race is over: the backup session goes back at once.
+                    Close(worker);
+                    break;
+                case FetchWorkerState.Acquiring or FetchWorkerState.Ready when worker.IsRacer:
+                    break;
                 case FetchWorkerState.Acquiring when active > desired && worker.Avoid is null && !worker.AcquireCancellation.IsCancellationRequested:
                     // Not needed any more: stop waiting for it rather than take a lease only to idle.
                     active--;
@@ -168,7 +174,7 @@ public sealed partial class FetchGroup
 
     private bool AvoidingAcquisitionWaits() =>
         _wantAvoiding is not null
-        || _workers.Exists(static w => w.State == FetchWorkerState.Acquiring && w.Avoid is not null && !w.AcquireCancellation.IsCancellationRequested);
+        || _workers.Exists(static w => w.State == FetchWorkerState.Acquiring && !w.IsRacer && w.Avoid is not null && !w.AcquireCancellation.IsCancellationRequested);
 
     private bool OtherKindWaits()
     {
@@ -189,6 +195,10 @@ public sealed partial class FetchGroup
         for (var i = _workers.Count - 1; i >= 0 && active > cap; i--)
         {
             var worker = _workers[i];
+            if (worker.IsRacer)
+            {
+                continue;
+            }
             if (worker.State == FetchWorkerState.Ready)
             {
                 worker.State = FetchWorkerState.Draining;
@@ -208,6 +218,10 @@ public sealed partial class FetchGroup
         var active = 0;
         foreach (var worker in _workers)
         {
+            if (worker.IsRacer)
+            {
+                continue;
+            }
             if (worker.State == FetchWorkerState.Ready
                 || (worker.State == FetchWorkerState.Acquiring && worker.Avoid is null && !worker.AcquireCancellation.IsCancellationRequested))
             {
@@ -246,6 +260,12 @@ public sealed partial class FetchGroup
         {
             Statistics.LeaseAcquired(now - worker.AcquireStartedAt);
             worker.PipelineDepth = Math.Max(1, lease.Connection.PipelineDepth);
+            if (worker.IsRacer)
+            {
+                worker.State = FetchWorkerState.Ready;
+                worker.IdleSince = now;
+                return;
+            }
             _pipelineDepth = worker.PipelineDepth;
             worker.State = FetchWorkerState.Ready;
             // Granted just as it was called off: idle since forever, so it goes back unless needed.
@@ -255,6 +275,16 @@ public sealed partial class FetchGroup
         _workers.Remove(worker);
         worker.State = FetchWorkerState.Closed;
         var error = worker.AcquireError;
+        if (worker.IsRacer)
+        {
+            // No backup session was free: the race waits for a connection of the group, or a later ask.
+            _nextRaceLeaseAt = now + RaceLeaseRetryTicks;
+            if (error is not null and not OperationCanceledException)
+            {
+                FetchLog.ExtraLeaseUnavailable(_logger, error.Message);
+            }
+            return;
+        }
         if (error is OperationCanceledException && withdrawn)
         {
             return;
@@ -315,7 +345,7 @@ public sealed partial class FetchGroup
     }
 
     private bool HasGoodWorker(ArticleRequest request) =>
-        _workers.Exists(w => w.State == FetchWorkerState.Ready && !IsExcluded(request, w.ProviderName!));
+        _workers.Exists(w => w.State == FetchWorkerState.Ready && !w.IsRacer && !IsExcluded(request, w.ProviderName!));
 
     private void Close(FetchWorker worker)
     {

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Usenet.Fetching;
 
@@ -8,61 +9,250 @@ public sealed partial class FetchGroup
     // ---- stragglers and withdrawn requests ----
 
     /// <summary>
-    /// Races one request may start. A second race covers the racer itself stalling, or failing
-    /// while the straggler hangs on: with one race only, the reader then waits out the stall.
+    /// Races one request may start. More than one covers the racer itself stalling, or failing
+    /// while the straggler hangs on: with one race only, the reader then waits out the stall. The
+    /// soak (5 % of commands stalling 10 s) saw two racers of one article stall in turn.
     /// </summary>
-    private const int MaxRacesPerRequest = 2;
+    private const int MaxRacesPerRequest = 3;
 
     /// <summary>
-    /// The request the reader waits for has been out longer than a few median fetch times, or its
-    /// connection has sent nothing for a few median first-byte times: ask another connection too.
-    /// Whichever answers first is used. If the newest attempt is late as well, race once more.
+    /// The longest a reader's request waits on its newest attempt before it is raced, however slow
+    /// the median fetch is: delays scaled by the median grow under load (two busy cores put it near a
+    /// second), and a player must not wait out two of them in a row.
+    /// </summary>
+    private static readonly long MaximumRaceDelayTicks = Ticks(TimeSpan.FromMilliseconds(600));
+
+    /// <summary>Requests of other streams' readers (expedited while already running) watched and raced like the head.</summary>
+    private const int MaxWaitedWatched = 8;
+
+    /// <summary>Backup sessions one group may hold at once just for races.</summary>
+    private const int MaxRaceLeases = 2;
+
+    /// <summary>A reader blocked this long on one article is logged (once per article) with what was tried.</summary>
+    private static readonly long SlowReadTicks = Ticks(TimeSpan.FromSeconds(2));
+
+    /// <summary>After no backup session was free, how long before asking again (each ask wakes the loop).</summary>
+    private static readonly long RaceLeaseRetryTicks = Ticks(TimeSpan.FromMilliseconds(100));
+
+    /// <summary>
+    /// Every request a reader is blocked on: this stream's head, and requests other streams' readers
+    /// wait on (they share this group's fetch and expedited it while it ran). Each is raced when late.
     /// </summary>
     private void RaceStraggler(long now)
     {
         var head = Volatile.Read(ref _head);
-        if (!_options.RaceStragglers || head is null)
+        if (head is not null)
+        {
+            Race(head, now);
+        }
+        for (var i = _waited.Count - 1; i >= 0; i--)
+        {
+            var request = _waited[i];
+            if (request.State.Settled || !request.IsWanted)
+            {
+                _waited.RemoveAt(i);
+            }
+            else if (!ReferenceEquals(request, head))
+            {
+                Race(request, now);
+            }
+        }
+    }
+
+    /// <summary>Another stream's reader waits on a request this group fetches: it is watched like the head.</summary>
+    private void WatchWaited(ArticleRequest request)
+    {
+        if (!request.State.Settled && _waited.Count < MaxWaitedWatched && !_waited.Contains(request))
+        {
+            _waited.Add(request);
+        }
+    }
+
+    /// <summary>
+    /// The request has been out longer than a few median fetch times, or its connection has sent
+    /// nothing for a few median first-byte times: ask another connection too, whichever answers first
+    /// is used; if the newest attempt is late as well, race once more. A request still queued (no
+    /// connection of the group was free) is started on a racer once it is as late. The racer is a
+    /// connection none of its attempts uses and that is not itself silent; when the group has none,
+    /// a backup session is taken for the race (<see cref="UsenetClient.TryLeaseRacerAsync"/>).
+    /// </summary>
+    private void Race(ArticleRequest request, long now)
+    {
+        var state = request.State;
+        if (state.Settled || !request.IsWanted)
         {
             return;
         }
-        var state = head.State;
-        if (state.Races >= MaxRacesPerRequest || state.Attempts.Count == 0 || state.Settled || !head.IsWanted)
+        if (state.WaitedSince == 0)
+        {
+            state.WaitedSince = now;
+        }
+        WatchSlowRead(request, now);
+        if (!_options.RaceStragglers || state.Races >= MaxRacesPerRequest)
         {
             return;
         }
-        // The newest attempt decides: an older one is later still.
-        var current = state.Attempts[^1];
-        var due = Math.Min(
-            current.StartedAt + StragglerDelayTicks(),
-            Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks());
+        long due;
+        long since;
+        if (state.Attempts.Count == 0)
+        {
+            if (!state.Queued)
+            {
+                return;
+            }
+            since = state.WaitedSince;
+            due = since + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks);
+        }
+        else
+        {
+            // The newest attempt decides: an older one is later still.
+            var current = state.Attempts[^1];
+            since = current.StartedAt;
+            due = Math.Min(
+                current.StartedAt + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks),
+                Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks());
+        }
         if (now < due)
         {
             WakeAt(due);
             return;
         }
-        var worker = PickRacer(head, state.Attempts);
-        if (worker is null)
+        var worker = PickRacer(request, state.Attempts, now);
+        if (worker is null || (!worker.IsRacer && (worker.InFlight > 0 || state.Races > 0)))
         {
-            _wantExtraLease = true;
-            return;
-        }
-        state.Races++;
-        Statistics.StragglerRaced();
-        FetchLog.StragglerRaced(_logger, head.MessageId, (long)Stopwatch.GetElapsedTime(current.StartedAt, now).TotalMilliseconds);
-        Start(head, worker, now);
-    }
-
-    /// <summary>A connection none of the request's attempts runs on, to a provider not ruled out, with a free pipeline slot.</summary>
-    private FetchWorker? PickRacer(ArticleRequest request, List<FetchAttempt> running)
-    {
-        foreach (var worker in _workers)
-        {
-            if (worker.HasCapacity && !running.Exists(a => ReferenceEquals(a.Worker, worker)) && !IsExcluded(request, worker.ProviderName!))
+            // A racer pipelined behind other answers is late by their transfer too, and a second
+            // race on the provider that stalled twice may well stall again: a backup session of its
+            // own serves the race at once, when one is free.
+            var (asked, note) = RequestRaceLease(request, now);
+            state.RacerNote = note;
+            if (asked || worker is null)
             {
-                return worker;
+                _wantExtraLease |= worker is null;
+                // Nothing else may wake the loop (every connection of the group stalled): look again.
+                WakeAt(now + RaceLeaseRetryTicks);
+                return;
             }
         }
-        return null;
+        state.Races++;
+        state.RacerNote = worker.IsRacer ? $"raced on a backup session of {worker.ProviderName}" : $"raced on another connection to {worker.ProviderName}";
+        Statistics.StragglerRaced();
+        FetchLog.StragglerRaced(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(since, now).TotalMilliseconds);
+        Start(request, worker, now);
+        // The racer may stall too; nothing else may wake the loop before its own race is due.
+        WakeAt(now + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks));
+    }
+
+    /// <summary>
+    /// A connection none of the request's attempts runs on, to a provider not ruled out, with a free
+    /// pipeline slot: an idle one first, then a race session, then the least loaded; never one whose
+    /// requests have gone silent (a stalled connection would only stall the racer too).
+    /// </summary>
+    private FetchWorker? PickRacer(ArticleRequest request, List<FetchAttempt> running, long now)
+    {
+        FetchWorker? best = null;
+        var bestRank = int.MaxValue;
+        var silence = SilenceDelayTicks();
+        foreach (var worker in _workers)
+        {
+            if (!worker.HasCapacity || running.Exists(a => ReferenceEquals(a.Worker, worker)) || IsExcluded(request, worker.ProviderName!))
+            {
+                continue;
+            }
+            if (worker.InFlight > 0 && now - Math.Max(worker.LastProgressAt, worker.IdleSince) > silence)
+            {
+                continue;
+            }
+            var rank = worker.InFlight == 0 ? 0 : worker.IsRacer ? 1 : 1 + worker.InFlight;
+            if (rank < bestRank)
+            {
+                best = worker;
+                bestRank = rank;
+            }
+        }
+        return best;
+    }
+
+    /// <summary>
+    /// Asks for a backup session to race on, unless the group holds enough or none was free just
+    /// now; true while one is on its way (the race waits for it), with what happened.
+    /// </summary>
+    private (bool Asked, string Note) RequestRaceLease(ArticleRequest request, long now)
+    {
+        if (!_client.HasBackups)
+        {
+            return (false, "none: no free connection in the group and no backup provider");
+        }
+        var racers = 0;
+        foreach (var worker in _workers)
+        {
+            if (worker.IsRacer)
+            {
+                if (worker.State == FetchWorkerState.Acquiring)
+                {
+                    return (true, "none yet: a backup session is being taken");
+                }
+                racers++;
+            }
+        }
+        if (racers >= MaxRaceLeases)
+        {
+            return (false, "none: the group's race sessions are busy");
+        }
+        if (now < _nextRaceLeaseAt)
+        {
+            WakeAt(_nextRaceLeaseAt);
+            return (false, "none: no backup session was free");
+        }
+        var racer = new FetchWorker(now, Excluded(request), _stopping.Token, isRacer: true);
+        _workers.Add(racer);
+        racer.Acquisition = AcquireRacerAsync(racer);
+        return (true, "none yet: asked for a backup session");
+    }
+
+    private async Task AcquireRacerAsync(FetchWorker worker)
+    {
+        try
+        {
+            worker.Lease = await _client.TryLeaseRacerAsync(worker.Avoid, worker.AcquireCancellation.Token).ConfigureAwait(false);
+        }
+        catch (Exception error)
+        {
+            worker.AcquireError = error;
+        }
+        _acquired.Enqueue(worker);
+        _signal.Set();
+    }
+
+    /// <summary>Logs, once per request, a reader blocked on it for longer than <see cref="SlowReadTicks"/>, with what was tried.</summary>
+    private void WatchSlowRead(ArticleRequest request, long now)
+    {
+        var state = request.State;
+        if (state.SlowLogged)
+        {
+            return;
+        }
+        if (now - state.WaitedSince < SlowReadTicks)
+        {
+            WakeAt(state.WaitedSince + SlowReadTicks);
+            return;
+        }
+        state.SlowLogged = true;
+        if (!_logger.IsEnabled(Microsoft.Extensions.Logging.LogLevel.Warning))
+        {
+            return;
+        }
+        var attempts = string.Join("; ", state.Attempts.Select(a =>
+            $"{a.Worker.ProviderName}{(a.Worker.IsRacer ? " (race session)" : "")} {(long)Stopwatch.GetElapsedTime(a.StartedAt, now).TotalMilliseconds} ms, "
+            + $"{(a.HasBegun ? "answering" : "no answer yet")}, {a.Worker.InFlight} in flight on it, silent {(a.Worker.LastProgressAt == 0 ? "always" : (long)Stopwatch.GetElapsedTime(a.Worker.LastProgressAt, now).TotalMilliseconds + " ms")}"));
+        var failures = state.Failures is { } list ? " / failed on " + string.Join(", ", list.Select(f => f.ProviderName)) : "";
+        var missing = state.MissingOn is { } on ? " / 430 on " + string.Join(", ", on) : "";
+        var free = 0;
+        foreach (var worker in _workers)
+        {
+            free += worker.HasCapacity ? 1 : 0;
+        }
+        FetchLog.SlowRead(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(state.WaitedSince, now).TotalMilliseconds,
+            attempts + failures + missing, state.Races, state.FailedAttempts, state.RacerNote ?? "not due yet", _workers.Count, free);
     }
 
     private long SilenceDelayTicks()

@@ -35,6 +35,7 @@ public sealed partial class FetchGroup : IAsyncDisposable
     private readonly PriorityQueue<ArticleRequest, (long Order, long Sequence)> _pending = new();
     private readonly List<FetchWorker> _workers = [];
     private readonly List<FetchAttempt> _running = [];
+    private readonly List<ArticleRequest> _waited = [];
     private readonly List<Task> _closing = [];
     private readonly FetchTimings _timings = new();
     private readonly Task _loop;
@@ -44,6 +45,7 @@ public sealed partial class FetchGroup : IAsyncDisposable
     private long _sequence;
     private long _nextWakeAt = long.MaxValue;
     private long _armedFor = long.MaxValue;
+    private long _nextRaceLeaseAt;
     private int _pipelineDepth = 4;
     private int _anticipated;
     private bool _wantExtraLease;
@@ -200,6 +202,7 @@ public sealed partial class FetchGroup : IAsyncDisposable
         while (_expedited.TryDequeue(out var expedited))
         {
             // Queued twice at worst: the copy dispatched second finds it fetching and is dropped.
+            WatchWaited(expedited);
             if (NeedsFetch(expedited))
             {
                 expedited.State.Queued = true;

@@ -20,6 +20,9 @@ internal static partial class FetchLog
     [LoggerMessage(EventId = 4007, Level = LogLevel.Debug, Message = "One more connection was not available: {Reason}")]
     public static partial void ExtraLeaseUnavailable(ILogger logger, string? reason);
 
+    [LoggerMessage(EventId = 4008, Level = LogLevel.Warning, Message = "Article <{MessageId}> has kept a reader waiting {WaitedMs} ms: attempts [{Attempts}], {Races} race(s), {Failed} failed try(s), racer: {Racer}; the group holds {Connections} connection(s), {Free} with a free slot")]
+    public static partial void SlowRead(ILogger logger, string messageId, long waitedMs, string attempts, int races, int failed, string racer, int connections, int free);
+
     [LoggerMessage(EventId = 4005, Level = LogLevel.Error, Message = "A fetch group failed; its unanswered requests fail with it")]
     public static partial void GroupFailed(ILogger logger, Exception error);
 

@@ -16,6 +16,15 @@ internal sealed class FetchState
 
     public bool Queued { get; set; }
 
+    /// <summary>When a reader was first seen waiting on the request (stopwatch timestamp); 0 = never.</summary>
+    public long WaitedSince { get; set; }
+
+    /// <summary>The slow-read warning was logged for the request (once is enough).</summary>
+    public bool SlowLogged { get; set; }
+
+    /// <summary>Why the last race of the request could or could not start, for the slow-read warning.</summary>
+    public string? RacerNote { get; set; }
+
     /// <summary>The group answered the request; nothing more is reported.</summary>
     public bool Settled { get; set; }
 

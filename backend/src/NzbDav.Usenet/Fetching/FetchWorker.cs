@@ -24,7 +24,7 @@ internal enum FetchWorkerState
 /// the group's loop, except for the lease and error the acquisition hands over through a queue and
 /// the progress time that receive loops write.
 /// </summary>
-internal sealed class FetchWorker(long acquireStartedAt, IReadOnlyList<string>? avoid, CancellationToken stopping)
+internal sealed class FetchWorker(long acquireStartedAt, IReadOnlyList<string>? avoid, CancellationToken stopping, bool isRacer = false)
 {
     private long _lastProgressAt;
 
@@ -42,6 +42,12 @@ internal sealed class FetchWorker(long acquireStartedAt, IReadOnlyList<string>? 
     public UsenetLease? Lease { get; set; }
 
     public Exception? AcquireError { get; set; }
+
+    /// <summary>
+    /// A backup session taken only to race late requests (<see cref="Providers.UsenetClient.TryLeaseRacerAsync"/>):
+    /// it takes no ordinary work, counts toward no cap of the group, and goes back once idle.
+    /// </summary>
+    public bool IsRacer { get; } = isRacer;
 
     public Task Acquisition { get; set; } = Task.CompletedTask;
 

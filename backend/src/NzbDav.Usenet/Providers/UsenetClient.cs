@@ -139,6 +139,65 @@ public sealed class UsenetClient : IAsyncDisposable
     }
 
     /// <summary>
+    /// A session to race a late article on, only if one can be had at once: on a backup-only
+    /// provider not in <paramref name="avoid"/>, outside the limiter's budget. Backups add nothing
+    /// to that budget (it is the primaries' capacity), and each backup's pool still holds it to its
+    /// own MaxConnections, so no provider ever sees more sessions than it allows. While every primary
+    /// permit is taken this is the only connection a stalled article can be raced on; the lease is
+    /// given back as soon as its race is over. Null when no backup has a session free now.
+    /// </summary>
+    public async ValueTask<UsenetLease?> TryLeaseRacerAsync(IReadOnlyList<string>? avoid, CancellationToken cancellationToken)
+    {
+        foreach (var endpoint in Providers.Endpoints)
+        {
+            if (endpoint.IsPrimary || endpoint.IsRetired || avoid?.Contains(endpoint.Name, StringComparer.OrdinalIgnoreCase) == true
+                || !endpoint.Breaker.TryEnter())
+            {
+                continue;
+            }
+
+            ValueTask<ConnectionLease> pending;
+            try
+            {
+                if (!endpoint.Pool.TryRentWithoutWaiting(cancellationToken, out pending))
+                {
+                    endpoint.Breaker.OnNeutral();
+                    continue;
+                }
+            }
+            catch (Exception error) when (error is ProviderRetiredException or ObjectDisposedException)
+            {
+                endpoint.Breaker.OnNeutral();
+                continue;
+            }
+
+            ConnectionLease lease;
+            try
+            {
+                lease = await pending.ConfigureAwait(false);
+            }
+            catch (Exception error) when (FailureClassifier.IsProviderFault(error, cancellationToken))
+            {
+                endpoint.Breaker.OnFailure();
+                continue;
+            }
+            catch
+            {
+                endpoint.Breaker.OnNeutral();
+                throw;
+            }
+
+            endpoint.Breaker.OnSuccess();
+            return new UsenetLease(endpoint, default, lease);
+        }
+
+        return null;
+    }
+
+    /// <summary>Whether a backup-only provider is in force (something <see cref="TryLeaseRacerAsync"/> could lend).</summary>
+    public bool HasBackups => Array.Exists(Providers.Endpoints, static e => !e.IsPrimary);
+
+    /// <summary>
     /// Opens sessions ahead of demand on the provider the next lease would go to (the first primary
     /// whose breaker is closed), until it has at least <paramref name="sessions"/> open. Returns at
     /// once; see <see cref="ProviderConnectionPool.Warm"/>.

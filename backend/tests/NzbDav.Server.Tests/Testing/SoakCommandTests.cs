@@ -13,12 +13,13 @@ public sealed class SoakCommandTests
     public async Task A_minute_of_faults_and_an_outage_loses_nothing_and_meets_every_target()
     {
         // Smaller library files than the 10-minute run keep the mocks (in this test process) small.
-        // Two targets are relaxed because they are missed today (docs/reliability.md §2): the 400 MiB
-        // RSS (the streaming memory budget alone is 512 MiB) and the 2 s wait (a read still sometimes
-        // waits out a 10 s stall). Put --max-wait-ms back to its default once the stall case is fixed.
+        // Two targets are relaxed (docs/reliability.md §2): the 400 MiB RSS is missed (the streaming
+        // memory budget alone is 512 MiB), and the 2 s wait is met by a hair on a quiet machine but not
+        // on CI's shared cores, so the bound is 5 s: still half a stall, so a read that waits one
+        // out (as before late articles were raced on the backup) fails it.
         var (exitCode, output, error) = await RunAsync(
             "--mock-server", "--duration=60", "--outage-at=20", "--outage-seconds=15", "--library-files=4", "--file-mib=64",
-            "--max-rss-mib=1024", "--max-wait-ms=25000", "--json");
+            "--max-rss-mib=1024", "--max-wait-ms=5000", "--json");
 
         Assert.True(exitCode == 0, output + error);
         Assert.Contains("FAULT SOAK RESULTS SUMMARY", output, StringComparison.Ordinal);
@@ -31,7 +32,15 @@ public sealed class SoakCommandTests
         Assert.Equal(0, json.GetProperty("failedReads").GetInt32());
         var outside = json.GetProperty("waitsOutsideOutage");
         Assert.True(outside.GetProperty("count").GetInt32() > 100);
-        Assert.InRange(outside.GetProperty("maxMs").GetDouble(), 0, 25_000);
+        Assert.InRange(outside.GetProperty("maxMs").GetDouble(), 0, 5_000);
+        // Every wait of a second or more outside the outage is named (client, file, offset, time).
+        foreach (var worst in json.GetProperty("worstWaitsOutsideOutage").EnumerateArray())
+        {
+            Assert.False(string.IsNullOrEmpty(worst.GetProperty("client").GetString()));
+            Assert.StartsWith("/content/", worst.GetProperty("path").GetString(), StringComparison.Ordinal);
+            Assert.InRange(worst.GetProperty("waitMs").GetDouble(), 1_000, 5_000);
+        }
+
         Assert.True(json.GetProperty("waitsDuringOutage").GetProperty("count").GetInt32() > 0);
 
         // The outage happened: the primary cut its sessions or refused new ones, and the backup served.

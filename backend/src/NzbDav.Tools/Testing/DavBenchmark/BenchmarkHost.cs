@@ -109,8 +109,10 @@ internal sealed class BenchmarkHost : IAsyncDisposable
     /// <summary>
     /// Starts the server as a child process (<c>dotnet NzbDav.dll</c> from this build's folder) with
     /// <paramref name="providers"/>, so its memory is measured apart from the clients and the mocks.
+    /// Each line the server logs is handed to <paramref name="onLine"/> when given.
     /// </summary>
-    public static async Task<BenchmarkHost> StartChildAsync(IReadOnlyList<string> providers, IReadOnlyList<string> configuration, CancellationToken cancellationToken)
+    public static async Task<BenchmarkHost> StartChildAsync(
+        IReadOnlyList<string> providers, IReadOnlyList<string> configuration, CancellationToken cancellationToken, Action<string>? onLine = null)
     {
         var data = Directory.CreateTempSubdirectory("nzbdav-soak-host-");
         var credentials = ServeCpuCredentials.New();
@@ -134,7 +136,7 @@ internal sealed class BenchmarkHost : IAsyncDisposable
             // The data directory is the content root too, so no appsettings.json is picked up by accident.
             var (child, url) = await ChildProcess.StartAsync(
                 "the NzbDav server", Path.Combine(AppContext.BaseDirectory, "NzbDav.dll"), arguments, data.FullName,
-                ServeCpuChildren.ListeningUrl, ChildDeadline, cancellationToken);
+                ServeCpuChildren.ListeningUrl, ChildDeadline, cancellationToken, onLine);
             return new BenchmarkHost(null, child, data, new UriBuilder(url) { Path = "/" }.Uri, credentials.Password, credentials.ApiKey);
         }
         catch

@@ -62,7 +62,7 @@ internal sealed class DavReader(HttpClient http, VerificationTally tally)
                 if (playback is not null)
                 {
                     var blockTime = Stopwatch.GetElapsedTime(blockStarted);
-                    playback.OnBlock?.Invoke(blockStarted, blockTime);
+                    playback.OnBlock?.Invoke(blockStarted, blockTime, offset + received - filled);
                     await PlayAsync(playback, started, received, blockTime, token);
                 }
             }

@@ -101,7 +101,10 @@ internal sealed class SoakClients(HttpClient http, DavReader reader, SoakRecorde
         if (stop.IsCancellationRequested)
             return;
         var started = Stopwatch.GetTimestamp();
-        var playback = new Playback(bytesPerSecond, [], static () => { }, stop) { OnBlock = recorder.Wait };
+        var playback = new Playback(bytesPerSecond, [], static () => { }, stop)
+        {
+            OnBlock = (start, wait, at) => recorder.Wait(client, file.Path, at, start, wait),
+        };
         try
         {
             recorder.Read();

@@ -46,6 +46,23 @@ public static class SoakJson
             json.WriteEndArray();
             Latency(json, "waitsOutsideOutage", report.WaitsOutside);
             Latency(json, "waitsDuringOutage", report.WaitsInside);
+            json.WriteStartArray("worstWaitsOutsideOutage");
+            foreach (var worst in report.WorstWaits)
+            {
+                json.WriteStartObject();
+                json.WriteString("client", worst.Client);
+                json.WriteString("path", worst.Path);
+                json.WriteNumber("offset", worst.Offset);
+                json.WriteNumber("atSeconds", Math.Round(worst.AtSeconds, 1));
+                json.WriteNumber("waitMs", Math.Round(worst.WaitMs));
+                json.WriteStartArray("server");
+                foreach (var line in worst.Server)
+                    json.WriteStringValue(line);
+                json.WriteEndArray();
+                json.WriteEndObject();
+            }
+
+            json.WriteEndArray();
             Latency(json, "propfindsOutsideOutage", report.PropfindsOutside);
             Latency(json, "propfindsDuringOutage", report.PropfindsInside);
             Provider(json, "primary", report.Primary);

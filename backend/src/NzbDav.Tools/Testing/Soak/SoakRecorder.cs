@@ -10,20 +10,73 @@ namespace NzbDav.Tools.Testing.Soak;
 /// </summary>
 internal sealed class SoakRecorder
 {
+    /// <summary>Waits at least this long are kept with who waited, where, and what the server logged meanwhile.</summary>
+    private static readonly TimeSpan SlowWait = TimeSpan.FromSeconds(1);
+
+    /// <summary>The server's warning that a read has waited long on one article (FetchLog.SlowRead).</summary>
+    private const string SlowReadMarker = "kept a reader waiting";
+
+    private const int MaxServerLines = 2000;
+
     private readonly Lock _gate = new();
+    private readonly List<SoakSlowWait> _slow = [];
+    private readonly List<(long At, string Line)> _serverLines = [];
     private readonly List<(long Start, long End)> _waits = [];
     private readonly List<(long Start, long End)> _propfinds = [];
     private readonly List<SoakFailure> _failures = [];
     private long _outageStart = long.MaxValue;
     private long _outageEnd = long.MaxValue;
     private long _reads;
+    private long _runStart;
 
-    public void Wait(long start, TimeSpan wait)
+    public void RunStarted() => Volatile.Write(ref _runStart, Stopwatch.GetTimestamp());
+
+    public void Wait(string client, string path, long offset, long start, TimeSpan wait)
     {
         var end = start + (long)(wait.TotalSeconds * Stopwatch.Frequency);
         lock (_gate)
+        {
             _waits.Add((start, end));
+            if (wait >= SlowWait)
+                _slow.Add(new SoakSlowWait(client, path, offset, start, end, []));
+        }
     }
+
+    /// <summary>A line of the server's log: its slow-read warnings are kept, stamped with when they arrived.</summary>
+    public void ServerLine(string line)
+    {
+        if (!line.Contains(SlowReadMarker, StringComparison.Ordinal))
+            return;
+        var at = Stopwatch.GetTimestamp();
+        lock (_gate)
+        {
+            if (_serverLines.Count < MaxServerLines)
+                _serverLines.Add((at, line.Trim()));
+        }
+    }
+
+    /// <summary>
+    /// The longest waits that did not overlap the outage, worst first, each with the server's
+    /// slow-read warnings logged while it waited (up to a second after).
+    /// </summary>
+    public IReadOnlyList<SoakSlowWait> WorstOutside(int count)
+    {
+        var margin = Stopwatch.Frequency;
+        lock (_gate)
+        {
+            return [.. _slow
+                .Where(w => !DuringOutage(w.Start, w.End))
+                .OrderByDescending(w => w.End - w.Start)
+                .Take(count)
+                .Select(w => w with
+                {
+                    Server = [.. _serverLines.Where(l => l.At >= w.Start && l.At <= w.End + margin).Select(l => l.Line).Take(6)],
+                })];
+        }
+    }
+
+    /// <summary>Seconds from the start of the load to <paramref name="timestamp"/>.</summary>
+    public double SecondsIntoRun(long timestamp) => Stopwatch.GetElapsedTime(Volatile.Read(ref _runStart), timestamp).TotalSeconds;
 
     public void Propfind(long start)
     {
@@ -78,6 +131,12 @@ internal sealed class SoakRecorder
 
         return (LatencySummary.From(outside), LatencySummary.From(inside));
     }
+}
+
+/// <summary>One long block wait: who waited, for which bytes, when (Stopwatch timestamps), and what the server logged meanwhile.</summary>
+public sealed record SoakSlowWait(string Client, string Path, long Offset, long Start, long End, IReadOnlyList<string> Server)
+{
+    public double WaitMs => Stopwatch.GetElapsedTime(Start, End).TotalMilliseconds;
 }
 
 /// <summary>A request that failed: who sent it, what it was, why, and when (Stopwatch timestamps).</summary>

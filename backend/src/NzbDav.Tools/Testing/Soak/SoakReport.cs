@@ -9,6 +9,13 @@ public sealed record SoakProviderReport(
     public bool Passed => PeakConnections <= MaxConnections;
 }
 
+/// <summary>
+/// One of the longest block waits outside the outage: the client, the file and offset of the block,
+/// when it began (seconds into the load), how long it waited, and the server's slow-read warnings
+/// logged meanwhile (which article, on which providers, how many attempts and races).
+/// </summary>
+public sealed record SoakWorstWait(string Client, string Path, long Offset, double AtSeconds, double WaitMs, IReadOnlyList<string> Server);
+
 /// <summary>What a <c>--test-soak</c> run measured, and which targets it met.</summary>
 public sealed record SoakReport
 {
@@ -32,6 +39,9 @@ public sealed record SoakReport
 
     /// <summary>Block waits that overlapped the outage.</summary>
     public required LatencySummary WaitsInside { get; init; }
+
+    /// <summary>The longest waits outside the outage (of at least a second), worst first.</summary>
+    public IReadOnlyList<SoakWorstWait> WorstWaits { get; init; } = [];
 
     public required LatencySummary PropfindsOutside { get; init; }
 

@@ -14,6 +14,7 @@ namespace NzbDav.Tools.Testing.Soak;
 internal sealed class SoakRun(SoakOptions options, ILoggerFactory loggerFactory)
 {
     private const string LibraryJob = "soak-library";
+    private const int WorstWaitsShown = 5;
 
     private readonly ILogger<SoakRun> _logger = loggerFactory.CreateLogger<SoakRun>();
 
@@ -37,7 +38,7 @@ internal sealed class SoakRun(SoakOptions options, ILoggerFactory loggerFactory)
 
         var tally = new VerificationTally();
         var recorder = new SoakRecorder();
-        await using var host = await BenchmarkHost.StartChildAsync(providers.HostArguments(options), options.ConfigurationArguments, cancellationToken);
+        await using var host = await BenchmarkHost.StartChildAsync(providers.HostArguments(options), options.ConfigurationArguments, cancellationToken, recorder.ServerLine);
         var libraryFolder = await host.WaitForCompletedAsync(await host.AddFileAsync(libraryNzb, LibraryJob + ".nzb", cancellationToken), cancellationToken);
         var library = libraryExpected.Select(p => new BenchmarkFile(libraryFolder + p.Key, options.FileMiB * 1024L * 1024L, p.Value)).OrderBy(f => f.Path, StringComparer.Ordinal).ToList();
         _logger.LogInformation("Library of {Files} files ingested; the load runs {Seconds} s", library.Count, options.DurationSeconds);
@@ -49,6 +50,7 @@ internal sealed class SoakRun(SoakOptions options, ILoggerFactory loggerFactory)
         var clients = new SoakClients(host.Http, new DavReader(host.Http, tally), recorder, options, _logger);
         var ingestion = new SoakIngestion(host, clients, _logger);
         var started = Stopwatch.GetTimestamp();
+        recorder.RunStarted();
         var duration = TimeSpan.FromSeconds(options.DurationSeconds);
         var running = clients.Start(library, stop.Token);
         var submitting = ingestion.RunAsync(jobs, duration, stop.Token);
@@ -88,6 +90,8 @@ internal sealed class SoakRun(SoakOptions options, ILoggerFactory loggerFactory)
             FailuresDuringOutage = failures.Count(f => recorder.DuringOutage(f.Start, f.End)),
             WaitsOutside = waitsOutside,
             WaitsInside = waitsInside,
+            WorstWaits = recorder.WorstOutside(WorstWaitsShown).Select(w => new SoakWorstWait(
+                w.Client, w.Path, w.Offset, recorder.SecondsIntoRun(w.Start), w.WaitMs, w.Server)).ToList(),
             PropfindsOutside = propfindsOutside,
             PropfindsInside = propfindsInside,
             Primary = Provider(providers.Primary, options.PrimaryConnections),

@@ -29,6 +29,14 @@ internal static class SoakSummary
             $"read waits outside the outage <= {o.MaxWaitMs} ms: max {report.WaitsOutside.MaxMs:F0} ms, p99 {report.WaitsOutside.P99Ms:F1} ms, p50 {report.WaitsOutside.P50Ms:F1} ms over {report.WaitsOutside.Count:N0} blocks"));
         output.WriteLine(string.Create(c,
             $"       (during the outage: max {report.WaitsInside.MaxMs:F0} ms, p99 {report.WaitsInside.P99Ms:F1} ms over {report.WaitsInside.Count:N0} blocks)"));
+        foreach (var worst in report.WorstWaits)
+        {
+            output.WriteLine(string.Create(c,
+                $"       worst: {worst.WaitMs:F0} ms, {worst.Client}, {worst.Path} at offset {worst.Offset:N0}, {worst.AtSeconds:F1} s into the run"));
+            foreach (var line in worst.Server)
+                output.WriteLine("         server: " + line);
+        }
+
         Target(output, report.RssPassed, string.Create(c,
             $"server peak RSS <= {o.MaxRssMiB} MiB: {report.HostPeakRssBytes / 1048576.0:F0} MiB (its own process; the soak driver with both mocks: {report.Memory.PeakRssBytes / 1048576.0:F0} MiB)"));
         Target(output, report.JobsPassed, string.Create(c,

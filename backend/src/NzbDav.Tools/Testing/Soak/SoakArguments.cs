@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace NzbDav.Tools.Testing.Soak;
 
 /// <summary>Parses the arguments that follow <c>--test-soak</c>.</summary>
@@ -40,58 +38,44 @@ public static class SoakArguments
     /// <exception cref="FullNzbTesterUsageException">An unknown flag, a bad value, or no <c>--mock-server</c>.</exception>
     public static SoakOptions Parse(IReadOnlyList<string> args)
     {
-        ArgumentNullException.ThrowIfNull(args);
         var options = new SoakOptions();
-        var configuration = new List<string>();
-        var mock = false;
-        for (var i = 0; i < args.Count; i++)
+        var arguments = new CommandArguments(args);
+        while (arguments.MoveNext())
         {
-            var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
-            var equals = arg.IndexOf('=', StringComparison.Ordinal);
-            var name = equals < 0 ? arg : arg[..equals];
-            var inline = equals < 0 ? null : arg[(equals + 1)..];
-            if (name.StartsWith("--", StringComparison.Ordinal) && name.Contains(':', StringComparison.Ordinal))
+            options = arguments.Name switch
             {
-                configuration.Add(inline is null ? $"{name}={Next(args, ref i, name)}" : arg);
-                continue;
-            }
-
-            string Value() => inline ?? Next(args, ref i, name);
-            int Int(int min, int max) => Integer(name, Value(), min, max);
-            options = name switch
-            {
-                "--mock-server" => NoValue(name, inline, () => mock = true, options),
-                "--json" => NoValue(name, inline, null, options with { Json = true }),
+                "--mock-server" => options with { MockServer = arguments.Flag() },
+                "--json" => options with { Json = arguments.Flag() },
                 "--help" or "-h" => options with { Help = true },
-                "--duration" => options with { DurationSeconds = Int(10, 86_400) },
-                "--streams" => options with { Streams = Int(1, 64) },
-                "--jobs" => options with { Jobs = Int(0, 1000) },
-                "--stall" => options with { StallFraction = Fraction(name, Value()) },
-                "--stall-seconds" => options with { StallSeconds = Int(1, 600) },
-                "--drop" => options with { DropFraction = Fraction(name, Value()) },
-                "--missing" => options with { MissingFraction = Fraction(name, Value()) },
-                "--outage-seconds" => options with { OutageSeconds = Int(0, 3600) },
-                "--outage-at" => options with { OutageAtSeconds = Int(0, 86_400) },
-                "--primary-connections" => options with { PrimaryConnections = Int(1, 1000) },
-                "--backup-connections" => options with { BackupConnections = Int(1, 1000) },
-                "--latency" => options with { LatencyMs = Int(0, 60_000) },
-                "--jitter" => options with { JitterMs = Int(0, 60_000) },
-                "--stream-mbps" => options with { StreamMbps = Int(1, 100_000) },
-                "--library-files" => options with { LibraryFiles = Int(1, 1000) },
-                "--file-mib" => options with { FileMiB = Int(1, 65_536) },
-                "--job-file-mib" => options with { JobFileMiB = Int(1, 4096) },
-                "--segment-size" => options with { SegmentSizeKiB = Int(1, 64 * 1024) },
-                "--dashboards" => options with { Dashboards = Int(0, 100) },
-                "--max-wait-ms" => options with { MaxWaitMs = Int(1, 3_600_000) },
-                "--max-rss-mib" => options with { MaxRssMiB = Int(1, 1_000_000) },
-                _ => throw new FullNzbTesterUsageException($"Unknown argument '{arg}'."),
+                "--duration" => options with { DurationSeconds = arguments.Integer(10, 86_400) },
+                "--streams" => options with { Streams = arguments.Integer(1, 64) },
+                "--jobs" => options with { Jobs = arguments.Integer(0, 1000) },
+                "--stall" => options with { StallFraction = arguments.Fraction() },
+                "--stall-seconds" => options with { StallSeconds = arguments.Integer(1, 600) },
+                "--drop" => options with { DropFraction = arguments.Fraction() },
+                "--missing" => options with { MissingFraction = arguments.Fraction() },
+                "--outage-seconds" => options with { OutageSeconds = arguments.Integer(0, 3600) },
+                "--outage-at" => options with { OutageAtSeconds = arguments.Integer(0, 86_400) },
+                "--primary-connections" => options with { PrimaryConnections = arguments.Integer(1, 1000) },
+                "--backup-connections" => options with { BackupConnections = arguments.Integer(1, 1000) },
+                "--latency" => options with { LatencyMs = arguments.Integer(0, 60_000) },
+                "--jitter" => options with { JitterMs = arguments.Integer(0, 60_000) },
+                "--stream-mbps" => options with { StreamMbps = arguments.Integer(1, 100_000) },
+                "--library-files" => options with { LibraryFiles = arguments.Integer(1, 1000) },
+                "--file-mib" => options with { FileMiB = arguments.Integer(1, 65_536) },
+                "--job-file-mib" => options with { JobFileMiB = arguments.Integer(1, 4096) },
+                "--segment-size" => options with { SegmentSizeKiB = arguments.Integer(1, 64 * 1024) },
+                "--dashboards" => options with { Dashboards = arguments.Integer(0, 100) },
+                "--max-wait-ms" => options with { MaxWaitMs = arguments.Integer(1, 3_600_000) },
+                "--max-rss-mib" => options with { MaxRssMiB = arguments.Integer(1, 1_000_000) },
+                _ => throw arguments.Unknown(),
             };
         }
 
-        options = options with { ConfigurationArguments = configuration };
+        options = options with { ConfigurationArguments = arguments.Configuration };
         if (options.Help)
             return options;
-        if (!mock)
+        if (!options.MockServer)
             throw new FullNzbTesterUsageException("--test-soak runs against the in-process mock servers only: give --mock-server.");
         if (options.OutageSeconds > 0 && options.OutageStart + options.OutageSeconds > options.DurationSeconds)
         {
@@ -101,27 +85,4 @@ public static class SoakArguments
 
         return options;
     }
-
-    private static SoakOptions NoValue(string name, string? value, Action? set, SoakOptions options)
-    {
-        if (value is not null)
-            throw new FullNzbTesterUsageException($"{name} takes no value (got '{value}').");
-        set?.Invoke();
-        return options;
-    }
-
-    private static string Next(IReadOnlyList<string> args, ref int i, string name) =>
-        i + 1 < args.Count && !args[i + 1].StartsWith("--", StringComparison.Ordinal)
-            ? args[++i]
-            : throw new FullNzbTesterUsageException($"{name} needs a value.");
-
-    private static int Integer(string name, string value, int min, int max) =>
-        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) && parsed >= min && parsed <= max
-            ? parsed
-            : throw new FullNzbTesterUsageException($"{name} must be a whole number from {min} to {max}; got '{value}'.");
-
-    private static double Fraction(string name, string value) =>
-        double.TryParse(value, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var parsed) && parsed is >= 0 and < 1
-            ? parsed
-            : throw new FullNzbTesterUsageException($"{name} must be a fraction from 0 up to (not including) 1, like 0.05; got '{value}'.");
 }

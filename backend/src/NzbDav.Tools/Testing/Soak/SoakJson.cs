@@ -1,4 +1,3 @@
-using System.Text.Encodings.Web;
 using System.Text.Json;
 using NzbDav.Tools.Testing.DavBenchmark;
 
@@ -11,10 +10,8 @@ public static class SoakJson
     {
         ArgumentNullException.ThrowIfNull(report);
         var o = report.Options;
-        using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        return JsonLine.Object(json =>
         {
-            json.WriteStartObject();
             json.WriteString("command", "test-soak");
             json.WriteStartObject("settings");
             json.WriteNumber("durationSeconds", o.DurationSeconds);
@@ -91,10 +88,7 @@ public static class SoakJson
             json.WriteBoolean("liveChannel", report.LiveChannelPassed);
             json.WriteEndObject();
             json.WriteBoolean("passed", report.Passed);
-            json.WriteEndObject();
-        }
-
-        return System.Text.Encoding.UTF8.GetString(buffer.ToArray());
+        });
     }
 
     private static void Latency(Utf8JsonWriter json, string name, LatencySummary summary)

@@ -68,6 +68,9 @@ public sealed record SoakOptions
 
     public bool Json { get; init; }
 
+    /// <summary><c>--mock-server</c>: the soak runs only against its in-process mock providers, and says so.</summary>
+    public bool MockServer { get; init; }
+
     public bool Help { get; init; }
 
     /// <summary><c>--Section:Key=value</c> overrides for the host's configuration and logging.</summary>

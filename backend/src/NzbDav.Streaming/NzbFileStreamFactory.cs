@@ -15,9 +15,6 @@ namespace NzbDav.Streaming;
 /// </summary>
 public sealed class NzbFileStreamFactory
 {
-    // The pool keeps at most this many free 64 KiB chunks (128 MiB) for reuse across streams.
-    private const int PooledChunks = 2048;
-
     private readonly UsenetClient _client;
     private readonly IOptionsMonitor<StreamingOptions> _options;
     private readonly ILogger<BufferedSegmentStream> _logger;
@@ -54,11 +51,12 @@ public sealed class NzbFileStreamFactory
         _client = client;
         _options = options;
         _logger = loggerFactory.CreateLogger<BufferedSegmentStream>();
-        _pool = bufferPool ?? ArrayPool<byte>.Create(SegmentBuffer.ChunkSize, PooledChunks);
+        var chunks = bufferPool is null ? new ChunkPool(() => _options.CurrentValue.MemoryBudgetBytes) : null;
+        _pool = bufferPool ?? chunks!;
         _metrics = metrics;
         Cache = new SegmentCache(() => _options.CurrentValue.SegmentCacheBytes);
         Budget = new ReadAheadBudget(() => _options.CurrentValue.ReadAheadBudgetBytes);
-        metrics?.Observe(Cache, Budget);
+        metrics?.Observe(Cache, Budget, chunks);
     }
 
     /// <summary>The ceiling every stream's read-ahead shares.</summary>

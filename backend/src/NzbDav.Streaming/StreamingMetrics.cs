@@ -28,6 +28,7 @@ public sealed class StreamingMetrics
     private long _fetched;
     private SegmentCache? _cache;
     private ReadAheadBudget? _budget;
+    private ChunkPool? _chunks;
 
     public StreamingMetrics(IMeterFactory meterFactory)
     {
@@ -51,6 +52,9 @@ public sealed class StreamingMetrics
         meter.CreateObservableGauge("nzbdav.stream.cache.size", () => _cache?.Bytes ?? 0, "By", "Decoded bytes the segment cache holds now");
         meter.CreateObservableGauge("nzbdav.stream.readahead", () => _budget?.Claimed ?? 0, "By", "Decoded bytes every stream's read-ahead spans now (claimed against the memory budget)");
         meter.CreateObservableGauge("nzbdav.stream.readahead.limit", () => _budget?.Limit ?? 0, "By", "The ceiling on all streams' read-ahead: the memory budget less the segment cache");
+        meter.CreateObservableGauge("nzbdav.stream.buffers", () => _chunks?.RentedBytes ?? 0, "By", "Bytes of 64 KiB buffer chunks segments hold now (read-ahead, the cache, fetches in flight)");
+        meter.CreateObservableCounter("nzbdav.stream.buffers.allocated", () => (_chunks?.Allocated ?? 0) * ChunkPool.ChunkSize, "By", "Bytes of buffer chunks allocated because none was free (steady streaming reuses them: a rising rate means the budget is too tight)");
+        meter.CreateObservableGauge("nzbdav.stream.buffers.free", () => _chunks?.FreeBytes ?? 0, "By", "Bytes of free buffer chunks kept for reuse (never more than the memory budget leaves)");
         _seekFirstByte = meter.CreateHistogram("nzbdav.stream.seek.first_byte", "s", "Time from a seek to the first byte returned after it", null, latency);
         _readWait = meter.CreateHistogram("nzbdav.stream.read.wait", "s", "Time a read that waited spent waiting for segments", null, latency);
     }
@@ -73,10 +77,11 @@ public sealed class StreamingMetrics
     /// <summary>The host-wide read-ahead budget whose use the meter publishes (the factory's).</summary>
     public ReadAheadBudget? Budget => Volatile.Read(ref _budget);
 
-    internal void Observe(SegmentCache cache, ReadAheadBudget budget)
+    internal void Observe(SegmentCache cache, ReadAheadBudget budget, ChunkPool? chunks)
     {
         Volatile.Write(ref _cache, cache);
         Volatile.Write(ref _budget, budget);
+        Volatile.Write(ref _chunks, chunks);
     }
 
     internal void Fetched(long bytes) => Interlocked.Add(ref _fetched, bytes);

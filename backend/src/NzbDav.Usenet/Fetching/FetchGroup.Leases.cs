@@ -19,11 +19,15 @@ public sealed partial class FetchGroup
         // same pool waits for a permit, idle leases go back at once and none are taken ahead of
         // demand: a new playback must not wait behind read-ahead that is already full.
         var cap = ConnectionCap();
-        var contended = _client.HasWaiters(_options.Kind);
+        var contended = _client.HasWaitersBesides(_options.Kind, this);
+        // The lease a blocked reader asked for beyond the share is kept while it is still wanted:
+        // yielding it would only have it asked for again in the next pass, round and round (each
+        // turn a cancelled permit wait, and a pass woken by it).
+        var extra = _wantExtraLease ? 1 : 0;
         if (_options.YieldToOtherKinds && OtherKindWaits())
         {
             cap = Math.Min(cap, _client.Limiter.Options.GuaranteeOf(_options.Kind));
-            YieldLeasesAbove(cap);
+            YieldLeasesAbove(cap + extra);
             // Nobody wakes a group that gave its leases back: look again for the waiters to be served.
             WakeAt(now + ContentionCheckTicks);
         }
@@ -33,7 +37,7 @@ public sealed partial class FetchGroup
             if (cap > share)
             {
                 cap = share;
-                YieldLeasesAbove(cap);
+                YieldLeasesAbove(cap + extra);
             }
         }
         var work = _pending.Count + _running.Count;
@@ -242,7 +246,7 @@ public sealed partial class FetchGroup
     {
         try
         {
-            worker.Lease = await _client.AcquireAsync(_options.Kind, worker.Avoid, worker.AcquireCancellation.Token).ConfigureAwait(false);
+            worker.Lease = await _client.AcquireAsync(_options.Kind, worker.Avoid, this, worker.AcquireCancellation.Token).ConfigureAwait(false);
         }
         catch (Exception error)
         {

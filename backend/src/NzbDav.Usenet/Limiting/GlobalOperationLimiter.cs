@@ -21,6 +21,7 @@ public sealed class GlobalOperationLimiter
     private readonly Stack<PermitCell> _freeCells = new();
     private LimiterOptions _options;
     private int _total;
+    private long _withdrawn;
 
     /// <summary>Creates a limiter with <paramref name="options"/> (validated).</summary>
     public GlobalOperationLimiter(LimiterOptions options)
@@ -47,7 +48,14 @@ public sealed class GlobalOperationLimiter
     /// Waits for a permit of <paramref name="kind"/>. Completes synchronously when capacity is free
     /// and no caller of the same kind is already waiting.
     /// </summary>
-    public ValueTask<LimiterPermit> AcquireAsync(OperationKind kind, CancellationToken cancellationToken)
+    public ValueTask<LimiterPermit> AcquireAsync(OperationKind kind, CancellationToken cancellationToken) =>
+        AcquireAsync(kind, null, cancellationToken);
+
+    /// <summary>
+    /// Waits for a permit of <paramref name="kind"/> on behalf of <paramref name="requester"/>, whose
+    /// own waiting <see cref="HasWaitersBesides"/> then leaves out.
+    /// </summary>
+    public ValueTask<LimiterPermit> AcquireAsync(OperationKind kind, object? requester, CancellationToken cancellationToken)
     {
         var index = IndexOf(kind);
         if (cancellationToken.IsCancellationRequested)
@@ -63,7 +71,7 @@ public sealed class GlobalOperationLimiter
                 return new ValueTask<LimiterPermit>(Grant(index));
             }
 
-            waiter = new LimiterWaiter(this, kind);
+            waiter = new LimiterWaiter(this, kind, requester);
             waiter.Node = _waiters[index].AddLast(waiter);
 
             // Registered under the gate so a grant can always see the registration to undo it. If
@@ -98,6 +106,34 @@ public sealed class GlobalOperationLimiter
     /// back at once instead of after their idle timeout.
     /// </summary>
     public bool HasWaiters(OperationKind kind) => _waiters[IndexOf(kind)].Count > 0;
+
+    /// <summary>
+    /// Whether anyone but <paramref name="requester"/> waits for a permit of <paramref name="kind"/>.
+    /// A fetch group that counted its own queued acquisitions as contention would give way to
+    /// itself: cancel them, see no one waiting, ask again, and spin.
+    /// </summary>
+    public bool HasWaitersBesides(OperationKind kind, object requester)
+    {
+        var queue = _waiters[IndexOf(kind)];
+        if (queue.Count == 0)
+        {
+            return false;
+        }
+        lock (_gate)
+        {
+            for (var node = queue.First; node is not null; node = node.Next)
+            {
+                if (!ReferenceEquals(node.Value.Requester, requester))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /// <summary>Waits given up (cancelled) before a permit was granted, since the start.</summary>
+    public long WithdrawnWaits => Interlocked.Read(ref _withdrawn);
 
     /// <summary>A consistent snapshot of counts.</summary>
     public LimiterStats GetStats()
@@ -140,6 +176,7 @@ public sealed class GlobalOperationLimiter
             {
                 limiter._passedOver[(int)waiter.Kind] = 0;
             }
+            limiter._withdrawn++;
         }
 
         waiter.TrySetCanceled(token);

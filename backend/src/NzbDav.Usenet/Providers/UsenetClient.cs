@@ -123,9 +123,14 @@ public sealed class UsenetClient : IAsyncDisposable
     /// admits work (all cooling off, or all avoided).
     /// </summary>
     /// <exception cref="NoProviderAvailableException">Every provider not avoided is cooling off or failed to connect.</exception>
-    public async ValueTask<UsenetLease> AcquireAsync(OperationKind kind, IReadOnlyList<string>? avoid, CancellationToken cancellationToken)
+    public ValueTask<UsenetLease> AcquireAsync(OperationKind kind, IReadOnlyList<string>? avoid, CancellationToken cancellationToken) =>
+        AcquireAsync(kind, avoid, null, cancellationToken);
+
+    /// <summary>As <see cref="AcquireAsync(OperationKind, IReadOnlyList{string}?, CancellationToken)"/>, waiting for the permit on behalf of <paramref name="requester"/>.</summary>
+    /// <exception cref="NoProviderAvailableException">Every provider not avoided is cooling off or failed to connect.</exception>
+    internal async ValueTask<UsenetLease> AcquireAsync(OperationKind kind, IReadOnlyList<string>? avoid, object? requester, CancellationToken cancellationToken)
     {
-        var permit = await _limiter.AcquireAsync(kind, cancellationToken).ConfigureAwait(false);
+        var permit = await _limiter.AcquireAsync(kind, requester, cancellationToken).ConfigureAwait(false);
         try
         {
             var (endpoint, lease) = await LeaseBestAsync(avoid, cancellationToken).ConfigureAwait(false);
@@ -223,6 +228,9 @@ public sealed class UsenetClient : IAsyncDisposable
 
     /// <summary>Whether callers of <paramref name="kind"/> wait for a permit (a hint; see <see cref="GlobalOperationLimiter.HasWaiters"/>).</summary>
     public bool HasWaiters(OperationKind kind) => _limiter.HasWaiters(kind);
+
+    /// <summary>Whether anyone but <paramref name="requester"/> waits for a permit of <paramref name="kind"/>.</summary>
+    internal bool HasWaitersBesides(OperationKind kind, object requester) => _limiter.HasWaitersBesides(kind, requester);
 
     /// <summary>Breaker state and pool counts of every provider in force, in try order.</summary>
     public IReadOnlyList<ProviderStatus> GetProviderStatus() =>

@@ -144,6 +144,58 @@ public sealed class FetchGroupTests
         await WaitUntilAsync(() => kit["fast"].OpenNow == 0); // its session closed when the lease came back
     }
 
+    [Fact]
+    public async Task Streams_sharing_a_full_pool_wait_for_the_extra_lease_they_want_instead_of_asking_for_it_again_and_again()
+    {
+        // Two streams share six permits (three each when both wait); their heads are blocked, so each
+        // wants one lease beyond its share. That lease waits in the limiter; neither group may take
+        // its own waiting for contention, nor give the extra lease back only to ask for it again.
+        await using var kit = new ClientTestKit(maxConnections: 3, limits: new LimiterOptions { TotalConnections = 6, QueueGuarantee = 0, HealthCheckGuarantee = 0 });
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        kit["fast"].Gate = gate;
+        kit["slow"].Gate = gate;
+        var ids = Enumerable.Range(0, 80).Select(i => $"s{i}@x").ToArray();
+        foreach (var id in ids)
+        {
+            kit.Post(id, "fast", "slow");
+        }
+        var options = new FetchGroupOptions { Kind = OperationKind.Streaming, ConnectionCap = 6, DemandFactor = 2, IdleTimeout = TimeSpan.FromMinutes(1), ShareWhenContended = true };
+        await using var first = kit.Client.OpenGroup(options);
+        await using var second = kit.Client.OpenGroup(options);
+        var requests = new List<BodyRequest>();
+        for (var i = 0; i < 20; i++)
+        {
+            requests.Add(Submit(first, ids[i], i));
+            requests.Add(Submit(second, ids[40 + i], i));
+        }
+        // Each reader is blocked on its first segment.
+        first.SetHead(requests[0]);
+        second.SetHead(requests[1]);
+        first.Wake();
+        second.Wake();
+
+        await WaitUntilAsync(() => kit.Limiter.GetStats() is { InUse: 6, StreamingWaiting: > 0 });
+        // More reads arrive while the pool is full: each wakes both groups' loops again.
+        for (var i = 20; i < 40; i++)
+        {
+            requests.Add(Submit(first, ids[i], i));
+            requests.Add(Submit(second, ids[40 + i], i));
+            first.Wake();
+            second.Wake();
+            await Task.Delay(1, Token);
+        }
+        var withdrawn = kit.Limiter.WithdrawnWaits;
+        gate.SetResult();
+        foreach (var request in requests)
+        {
+            Assert.Equal(ClientTestKit.Article(request.MessageId), await request.Data);
+        }
+
+        // Before the fix each group gave up and took up its extra lease's wait on every pass,
+        // tens of thousands of times a second for as long as the pool stayed full.
+        Assert.True(withdrawn <= 10, $"{withdrawn} permit waits were withdrawn while the pool was full");
+    }
+
     private static FetchGroupOptions Queue(int cap) => new()
     {
         Kind = OperationKind.Queue,

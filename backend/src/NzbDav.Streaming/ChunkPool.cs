@@ -1,0 +1,103 @@
+using System.Buffers;
+
+namespace NzbDav.Streaming;
+
+/// <summary>
+/// The pool segment buffers rent their 64 KiB chunks from. Every request up to a chunk gets a whole
+/// chunk (one free list: a freed tail chunk serves the next full one), and free chunks are kept only
+/// while the chunks rented plus those kept stay within <see cref="Capacity"/> (the streaming memory
+/// budget, read each time so a changed setting applies at once). A general pool would keep its free
+/// arrays whatever was in use: after ten streams started together it held 128 MiB of free chunks
+/// beside the budget for the rest of the process's life, with more in its smaller-size buckets.
+/// </summary>
+internal sealed class ChunkPool : ArrayPool<byte>
+{
+    public const int ChunkSize = SegmentBuffer.ChunkSize;
+
+    private readonly Func<long> _capacity;
+    private readonly Lock _gate = new();
+    private byte[][] _free = new byte[64][];
+    private int _freeCount;
+    private long _rented;
+    private long _allocated;
+
+    /// <param name="capacity">The bytes of chunks (rented and free) the pool may hold; read on every return.</param>
+    public ChunkPool(Func<long> capacity)
+    {
+        ArgumentNullException.ThrowIfNull(capacity);
+        _capacity = capacity;
+    }
+
+    /// <summary>The byte ceiling on chunks rented plus chunks kept free.</summary>
+    public long Capacity => Math.Max(0, _capacity());
+
+    /// <summary>Bytes of chunks rented now.</summary>
+    public long RentedBytes => Interlocked.Read(ref _rented) * ChunkSize;
+
+    /// <summary>Bytes of free chunks kept for reuse now.</summary>
+    public long FreeBytes => (long)Volatile.Read(ref _freeCount) * ChunkSize;
+
+    /// <summary>Chunks allocated because none was free (for the tests and the metrics).</summary>
+    public long Allocated => Interlocked.Read(ref _allocated);
+
+    public override byte[] Rent(int minimumLength)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(minimumLength);
+        if (minimumLength > ChunkSize)
+        {
+            // Not a chunk (nothing in the streaming path asks for more): a plain array, never kept.
+            return GC.AllocateUninitializedArray<byte>(minimumLength);
+        }
+        Interlocked.Increment(ref _rented);
+        lock (_gate)
+        {
+            if (_freeCount > 0)
+            {
+                var chunk = _free[--_freeCount];
+                _free[_freeCount] = null!;
+                return chunk;
+            }
+        }
+        Interlocked.Increment(ref _allocated);
+        return GC.AllocateUninitializedArray<byte>(ChunkSize);
+    }
+
+    public override void Return(byte[] array, bool clearArray = false)
+    {
+        ArgumentNullException.ThrowIfNull(array);
+        if (array.Length != ChunkSize)
+        {
+            if (array.Length < ChunkSize)
+            {
+                throw new ArgumentException("The array was not rented from this pool.", nameof(array));
+            }
+            return;
+        }
+        var rented = Interlocked.Decrement(ref _rented);
+        if (clearArray)
+        {
+            Array.Clear(array);
+        }
+        var keep = Capacity / ChunkSize - rented;
+        lock (_gate)
+        {
+            if (_freeCount >= keep)
+            {
+                // Over the budget (it shrank, or streams hold more than it while their floors
+                // apply): the chunk goes to the collector, and so do any others kept beyond it.
+                var target = (int)Math.Max(0, keep);
+                for (var i = target; i < _freeCount; i++)
+                {
+                    _free[i] = null!;
+                }
+                _freeCount = Math.Min(_freeCount, target);
+                return;
+            }
+            if (_freeCount == _free.Length)
+            {
+                Array.Resize(ref _free, _free.Length * 2);
+            }
+            _free[_freeCount++] = array;
+        }
+    }
+}

@@ -21,7 +21,8 @@ RUN npm run build
 FROM --platform=$BUILDPLATFORM mcr.microsoft.com/dotnet/sdk:10.0 AS build
 WORKDIR /src
 # .editorconfig and BannedSymbols.txt: the image is built under the same analyzer rules as CI.
-COPY global.json Directory.Build.props Directory.Packages.props .editorconfig BannedSymbols.txt ./
+# Directory.Build.targets: the libraries are built once, not once per target processor.
+COPY global.json Directory.Build.props Directory.Build.targets Directory.Packages.props .editorconfig BannedSymbols.txt ./
 COPY backend/src/ backend/src/
 COPY tools/ tools/
 # The SDK image has no Node.js: the server's build copies this ready-made UI beside the server.

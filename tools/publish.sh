@@ -51,11 +51,11 @@ esac
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
 args=(publish backend/src/NzbDav/NzbDav.csproj -c Release -r "$rid" -p:PublishReadyToRun=true -o "$output"
-  # Every executable in the graph for the same RID. The mock NNTP server that demo mode starts
-  # in-process (tools/MockNntpServer, referenced through NzbDav.Tools) is an executable too; without
-  # this the SDK publishes it ReadyToRun for the machine's own RID, and an arm64 publish on an x64
-  # machine fails (NETSDK1047: no linux-x64 target in its assets file).
-  -p:PublishRuntimeIdentifier="$rid"
+  # Only the server itself is built for the target: the libraries it references, and the mock NNTP
+  # server that demo mode runs in-process, are built once for every processor (Directory.Build.targets,
+  # tools/MockNntpServer) and ReadyToRun-compiled here for the target. Publishes for several targets
+  # (or with and without --self-contained) from one checkout so share the compile of the libraries.
+  # Do not add -p:PublishRuntimeIdentifier: it would make every project in the graph target-specific.
   # No MSBuild worker node or compiler server outlives the publish (a container build step, or a
   # test reading this script's output, would otherwise wait for them).
   -nodeReuse:false -p:UseSharedCompilation=false

@@ -14,7 +14,8 @@ public sealed class PublishScriptGroup;
 /// <summary>
 /// The build stage of the Dockerfile, laid out once for the tests of one class: the files its
 /// COPY lines take from the repository, where tools/publish.sh then runs as in the image. The
-/// publishes share its obj/ folders (restore, and the self-contained publish reuses the amd64 build).
+/// publishes share its bin/ and obj/ folders: the libraries are compiled by the first publish only,
+/// whichever target it is for, and the two amd64 publishes also share the ReadyToRun step.
 /// </summary>
 public sealed class PublishWorkspace : IDisposable
 {
@@ -105,6 +106,13 @@ public sealed class PublishScriptTests(PublishWorkspace workspace) : IClassFixtu
         TestContext.Current.TestOutputHelper?.WriteLine($"tools/publish.sh {architecture} {string.Join(' ', options)}: {watch.Elapsed.TotalSeconds:F1} s");
         Assert.True(result.ExitCode == 0, $"tools/publish.sh {architecture} {string.Join(' ', options)} exited with {result.ExitCode}:\n{Tail(Text(result), 6000)}");
         Assert.True(File.Exists(Path.Combine(output, "NzbDav.dll")), "no NzbDav.dll in " + output);
+        // The libraries' IL is the same for every processor; built for one, each target would compile them all again.
+        foreach (var library in new[] { "backend/src/NzbDav.Server", "tools/MockNntpServer" })
+        {
+            var built = Path.Combine(workspace.Source, library, "bin", "Release", "net10.0");
+            Assert.True(Directory.Exists(built), $"{library} was not built to {built}");
+            Assert.False(Directory.Exists(Path.Combine(built, rid)), $"{library} was built for {rid} alone, not once for every target");
+        }
         if (workspace.WithUi)
             Assert.True(File.Exists(Path.Combine(output, "ui", "index.html")), "the web UI (ui/index.html) is missing from " + output);
         return output;

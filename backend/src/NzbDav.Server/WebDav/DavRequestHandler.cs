@@ -140,16 +140,16 @@ public sealed partial class DavRequestHandler(
     {
         if (context.Request.ContentLength > limit)
             return null;
-        using var buffer = new MemoryStream();
-        var chunk = new byte[16 * 1024];
+        // Pooled: PROPFIND bodies arrive with most of a Plex scan's requests.
+        using var buffer = new PooledBufferWriter(16 * 1024);
         int read;
-        while ((read = await context.Request.Body.ReadAsync(chunk, cancellationToken)) > 0)
+        while ((read = await context.Request.Body.ReadAsync(buffer.GetMemory(16 * 1024), cancellationToken)) > 0)
         {
-            if (buffer.Length + read > limit)
+            if (buffer.WrittenCount + (long)read > limit)
                 return null;
-            buffer.Write(chunk, 0, read);
+            buffer.Advance(read);
         }
 
-        return buffer.ToArray();
+        return buffer.WrittenMemory.ToArray();
     }
 }

@@ -30,7 +30,7 @@ public sealed class MultistatusWriter : IAsyncDisposable
     private static readonly SearchValues<char> Unreserved = SearchValues.Create("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~");
 
     private readonly Stream _body;
-    private readonly ArrayBufferWriter<byte> _buffer = new(FlushThreshold + 4096);
+    private readonly PooledBufferWriter _buffer = new(2 * FlushThreshold);
 
     // A prop request asks the same properties of every resource: what a collection and what a file
     // has of them is worked out once per response, not per resource.
@@ -84,7 +84,7 @@ public sealed class MultistatusWriter : IAsyncDisposable
 
     public ValueTask DisposeAsync()
     {
-        _buffer.Clear();
+        _buffer.Dispose();
         return ValueTask.CompletedTask;
     }
 

@@ -15,6 +15,9 @@ namespace NzbDav.Streaming;
 /// </summary>
 internal sealed class ReadAheadRamp
 {
+    // After a wait, a reader's read-ahead grows to at most this many times what its rate needs.
+    private const int WaitedRateFactor = 4;
+
     private readonly StreamingOptions _options;
     private readonly ISegmentFetcher _fetcher;
     private readonly ReadAheadBudget _budget;
@@ -105,6 +108,14 @@ internal sealed class ReadAheadRamp
         if (_waited || _bytesPerSecond == 0)
         {
             wanted = Math.Min(Math.Max(2, _span * 2), ceiling);
+            if (_bytesPerSecond > 0)
+            {
+                // A wait doubles the read-ahead of a reader the fetching cannot keep up with; a paced
+                // player waits only on a late article (a stall being raced), and doubling it each
+                // time took five 20 Mbit/s players to the 64 MiB ceiling each: 320 MiB held for
+                // seconds of playback that a few times its rate's need covers as well.
+                wanted = Math.Min(wanted, Math.Max(_span, WaitedRateFactor * RateSegments()));
+            }
         }
         else
         {

@@ -84,4 +84,34 @@ public sealed class StragglerTests
         Assert.InRange(pools.Single(p => p.Name == "backup").Pool.PeakOpen, 1, 2);
         await harness.AssertAllReturnedAsync();
     }
+
+    [Fact]
+    public async Task A_race_does_not_wait_for_a_backup_session_that_is_slow_to_come_when_a_connection_of_its_own_is_free()
+    {
+        const int segmentSize = 24 * 1024;
+        await using var primary = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2), messageIdToken: "slow-backup");
+        // The backup answers everything, its greeting included, after 3 s: a session from it comes late.
+        await using var backup = await StartServerAsync(latency: TimeSpan.FromSeconds(3), messageIdToken: "slow-backup");
+        var file = primary.Store.AddGeneratedFile("late.bin", 20L * segmentSize, segmentSize);
+        backup.Store.AddGeneratedFile("late.bin", file.Size, segmentSize);
+        // The first two requests for it stall (the fetch and its first race); a third is answered.
+        primary.Store.SetDelay(file.Articles[7], TimeSpan.FromSeconds(30), times: 2);
+        await using var harness = Create(
+            new StreamingOptions { ConnectionsPerStream = 3 },
+            Provider(primary, "primary", maxConnections: 3, pipelineDepth: 1),
+            Provider(backup, "backup", maxConnections: 2, priority: 1) with { Role = ProviderRole.BackupOnly });
+
+        var started = Stopwatch.GetTimestamp();
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsToEndExactlyAsync(stream, file, 16 * 1024, Token);
+            Assert.True(stream.Statistics.StragglerRaces >= 2, "the stalled segment should have been raced twice");
+        }
+
+        // Waiting for the backup's session and then its answer takes at least 6 s.
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        Assert.True(elapsed < TimeSpan.FromSeconds(4), $"the read took {elapsed.TotalSeconds:F1} s: the race waited for the backup session");
+        Assert.Equal(3, primary.Stats.GetCommandCount(MockCommandKind.Body) - (file.Articles.Count - 1));
+        await harness.AssertAllReturnedAsync();
+    }
 }

@@ -31,6 +31,14 @@ public sealed partial class FetchGroup
     /// <summary>A reader blocked this long on one article is logged (once per article) with what was tried.</summary>
     private static readonly long SlowReadTicks = Ticks(TimeSpan.FromSeconds(2));
 
+    /// <summary>
+    /// How long a race waits for the backup session it asked for before it runs on one of the
+    /// group's own connections with a free slot instead: a session that is slow to come (its slot
+    /// recycled only once the old session closed, a connect behind others) must not hold a reader
+    /// for seconds when a pipelined racer is at hand (CI soak: 5.9 s waiting for one).
+    /// </summary>
+    private static readonly long RaceLeaseWaitTicks = Ticks(TimeSpan.FromMilliseconds(300));
+
     /// <summary>After no backup session was free, how long before asking again (each ask wakes the loop).</summary>
     private static readonly long RaceLeaseRetryTicks = Ticks(TimeSpan.FromMilliseconds(100));
 
@@ -189,7 +197,12 @@ public sealed partial class FetchGroup
             {
                 if (worker.State == FetchWorkerState.Acquiring)
                 {
-                    return (true, "none yet: a backup session is being taken");
+                    if (now - worker.AcquireStartedAt < RaceLeaseWaitTicks)
+                    {
+                        WakeAt(worker.AcquireStartedAt + RaceLeaseWaitTicks);
+                        return (true, "none yet: a backup session is being taken");
+                    }
+                    return (false, $"none: the backup session asked for {(long)Stopwatch.GetElapsedTime(worker.AcquireStartedAt, now).TotalMilliseconds} ms ago has not come");
                 }
                 racers++;
             }

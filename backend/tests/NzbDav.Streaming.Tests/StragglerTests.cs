@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using NzbDav.MockNntp;
+using NzbDav.MockNntp.Articles;
 using NzbDav.Streaming.Tests.Support;
 using NzbDav.Usenet.Providers;
 using static NzbDav.Streaming.Tests.Support.StreamHarness;
@@ -56,18 +57,15 @@ public sealed class StragglerTests
     [Fact]
     public async Task A_stalled_segment_is_raced_on_the_backup_when_the_primary_has_no_connection_free()
     {
-        const int segmentSize = 24 * 1024;
-        await using var primary = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2), messageIdToken: "race-on-backup");
-        await using var backup = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2), messageIdToken: "race-on-backup");
-        var file = primary.Store.AddGeneratedFile("stalled.bin", 20L * segmentSize, segmentSize);
-        backup.Store.AddGeneratedFile("stalled.bin", file.Size, segmentSize);
+        await using var pair = await PrimaryAndBackup.StartAsync("race-on-backup", TimeSpan.FromMilliseconds(2));
+        var (primary, backup, file) = (pair.Primary, pair.Backup, pair.File);
         // Longer than the whole read may take: only a race on another provider delivers it in time.
         primary.Store.SetDelay(file.Articles[7], TimeSpan.FromSeconds(30), times: 10);
         // The primary's one connection is the stream's; the backup is never used while the primary is healthy, except to race.
         await using var harness = Create(
             new StreamingOptions { ConnectionsPerStream = 1 },
             Provider(primary, "primary", maxConnections: 1, pipelineDepth: 1),
-            Provider(backup, "backup", maxConnections: 2, priority: 1) with { Role = ProviderRole.BackupOnly });
+            pair.BackupProvider);
 
         var started = Stopwatch.GetTimestamp();
         await using (var stream = await harness.OpenAsync(file))
@@ -88,18 +86,15 @@ public sealed class StragglerTests
     [Fact]
     public async Task A_race_does_not_wait_for_a_backup_session_that_is_slow_to_come_when_a_connection_of_its_own_is_free()
     {
-        const int segmentSize = 24 * 1024;
-        await using var primary = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2), messageIdToken: "slow-backup");
         // The backup answers everything, its greeting included, after 3 s: a session from it comes late.
-        await using var backup = await StartServerAsync(latency: TimeSpan.FromSeconds(3), messageIdToken: "slow-backup");
-        var file = primary.Store.AddGeneratedFile("late.bin", 20L * segmentSize, segmentSize);
-        backup.Store.AddGeneratedFile("late.bin", file.Size, segmentSize);
+        await using var pair = await PrimaryAndBackup.StartAsync("slow-backup", TimeSpan.FromSeconds(3));
+        var (primary, file) = (pair.Primary, pair.File);
         // The first two requests for it stall (the fetch and its first race); a third is answered.
         primary.Store.SetDelay(file.Articles[7], TimeSpan.FromSeconds(30), times: 2);
         await using var harness = Create(
             new StreamingOptions { ConnectionsPerStream = 3 },
             Provider(primary, "primary", maxConnections: 3, pipelineDepth: 1),
-            Provider(backup, "backup", maxConnections: 2, priority: 1) with { Role = ProviderRole.BackupOnly });
+            pair.BackupProvider);
 
         var started = Stopwatch.GetTimestamp();
         await using (var stream = await harness.OpenAsync(file))
@@ -113,5 +108,41 @@ public sealed class StragglerTests
         Assert.True(elapsed < TimeSpan.FromSeconds(4), $"the read took {elapsed.TotalSeconds:F1} s: the race waited for the backup session");
         Assert.Equal(3, primary.Stats.GetCommandCount(MockCommandKind.Body) - (file.Articles.Count - 1));
         await harness.AssertAllReturnedAsync();
+    }
+
+    /// <summary>A primary and a backup mock with the same 20-segment file (same message-ids); the backup answers after <c>backupLatency</c>.</summary>
+    private sealed class PrimaryAndBackup : IAsyncDisposable
+    {
+        private const int SegmentSize = 24 * 1024;
+
+        private PrimaryAndBackup(MockNntpServer primary, MockNntpServer backup, MockFile file)
+        {
+            Primary = primary;
+            Backup = backup;
+            File = file;
+        }
+
+        public MockNntpServer Primary { get; }
+
+        public MockNntpServer Backup { get; }
+
+        public MockFile File { get; }
+
+        public UsenetProviderOptions BackupProvider => Provider(Backup, "backup", maxConnections: 2, priority: 1) with { Role = ProviderRole.BackupOnly };
+
+        public static async Task<PrimaryAndBackup> StartAsync(string messageIdToken, TimeSpan backupLatency)
+        {
+            var primary = await StartServerAsync(latency: TimeSpan.FromMilliseconds(2), messageIdToken: messageIdToken);
+            var backup = await StartServerAsync(latency: backupLatency, messageIdToken: messageIdToken);
+            var file = primary.Store.AddGeneratedFile("both.bin", 20L * SegmentSize, SegmentSize);
+            backup.Store.AddGeneratedFile("both.bin", file.Size, SegmentSize);
+            return new PrimaryAndBackup(primary, backup, file);
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            await Primary.DisposeAsync();
+            await Backup.DisposeAsync();
+        }
     }
 }

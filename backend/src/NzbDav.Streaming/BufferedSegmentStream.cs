@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.ExceptionServices;
+using Microsoft.Extensions.Logging;
 
 namespace NzbDav.Streaming;
 
@@ -34,6 +35,12 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
     private long _waitedTicks;
     private long _neverRead;
     private int _orphansSeen;
+    private readonly ILogger? _logger;
+    private SegmentTicket? _lastWaited;
+    private int _waits;
+
+    /// <summary>A read that took this long is logged (Warning) with where it waited: the stall a player sees.</summary>
+    private static readonly long SlowReadTicks = Stopwatch.Frequency * 2;
 
     internal BufferedSegmentStream(
         SegmentIndex index,
@@ -45,8 +52,10 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         SegmentCache cache,
         ReadAheadBudget budget,
         StreamingMetrics? metrics = null,
-        SegmentHoles? holes = null)
+        SegmentHoles? holes = null,
+        ILogger? logger = null)
     {
+        _logger = logger;
         _index = index;
         _fetcher = fetcher;
         Statistics = statistics;
@@ -298,6 +307,9 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
             }
             _ramp.OnReadStarted(_position, _window.SegmentsToLimit(_position));
             _waitedTicks = 0;
+            _waits = 0;
+            var readStarted = Stopwatch.GetTimestamp();
+            var startedAt = _position;
             var copied = 0;
             try
             {
@@ -311,6 +323,10 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
                 copied = _copiedBeforeError;
             }
             Statistics.AddRead(copied);
+            if (_logger is not null && Stopwatch.GetTimestamp() - readStarted >= SlowReadTicks)
+            {
+                LogSlowRead(_logger, readStarted, startedAt, copied);
+            }
             if (_metrics is not null)
             {
                 CountRead(_metrics, copied);
@@ -414,7 +430,9 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         _ramp.OnWaited();
         _fetcher.Wake();
         _context.Wakeup.WaitFor(ticket.Index);
-        var started = _metrics is null ? 0 : Stopwatch.GetTimestamp();
+        _lastWaited = ticket;
+        _waits++;
+        var started = Stopwatch.GetTimestamp();
         try
         {
             if (ticket.Progress != progress || Volatile.Read(ref _disposed) != 0)
@@ -426,11 +444,22 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         finally
         {
             _context.Wakeup.StopWaiting();
-            if (started != 0)
-            {
-                _waitedTicks += Stopwatch.GetTimestamp() - started;
-            }
+            _waitedTicks += Stopwatch.GetTimestamp() - started;
         }
+    }
+
+    /// <summary>How long the read took, how much of it waiting on fetches, and the last segment waited on as it stands now.</summary>
+    private void LogSlowRead(ILogger logger, long readStarted, long offset, int copied)
+    {
+        var ticket = _lastWaited;
+        var state = ticket is null
+            ? "it never waited on a segment"
+            : $"the last on segment {ticket.Index} <{ticket.MessageId}>: "
+                + (ticket.Source is null ? "no fetch of its own" : ReferenceEquals(ticket.Source.Owner, _fetcher) ? "fetched by this stream" : "fetched by another stream")
+                + (ticket.IsCompleted ? ", completed" : ticket.HasBuffer ? ", arriving" : ", nothing arrived")
+                + (ticket.IsOrphaned ? ", orphaned" : "") + (ticket.Failure is not null ? ", failed" : "");
+        StreamLog.SlowRead(logger, (long)Stopwatch.GetElapsedTime(readStarted).TotalMilliseconds, offset, _context.FileKey, copied,
+            (long)(_waitedTicks * 1000 / Stopwatch.Frequency), _waits, state);
     }
 
     /// <summary>

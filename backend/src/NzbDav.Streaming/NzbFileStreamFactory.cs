@@ -169,6 +169,6 @@ public sealed class NzbFileStreamFactory
             options = options with { StartReadAheadBytes = Math.Min(options.StartReadAheadBytes, options.RangedStartReadAheadBytes) };
         }
         var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
-        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _metrics, holes);
+        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _metrics, holes, _logger);
     }
 }

@@ -52,6 +52,9 @@ internal sealed class SegmentTicket
     /// <summary>True once some buffer (arriving or complete) is published.</summary>
     public bool HasBuffer => Volatile.Read(ref _current) is { } current && !ReferenceEquals(current, RetiredMarker);
 
+    /// <summary>True while a buffer is published and its attempt has not failed (its bytes are arriving or all there).</summary>
+    public bool HasHealthyBuffer => Volatile.Read(ref _current) is { } current && !ReferenceEquals(current, RetiredMarker) && !current.IsFailed;
+
     /// <summary>The final failure, once every attempt has failed.</summary>
     public Exception? Failure => Volatile.Read(ref _failure);
 

@@ -199,9 +199,11 @@ internal sealed class SegmentWindow
         {
             _fetcher.SetHead(source);
         }
-        else if (!ticket.HasBuffer)
+        else if (!ticket.HasHealthyBuffer)
         {
             // Another stream fetches it as read-ahead it may not need for a while: this reader needs it now.
+            // A published buffer whose attempt failed counts as none: the retry is as late as any
+            // other straggler and must be raced (soak: a reader waited 7-12 s on such a retry).
             source.Owner.Expedite(source);
         }
     }

@@ -110,6 +110,42 @@ public sealed class StragglerTests
         await harness.AssertAllReturnedAsync();
     }
 
+    [Fact]
+    public async Task A_segment_another_streams_reader_waits_on_is_raced_when_its_first_copy_failed_and_the_retry_stalls()
+    {
+        await using var pair = await PrimaryAndBackup.StartAsync("failed-shared", TimeSpan.FromMilliseconds(2));
+        var (primary, backup, file) = (pair.Primary, pair.Backup, pair.File);
+        var segmentSize = file.Size / file.Articles.Count;
+        const int segment = 4;
+        // The primary's copy fails once it has arrived (bad CRC); the retry, on the backup, stalls.
+        // Only a race delivers it in time, and the owner races only what a reader waits on.
+        primary.Store.SetCorrupt(file.Articles[segment], true);
+        backup.Store.SetDelay(file.Articles[segment], TimeSpan.FromSeconds(60));
+        await using var harness = Create(new StreamingOptions { ConnectionsPerStream = 4 }, Provider(primary, "primary", maxConnections: 4), pair.BackupProvider);
+        var ids = file.Articles.Select(a => a.MessageId).ToList();
+
+        // The leader's start read-ahead fetches the segment; its reader never gets there.
+        await using var leader = harness.Factory.Open(ids, file.Size, segmentSize);
+        await StreamAssert.ReadsExactlyAsync(leader, file, 100, Token);
+        var asked = Stopwatch.GetTimestamp();
+        while (backup.Stats.GetCommandCount(MockCommandKind.Body) < 1)
+        {
+            Assert.True(Stopwatch.GetElapsedTime(asked) < TimeSpan.FromSeconds(30), "the corrupt segment was never retried on the backup");
+            await Task.Delay(5, Token);
+        }
+
+        // A second stream's reader needs it now: it joins the leader's fetch, whose copy has failed.
+        await using var follower = harness.Factory.Open(ids, file.Size, segmentSize);
+        follower.LimitReadAhead((segment * segmentSize) + 1000);
+        follower.Position = segment * segmentSize;
+        var started = Stopwatch.GetTimestamp();
+        await StreamAssert.ReadsExactlyAsync(follower, file, 1000, Token);
+
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        Assert.True(elapsed < TimeSpan.FromSeconds(10), $"the read took {elapsed.TotalSeconds:F1} s: it waited out the stalled retry");
+        Assert.True(backup.Stats.GetCommandCount(MockCommandKind.Body) >= 2, "the retry should have been raced on the backup");
+    }
+
     /// <summary>A primary and a backup mock with the same 20-segment file (same message-ids); the backup answers after <c>backupLatency</c>.</summary>
     private sealed class PrimaryAndBackup : IAsyncDisposable
     {

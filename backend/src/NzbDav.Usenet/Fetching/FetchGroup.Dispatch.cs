@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Usenet.Fetching;
@@ -240,6 +241,13 @@ public sealed partial class FetchGroup
                 {
                     state.Settled = true;
                     request.OnFound(attempt.Header);
+                    if (state.SlowLogged)
+                    {
+                        FetchLog.SlowReadEnded(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(state.WaitedSince, now).TotalMilliseconds,
+                            $"{provider}{(worker.IsRacer ? " (race session)" : "")} after {(long)Stopwatch.GetElapsedTime(attempt.StartedAt, now).TotalMilliseconds} ms",
+                            state.Races, state.FailedAttempts, state.RacerNote ?? "none",
+                            state.RaceCheckedAt == 0 ? "never" : $"{(long)Stopwatch.GetElapsedTime(state.RaceCheckedAt, now).TotalMilliseconds} ms ago: {state.RaceCheck}, {state.RaceChecks} time(s) in all");
+                    }
                 }
                 return;
             case FetchOutcome.Cancelled:

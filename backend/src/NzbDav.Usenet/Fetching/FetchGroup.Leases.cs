@@ -283,6 +283,8 @@ public sealed partial class FetchGroup
         {
             // No backup session was free: the race waits for a connection of the group, or a later ask.
             _nextRaceLeaseAt = now + RaceLeaseRetryTicks;
+            _raceLeaseRefusals++;
+            _lastRaceLeaseRefusal = _client.BackupSnapshot();
             if (error is not null and not OperationCanceledException)
             {
                 FetchLog.ExtraLeaseUnavailable(_logger, error.Message);

@@ -98,6 +98,7 @@ public sealed partial class FetchGroup
         WatchSlowRead(request, now);
         if (!_options.RaceStragglers || state.Races >= MaxRacesPerRequest)
         {
+            state.CheckedRace(now, "no more races");
             return;
         }
         long due;
@@ -106,6 +107,7 @@ public sealed partial class FetchGroup
         {
             if (!state.Queued)
             {
+                state.CheckedRace(now, "neither running nor queued");
                 return;
             }
             since = state.WaitedSince;
@@ -122,6 +124,7 @@ public sealed partial class FetchGroup
         }
         if (now < due)
         {
+            state.CheckedRace(now, "not due yet");
             WakeAt(due);
             return;
         }
@@ -130,18 +133,30 @@ public sealed partial class FetchGroup
         {
             // A racer pipelined behind other answers is late by their transfer too, and a second
             // race on the provider that stalled twice may well stall again: a backup session of its
-            // own serves the race at once, when one is free.
-            var (asked, note) = RequestRaceLease(request, now);
-            state.RacerNote = note;
-            if (asked || worker is null)
+            // own serves the race at once, when one is free. But the race waits for one at most
+            // RaceLeaseWaitTicks when a connection of the group could run it: however the asks
+            // go (granted to another request's race, refused, slow to connect), this bounds it.
+            if (state.RaceLeaseWaitSince == 0)
             {
-                _wantExtraLease |= worker is null;
-                // Nothing else may wake the loop (every connection of the group stalled): look again.
-                WakeAt(now + RaceLeaseRetryTicks);
-                return;
+                state.RaceLeaseWaitSince = now;
+            }
+            if (worker is null || now - state.RaceLeaseWaitSince < RaceLeaseWaitTicks)
+            {
+                var (asked, note) = RequestRaceLease(request, now);
+                state.RacerNote = note;
+                state.CheckedRace(now, worker is null ? "no connection to race on" : "waiting for a backup session");
+                if (asked || worker is null)
+                {
+                    _wantExtraLease |= worker is null;
+                    // Nothing else may wake the loop (every connection of the group stalled): look again.
+                    WakeAt(worker is null ? now + RaceLeaseRetryTicks : Math.Min(now + RaceLeaseRetryTicks, state.RaceLeaseWaitSince + RaceLeaseWaitTicks));
+                    return;
+                }
             }
         }
+        state.RaceLeaseWaitSince = 0;
         state.Races++;
+        state.CheckedRace(now, "raced");
         state.RacerNote = worker.IsRacer ? $"raced on a backup session of {worker.ProviderName}" : $"raced on another connection to {worker.ProviderName}";
         Statistics.StragglerRaced();
         FetchLog.StragglerRaced(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(since, now).TotalMilliseconds);
@@ -218,6 +233,9 @@ public sealed partial class FetchGroup
         }
         var racer = new FetchWorker(now, Excluded(request), _stopping.Token, isRacer: true);
         _workers.Add(racer);
+        // One ask per retry interval for the whole group: a session granted and then taken by
+        // another request's race must not have every pass ask again.
+        _nextRaceLeaseAt = now + RaceLeaseRetryTicks;
         racer.Acquisition = AcquireRacerAsync(racer);
         return (true, "none yet: asked for a backup session");
     }
@@ -265,7 +283,18 @@ public sealed partial class FetchGroup
             free += worker.HasCapacity ? 1 : 0;
         }
         FetchLog.SlowRead(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(state.WaitedSince, now).TotalMilliseconds,
-            attempts + failures + missing, state.Races, state.FailedAttempts, state.RacerNote ?? "not due yet", _workers.Count, free);
+            attempts + failures + missing, state.Races, state.FailedAttempts, (state.RacerNote ?? "not due yet") + RaceLeaseRefusals(), _workers.Count, free);
+    }
+
+    private string RaceLeaseRefusals()
+    {
+        if (_lastRaceLeaseRefusal is not { } last)
+        {
+            return "";
+        }
+        var pool = last.Pool;
+        return $"; backup sessions refused {_raceLeaseRefusals} time(s) in this group, the last with {last.Name} at {pool.Open}/{pool.MaxConnections} open, "
+            + $"{pool.InUse} in use, {pool.Idle} idle, {pool.Connecting} connecting, {pool.Closing} closing, {pool.Waiters} waiting, breaker {last.Circuit}";
     }
 
     private long SilenceDelayTicks()

@@ -46,6 +46,9 @@ public sealed partial class FetchGroup : IAsyncDisposable
     private long _nextWakeAt = long.MaxValue;
     private long _armedFor = long.MaxValue;
     private long _nextRaceLeaseAt;
+    // Why backup sessions for races were not to be had, for the slow-read warning.
+    private int _raceLeaseRefusals;
+    private ProviderStatus? _lastRaceLeaseRefusal;
     private int _pipelineDepth = 4;
     private int _anticipated;
     private bool _wantExtraLease;

@@ -23,6 +23,9 @@ internal static partial class FetchLog
     [LoggerMessage(EventId = 4008, Level = LogLevel.Warning, Message = "Article <{MessageId}> has kept a reader waiting {WaitedMs} ms: attempts [{Attempts}], {Races} race(s), {Failed} failed try(s), racer: {Racer}; the group holds {Connections} connection(s), {Free} with a free slot")]
     public static partial void SlowRead(ILogger logger, string messageId, long waitedMs, string attempts, int races, int failed, string racer, int connections, int free);
 
+    [LoggerMessage(EventId = 4009, Level = LogLevel.Warning, Message = "Article <{MessageId}> was served after it kept a reader waiting {WaitedMs} ms: by {Served}, {Races} race(s), {Failed} failed try(s), last racer: {Racer}; races last weighed {RaceCheck}")]
+    public static partial void SlowReadEnded(ILogger logger, string messageId, long waitedMs, string served, int races, int failed, string racer, string raceCheck);
+
     [LoggerMessage(EventId = 4005, Level = LogLevel.Error, Message = "A fetch group failed; its unanswered requests fail with it")]
     public static partial void GroupFailed(ILogger logger, Exception error);
 

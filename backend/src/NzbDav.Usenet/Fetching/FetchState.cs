@@ -25,6 +25,24 @@ internal sealed class FetchState
     /// <summary>Why the last race of the request could or could not start, for the slow-read warning.</summary>
     public string? RacerNote { get; set; }
 
+    /// <summary>When the race now due first waited for a backup session (stopwatch timestamp); 0 = not waiting.</summary>
+    public long RaceLeaseWaitSince { get; set; }
+
+    /// <summary>When the group last looked at racing the request (stopwatch timestamp), and what it decided, for the slow-read warnings.</summary>
+    public long RaceCheckedAt { get; set; }
+
+    public string? RaceCheck { get; set; }
+
+    /// <summary>How often the group looked at racing the request (a loop spinning on it shows here).</summary>
+    public int RaceChecks { get; set; }
+
+    public void CheckedRace(long now, string outcome)
+    {
+        RaceCheckedAt = now;
+        RaceCheck = outcome;
+        RaceChecks++;
+    }
+
     /// <summary>The group answered the request; nothing more is reported.</summary>
     public bool Settled { get; set; }
 

@@ -199,6 +199,19 @@ public sealed class UsenetClient : IAsyncDisposable
         return null;
     }
 
+    /// <summary>The first backup-only provider's breaker and pool now (why a race session may not be had), or null without one.</summary>
+    public ProviderStatus? BackupSnapshot()
+    {
+        foreach (var e in Providers.Endpoints)
+        {
+            if (!e.IsPrimary)
+            {
+                return new ProviderStatus(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats());
+            }
+        }
+        return null;
+    }
+
     /// <summary>Whether a backup-only provider is in force (something <see cref="TryLeaseRacerAsync"/> could lend).</summary>
     public bool HasBackups => Array.Exists(Providers.Endpoints, static e => !e.IsPrimary);
 

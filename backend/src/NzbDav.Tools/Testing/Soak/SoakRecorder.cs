@@ -13,7 +13,7 @@ internal sealed class SoakRecorder
     /// <summary>Waits at least this long are kept with who waited, where, and what the server logged meanwhile.</summary>
     private static readonly TimeSpan SlowWait = TimeSpan.FromSeconds(1);
 
-    /// <summary>The server's warning that a read has waited long on one article (FetchLog.SlowRead).</summary>
+    /// <summary>In the server's warnings that a read waited long: on one article (FetchLog.SlowRead, SlowReadEnded) or in all (StreamLog.SlowRead).</summary>
     private const string SlowReadMarker = "kept a reader waiting";
 
     private const int MaxServerLines = 2000;

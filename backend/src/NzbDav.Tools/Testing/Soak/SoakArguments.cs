@@ -8,7 +8,7 @@ public static class SoakArguments
         Usage:
           NzbDav --test-soak --mock-server [options] [--json] [--Section:Key=value ...]
               Starts two mock NNTP providers (a faulty primary and a clean backup with every article)
-              and the real web host in-process, then for the whole duration: sequential players,
+              and the real server as a child process, then for the whole duration: sequential players,
               scrubbers and a Plex-like scanner read over WebDAV (every byte compared with the true
               content), NZBs are submitted through addfile, dashboards keep the live feed open, and
               the primary goes down for a while in the middle. PASS/FAIL per target.

@@ -6,7 +6,7 @@ using NzbDav.Tools.Testing.DavBenchmark;
 namespace NzbDav.Tools.Testing.Soak;
 
 /// <summary>
-/// One <c>--test-soak</c> run: the two providers, the real host in-process with both, a library
+/// One <c>--test-soak</c> run: the two providers, the real host configured with both, a library
 /// job ingested before the clock starts, then the load (clients, NZBs, dashboards, the outage) for
 /// the duration, then the checks. The host runs as a child process (this build's NzbDav.dll), so
 /// its peak RSS is its own; the mocks and the clients stay here, where the outage is switched.

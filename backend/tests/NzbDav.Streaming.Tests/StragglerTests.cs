@@ -111,6 +111,33 @@ public sealed class StragglerTests
     }
 
     [Fact]
+    public async Task After_three_races_on_the_stalling_primary_a_last_one_waits_for_the_slow_backup()
+    {
+        // Every request for the article on the primary stalls 30 s; the backup answers everything,
+        // its greeting included, after 3 s, so the second and third races (which wait 300 ms for a
+        // backup session) run on the primary and stall too. Only a race that waits for the
+        // backup's session delivers it before the stall ends.
+        await using var pair = await PrimaryAndBackup.StartAsync("last-race", TimeSpan.FromSeconds(3));
+        var (primary, backup, file) = (pair.Primary, pair.Backup, pair.File);
+        primary.Store.SetDelay(file.Articles[7], TimeSpan.FromSeconds(30), times: 10);
+        await using var harness = Create(
+            new StreamingOptions { ConnectionsPerStream = 4 },
+            Provider(primary, "primary", maxConnections: 4, pipelineDepth: 1),
+            pair.BackupProvider);
+
+        var started = Stopwatch.GetTimestamp();
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsToEndExactlyAsync(stream, file, 16 * 1024, Token);
+            Assert.True(stream.Statistics.StragglerRaces >= 2, $"{stream.Statistics.StragglerRaces} race(s)");
+        }
+
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        Assert.True(elapsed < TimeSpan.FromSeconds(20), $"the read took {elapsed.TotalSeconds:F1} s: it waited out the primary's stall");
+        Assert.True(backup.Stats.GetCommandCount(MockCommandKind.Body) >= 1, "the last race should have gone to the backup");
+    }
+
+    [Fact]
     public async Task A_segment_another_streams_reader_waits_on_is_raced_when_its_first_copy_failed_and_the_retry_stalls()
     {
         await using var pair = await PrimaryAndBackup.StartAsync("failed-shared", TimeSpan.FromMilliseconds(2));

@@ -96,7 +96,11 @@ public sealed partial class FetchGroup
             state.WaitedSince = now;
         }
         WatchSlowRead(request, now);
-        if (!_options.RaceStragglers || state.Races >= MaxRacesPerRequest)
+        // Once the usual races are spent, one more may run, but only on a backup session: the
+        // primary has had the article stall on it again and again (the 10-minute soak: three races
+        // on primary connections, all stalled, while the backup's sessions were busy).
+        var lastRace = state.Races >= MaxRacesPerRequest;
+        if (!_options.RaceStragglers || state.Races > MaxRacesPerRequest || (lastRace && !_client.HasBackups))
         {
             state.CheckedRace(now, "no more races");
             return;
@@ -128,7 +132,16 @@ public sealed partial class FetchGroup
             WakeAt(due);
             return;
         }
-        var worker = PickRacer(request, state.Attempts, now);
+        var worker = PickRacer(request, state.Attempts, now, racersOnly: lastRace);
+        if (lastRace && worker is null)
+        {
+            // However long it takes to come: the primary's connections have had their turns.
+            var (_, note) = RequestRaceLease(request, now);
+            state.RacerNote = note;
+            state.CheckedRace(now, "waiting for a backup session for the last race");
+            WakeAt(now + RaceLeaseRetryTicks);
+            return;
+        }
         if (worker is null || (!worker.IsRacer && (worker.InFlight > 0 || state.Races > 0)))
         {
             // A racer pipelined behind other answers is late by their transfer too, and a second
@@ -170,14 +183,14 @@ public sealed partial class FetchGroup
     /// pipeline slot: an idle one first, then a race session, then the least loaded; never one whose
     /// requests have gone silent (a stalled connection would only stall the racer too).
     /// </summary>
-    private FetchWorker? PickRacer(ArticleRequest request, List<FetchAttempt> running, long now)
+    private FetchWorker? PickRacer(ArticleRequest request, List<FetchAttempt> running, long now, bool racersOnly = false)
     {
         FetchWorker? best = null;
         var bestRank = int.MaxValue;
         var silence = SilenceDelayTicks();
         foreach (var worker in _workers)
         {
-            if (!worker.HasCapacity || running.Exists(a => ReferenceEquals(a.Worker, worker)) || IsExcluded(request, worker.ProviderName!))
+            if (!worker.HasCapacity || (racersOnly && !worker.IsRacer) || running.Exists(a => ReferenceEquals(a.Worker, worker)) || IsExcluded(request, worker.ProviderName!))
             {
                 continue;
             }

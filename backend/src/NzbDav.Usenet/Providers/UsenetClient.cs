@@ -206,7 +206,7 @@ public sealed class UsenetClient : IAsyncDisposable
         {
             if (!e.IsPrimary)
             {
-                return new ProviderStatus(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats());
+                return StatusOf(e);
             }
         }
         return null;
@@ -246,8 +246,10 @@ public sealed class UsenetClient : IAsyncDisposable
     internal bool HasWaitersBesides(OperationKind kind, object requester) => _limiter.HasWaitersBesides(kind, requester);
 
     /// <summary>Breaker state and pool counts of every provider in force, in try order.</summary>
-    public IReadOnlyList<ProviderStatus> GetProviderStatus() =>
-        Providers.Endpoints.Select(e => new ProviderStatus(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats())).ToArray();
+    public IReadOnlyList<ProviderStatus> GetProviderStatus() => Providers.Endpoints.Select(StatusOf).ToArray();
+
+    private static ProviderStatus StatusOf(ProviderEndpoint e) =>
+        new(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats());
 
     /// <summary>
     /// Applies a new provider list and policy while streams and jobs run. A provider whose server and

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 
 namespace NzbDav.Streaming;
 
@@ -6,8 +5,9 @@ namespace NzbDav.Streaming;
 /// How far ahead of the reader a stream fetches, in segments, sized to the reader: a reader that
 /// had to wait for a segment (it drains the buffer: a copy, rclone's chunk reads) doubles the
 /// read-ahead per segment it consumes, up to the ceiling (fixed, or bandwidth × the providers'
-/// median time to first byte × 2); a reader that found its segment ready (a paced player) gets
-/// what its measured rate needs to cover the fetch latency plus <see cref="StreamingOptions.ReadAheadLead"/>,
+/// median time to first byte × 2) and, until its rate is known, to twice what it consumed; a
+/// reader that found its segment ready (a paced player) gets what its rate (measured over windows
+/// of a second or more) needs to cover the fetch latency plus <see cref="StreamingOptions.ReadAheadLead"/>,
 /// and a read-ahead above that shrinks by a segment per segment consumed. A reader that stops
 /// consuming stops the fetching. Every stream's read-ahead counts against the host's
 /// <see cref="ReadAheadBudget"/>. It also tells the fetcher what the reader is about to want, so
@@ -17,6 +17,14 @@ internal sealed class ReadAheadRamp
 {
     // After a wait, a reader's read-ahead grows to at most this many times what its rate needs.
     private const int WaitedRateFactor = 4;
+
+    // The reader's rate is measured over at least this long: an HTTP response copies in bursts as
+    // the client's socket drains (segments a few microseconds apart, then a pause), so a rate per
+    // segment measured a 20 Mbit/s player at over 1 GB/s and gave it 50 segments of read-ahead.
+    private static readonly TimeSpan RateWindow = TimeSpan.FromSeconds(1);
+
+    // A window this long with a segment or two in it is a paused reader, not a slow one: no sample.
+    private static readonly TimeSpan PauseWindow = TimeSpan.FromSeconds(10);
 
     private readonly StreamingOptions _options;
     private readonly ISegmentFetcher _fetcher;
@@ -28,12 +36,16 @@ internal sealed class ReadAheadRamp
     private bool _openedAtStart;
     private bool _anticipating;
     private bool _waited;
-    private long _lastConsumedAt;
+    private readonly TimeProvider _time;
+    private long _rateSince;
+    private long _rateBytes;
+    private int _consumed;
     private double _bytesPerSecond;
     private long _claim;
 
-    public ReadAheadRamp(SegmentIndex index, StreamingOptions options, ISegmentFetcher fetcher, ReadAheadBudget budget, int maxSegments)
+    public ReadAheadRamp(SegmentIndex index, StreamingOptions options, ISegmentFetcher fetcher, ReadAheadBudget budget, int maxSegments, TimeProvider? time = null)
     {
+        _time = time ?? TimeProvider.System;
         _options = options;
         _fetcher = fetcher;
         _budget = budget;
@@ -55,7 +67,9 @@ internal sealed class ReadAheadRamp
         _openedAtStart = false;
         _anticipating = false;
         _waited = false;
-        _lastConsumedAt = 0;
+        _rateSince = 0;
+        _rateBytes = 0;
+        _consumed = 0;
         SetSpan(1);
         _readsSinceSeek = 0;
         _fetcher.Anticipate(0);
@@ -95,20 +109,21 @@ internal sealed class ReadAheadRamp
     /// <summary>The reader finished a segment: grow for a draining reader, fit a paced one.</summary>
     public void OnSegmentConsumed(int segmentsToLimit)
     {
-        var now = Stopwatch.GetTimestamp();
-        if (_lastConsumedAt != 0)
-        {
-            var seconds = Stopwatch.GetElapsedTime(_lastConsumedAt, now).TotalSeconds;
-            var sample = _partSize / Math.Max(seconds, 1e-6);
-            _bytesPerSecond = _bytesPerSecond == 0 ? sample : (0.75 * _bytesPerSecond) + (0.25 * sample);
-        }
-        _lastConsumedAt = now;
+        MeasureRate();
         var ceiling = CeilingSegments();
         int wanted;
-        if (_waited || _bytesPerSecond == 0)
+        if (_waited)
         {
             wanted = Math.Min(Math.Max(2, _span * 2), ceiling);
-            if (_bytesPerSecond > 0)
+            if (_bytesPerSecond == 0)
+            {
+                // Before the rate is known a reader grows to at most twice what it consumed: a
+                // fast reader consumes as fast as the read-ahead doubles anyway, while a player
+                // filling its socket buffers at start waits on a few cold fetches, and doubling on
+                // each took it to 56 segments (40 MB) that it then played for 16 s.
+                wanted = Math.Min(wanted, Math.Max(_span, 2 * _consumed));
+            }
+            else
             {
                 // A wait doubles the read-ahead of a reader the fetching cannot keep up with; a paced
                 // player waits only on a late article (a stall being raced), and doubling it each
@@ -116,6 +131,11 @@ internal sealed class ReadAheadRamp
                 // seconds of playback that a few times its rate's need covers as well.
                 wanted = Math.Min(wanted, Math.Max(_span, WaitedRateFactor * RateSegments()));
             }
+        }
+        else if (_bytesPerSecond == 0)
+        {
+            // The rate is not known yet and the fetching keeps ahead: nothing asks for more.
+            wanted = _span;
         }
         else
         {
@@ -132,6 +152,32 @@ internal sealed class ReadAheadRamp
         // The reader streams: while the read-ahead grows, have connections ready for all of it
         // before it gets there; once grown, demand speaks for itself.
         _fetcher.Anticipate(_span < ceiling ? Math.Min(ceiling, segmentsToLimit) : 0);
+    }
+
+    /// <summary>Counts a consumed segment toward the reader's rate: bytes over a window of at least <see cref="RateWindow"/>, smoothed over windows.</summary>
+    private void MeasureRate()
+    {
+        _consumed++;
+        var now = _time.GetTimestamp();
+        if (_rateSince == 0)
+        {
+            // The first segment after opening or seeking: it took a fetch, not the reader's pace.
+            _rateSince = now;
+            return;
+        }
+        _rateBytes += _partSize;
+        var elapsed = _time.GetElapsedTime(_rateSince, now);
+        if (elapsed < RateWindow)
+        {
+            return;
+        }
+        if (elapsed < PauseWindow || _rateBytes > 2 * _partSize)
+        {
+            var sample = _rateBytes / elapsed.TotalSeconds;
+            _bytesPerSecond = _bytesPerSecond == 0 ? sample : (0.5 * _bytesPerSecond) + (0.5 * sample);
+        }
+        _rateSince = now;
+        _rateBytes = 0;
     }
 
     private void SetSpan(int segments)

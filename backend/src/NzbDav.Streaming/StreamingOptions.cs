@@ -55,9 +55,10 @@ public sealed record StreamingOptions
     /// <summary>
     /// Decoded bytes all streams together may hold or have in flight: read-ahead plus the segment
     /// cache (<see cref="SegmentCacheBytes"/>). A fast reader alone may use most of it; many
-    /// streams share it by need. Default 512 MiB.
+    /// streams share it by need. Default 256 MiB: with the runtime and the host (about 150 MB) it
+    /// keeps the process near 400 MB whatever the load (docs/reliability.md §2).
     /// </summary>
-    public long MemoryBudgetBytes { get; init; } = 512L * 1024 * 1024;
+    public long MemoryBudgetBytes { get; init; } = 256L * 1024 * 1024;
 
     /// <summary>What every stream's read-ahead may span together: the memory budget less the cache.</summary>
     public long ReadAheadBudgetBytes => Math.Max(0, MemoryBudgetBytes - SegmentCacheBytes);
@@ -69,9 +70,9 @@ public sealed record StreamingOptions
     /// Decoded bytes of segments kept for other readers, host-wide: what probes read (a file's first
     /// and last segments, the first after a seek, short ranged reads), segments of a file several
     /// streams read at once, read-ahead a stream left unread. 0 keeps nothing (fetches in flight
-    /// are still shared). Default 128 MiB.
+    /// are still shared). Default 64 MiB: a library scan's probes of some 45 files.
     /// </summary>
-    public long SegmentCacheBytes { get; init; } = 128L * 1024 * 1024;
+    public long SegmentCacheBytes { get; init; } = 64L * 1024 * 1024;
 
     /// <summary>
     /// Segments kept behind the reader so a short seek back is served from memory. Default 2.

@@ -13,14 +13,15 @@ public sealed class SoakCommandTests
     public async Task Forty_seconds_of_faults_and_an_outage_lose_nothing_and_meet_every_target()
     {
         // Smaller library files than the 10-minute run keep the mocks (in this test process) small.
-        // Two targets are relaxed (docs/reliability.md §2): the 400 MiB RSS is missed (the streaming
-        // memory budget alone is 512 MiB), and the 2 s wait is met by a hair on a quiet machine but not
-        // on CI's shared cores, so the bound is 5 s: still half a stall, so a read that waits one
-        // out (as before late articles were raced on the backup) fails it. 40 s leave 28 s outside
-        // the outage, some 20 stalls of the primary to race and every job submitted during the faults.
+        // One target is relaxed (docs/reliability.md §2): the 2 s wait is met by a hair on a quiet
+        // machine but not on CI's shared cores, so the bound is 5 s: still half a stall, so a read
+        // that waits one out (as before late articles were raced on the backup) fails it. The
+        // 400 MiB peak RSS is the issue's own (this run peaks near 345 MiB here). 40 s leave 28 s
+        // outside the outage, some 20 stalls of the primary to race and every job submitted
+        // during the faults.
         var (exitCode, output, error) = await RunAsync(
             "--mock-server", "--duration=40", "--outage-at=14", "--outage-seconds=12", "--library-files=4", "--file-mib=64",
-            "--max-rss-mib=1024", "--max-wait-ms=5000", "--json");
+            "--max-wait-ms=5000", "--json");
 
         Assert.True(exitCode == 0, output + error);
         Assert.Contains("FAULT SOAK RESULTS SUMMARY", output, StringComparison.Ordinal);
@@ -56,7 +57,7 @@ public sealed class SoakCommandTests
         Assert.Equal(20, jobs.GetProperty("completed").GetInt32());
         Assert.Equal(0, jobs.GetProperty("failed").GetInt32());
         Assert.Equal(0, jobs.GetProperty("duplicates").GetInt32());
-        Assert.InRange(json.GetProperty("hostPeakRssBytes").GetInt64(), 50L * 1024 * 1024, 1024L * 1024 * 1024);
+        Assert.InRange(json.GetProperty("hostPeakRssBytes").GetInt64(), 50L * 1024 * 1024, 400L * 1024 * 1024);
         Assert.True(json.GetProperty("dashboardFrames").GetInt64() > 0);
         Assert.All(json.GetProperty("targets").EnumerateObject(), t => Assert.True(t.Value.GetBoolean(), t.Name));
         Assert.True(json.GetProperty("passed").GetBoolean());

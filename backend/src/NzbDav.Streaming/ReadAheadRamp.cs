@@ -1,4 +1,3 @@
-
 namespace NzbDav.Streaming;
 
 /// <summary>
@@ -26,6 +25,7 @@ internal sealed class ReadAheadRamp
     // A window this long with a segment or two in it is a paused reader, not a slow one: no sample.
     private static readonly TimeSpan PauseWindow = TimeSpan.FromSeconds(10);
 
+    private readonly TimeProvider _time;
     private readonly StreamingOptions _options;
     private readonly ISegmentFetcher _fetcher;
     private readonly ReadAheadBudget _budget;
@@ -36,7 +36,6 @@ internal sealed class ReadAheadRamp
     private bool _openedAtStart;
     private bool _anticipating;
     private bool _waited;
-    private readonly TimeProvider _time;
     private long _rateSince;
     private long _rateBytes;
     private int _consumed;

@@ -55,12 +55,12 @@ public sealed record StreamingOptions
     /// <summary>
     /// Decoded bytes all streams together may hold or have in flight: read-ahead plus the segment
     /// cache (<see cref="SegmentCacheBytes"/>). A fast reader alone may use most of it; many
-    /// streams share it by need. Default 160 MiB (96 of read-ahead beside the 64 MiB cache): the
-    /// runtime and the host hold about 230 MiB beside it under load, so a budget used to the full
-    /// keeps the process near 400 MiB whatever the load (docs/reliability.md §2). One fast reader
+    /// streams share it by need. Default 128 MiB (64 of read-ahead beside the 64 MiB cache): the
+    /// runtime and the host hold 230–260 MiB beside it under load, so a budget used to the full
+    /// keeps the process near 390 MiB whatever the load (docs/reliability.md §2). One fast reader
     /// still gets its whole read-ahead ceiling (64 MiB); ten paced players need about 40.
     /// </summary>
-    public long MemoryBudgetBytes { get; init; } = 160L * 1024 * 1024;
+    public long MemoryBudgetBytes { get; init; } = 128L * 1024 * 1024;
 
     /// <summary>What every stream's read-ahead may span together: the memory budget less the cache.</summary>
     public long ReadAheadBudgetBytes => Math.Max(0, MemoryBudgetBytes - SegmentCacheBytes);

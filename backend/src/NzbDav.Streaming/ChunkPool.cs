@@ -6,7 +6,8 @@ namespace NzbDav.Streaming;
 /// The pool segment buffers rent their 64 KiB chunks from. Every request up to a chunk gets a whole
 /// chunk (one free list: a freed tail chunk serves the next full one), and free chunks are kept only
 /// while the chunks rented plus those kept stay within <see cref="Capacity"/> (the streaming memory
-/// budget, read each time so a changed setting applies at once). A general pool would keep its free
+/// budget, read each time so a changed setting applies at once), or while the chunks rented alone
+/// exceed it (then the pool holds no more than the most ever rented). A general pool would keep its free
 /// arrays whatever was in use: after ten streams started together it held 128 MiB of free chunks
 /// beside the budget for the rest of the process's life, with more in its smaller-size buckets.
 /// </summary>
@@ -81,13 +82,18 @@ internal sealed class ChunkPool : ArrayPool<byte>
         {
             Array.Clear(array);
         }
-        var keep = Capacity / ChunkSize - rented;
+        var capacity = Capacity / ChunkSize;
+        var keep = capacity - rented;
         lock (_gate)
         {
-            if (_freeCount >= keep)
+            // While streams hold more than the budget (their floors, fetches in flight) every chunk
+            // is kept: it is wanted again within moments, and dropping it only made garbage the
+            // pinned heap frees at its next full collection, a minute away, while new chunks were
+            // allocated beside it (a budget of 128 MiB grew that heap by 60 MiB in 6 s).
+            if (_freeCount >= keep && rented < capacity)
             {
-                // Over the budget (it shrank, or streams hold more than it while their floors
-                // apply): the chunk goes to the collector, and so do any others kept beyond it.
+                // Over the budget once the streams hold less (after such a burst, or the budget
+                // shrank): the chunk goes to the collector, and so do any others kept beyond it.
                 var target = (int)Math.Max(0, keep);
                 for (var i = target; i < _freeCount; i++)
                 {

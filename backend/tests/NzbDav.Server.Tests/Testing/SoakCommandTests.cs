@@ -57,7 +57,7 @@ public sealed class SoakCommandTests
         Assert.Equal(20, jobs.GetProperty("completed").GetInt32());
         Assert.Equal(0, jobs.GetProperty("failed").GetInt32());
         Assert.Equal(0, jobs.GetProperty("duplicates").GetInt32());
-        Assert.InRange(json.GetProperty("hostPeakRssBytes").GetInt64(), 50L * 1024 * 1024, 400L * 1024 * 1024);
+        Assert.InRange(json.GetProperty("hostPeakRssBytes").GetInt64(), 50_000_000L, 400_000_000L);
         Assert.True(json.GetProperty("dashboardFrames").GetInt64() > 0);
         Assert.All(json.GetProperty("targets").EnumerateObject(), t => Assert.True(t.Value.GetBoolean(), t.Name));
         Assert.True(json.GetProperty("passed").GetBoolean());

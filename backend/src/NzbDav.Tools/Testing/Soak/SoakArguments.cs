@@ -29,7 +29,7 @@ public static class SoakArguments
               --segment-size=KiB   decoded bytes per article (default 700)
               --dashboards=N       live feeds open for the whole run (default 2)
               --max-wait-ms=N      target: longest read wait outside the outage (default 2000)
-              --max-rss-mib=N      target: peak RSS of the process (default 400)
+              --max-rss-mb=N       target: peak RSS of the process in MB of 10^6 bytes (default 400)
           --json   also print the report as one JSON object on the last line
         Exit codes: 0 every target met, 1 a target missed or the run failed, 2 bad arguments.
         """;
@@ -67,7 +67,7 @@ public static class SoakArguments
                 "--segment-size" => options with { SegmentSizeKiB = arguments.Integer(1, 64 * 1024) },
                 "--dashboards" => options with { Dashboards = arguments.Integer(0, 100) },
                 "--max-wait-ms" => options with { MaxWaitMs = arguments.Integer(1, 3_600_000) },
-                "--max-rss-mib" => options with { MaxRssMiB = arguments.Integer(1, 1_000_000) },
+                "--max-rss-mb" => options with { MaxRssMB = arguments.Integer(1, 1_000_000) },
                 _ => throw arguments.Unknown(),
             };
         }

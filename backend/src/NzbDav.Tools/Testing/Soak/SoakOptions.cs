@@ -63,8 +63,8 @@ public sealed record SoakOptions
     /// <summary>Target: no read waits longer than this outside the outage, in ms. Default 2000.</summary>
     public int MaxWaitMs { get; init; } = 2000;
 
-    /// <summary>Target: the process's peak RSS, in MiB. Default 400.</summary>
-    public int MaxRssMiB { get; init; } = 400;
+    /// <summary>Target: the process's peak RSS, in MB of 10^6 bytes (as the issue states it). Default 400.</summary>
+    public int MaxRssMB { get; init; } = 400;
 
     public bool Json { get; init; }
 

@@ -77,7 +77,7 @@ public sealed record SoakReport
 
     public bool WaitPassed => WaitsOutside.Count > 0 && WaitsOutside.MaxMs <= Options.MaxWaitMs;
 
-    public bool RssPassed => HostPeakRssBytes > 0 && HostPeakRssBytes <= Options.MaxRssMiB * 1024L * 1024L;
+    public bool RssPassed => HostPeakRssBytes > 0 && HostPeakRssBytes <= Options.MaxRssMB * 1_000_000L;
 
     public bool JobsPassed => Jobs.Passed;
 

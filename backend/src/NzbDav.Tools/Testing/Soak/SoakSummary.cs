@@ -38,7 +38,7 @@ internal static class SoakSummary
         }
 
         Target(output, report.RssPassed, string.Create(c,
-            $"server peak RSS <= {o.MaxRssMiB} MiB: {report.HostPeakRssBytes / 1048576.0:F0} MiB (its own process; the soak driver with both mocks: {report.Memory.PeakRssBytes / 1048576.0:F0} MiB)"));
+            $"server peak RSS <= {o.MaxRssMB} MB: {report.HostPeakRssBytes / 1e6:F1} MB = {report.HostPeakRssBytes / 1048576.0:F0} MiB (its own process; the soak driver with both mocks: {report.Memory.PeakRssBytes / 1048576.0:F0} MiB)"));
         Target(output, report.JobsPassed, string.Create(c,
             $"every NZB Completed exactly once: {report.Jobs.Completed}/{report.Jobs.Jobs} completed, {report.Jobs.Failed} failed, {report.Jobs.Duplicates} duplicates, {report.Jobs.Missing} missing, {report.Jobs.Refused} refused{(report.Jobs.TimedOut ? ", TIMED OUT" : "")}"));
         Target(output, report.LiveChannelPassed, string.Create(c,

@@ -6,8 +6,8 @@ namespace NzbDav.Streaming;
 /// The pool segment buffers rent their 64 KiB chunks from. Every request up to a chunk gets a whole
 /// chunk (one free list: a freed tail chunk serves the next full one), and free chunks are kept only
 /// while the chunks rented plus those kept stay within <see cref="Capacity"/> (the streaming memory
-/// budget, read each time so a changed setting applies at once), or while the chunks rented alone
-/// exceed it (then the pool holds no more than the most ever rented). A general pool would keep its free
+/// budget, read each time so a changed setting applies at once) or within the most chunks rented at
+/// once since the budget was set (streams' floors and fetches in flight exceed it in a burst). A general pool would keep its free
 /// arrays whatever was in use: after ten streams started together it held 128 MiB of free chunks
 /// beside the budget for the rest of the process's life, with more in its smaller-size buckets.
 /// </summary>
@@ -21,12 +21,15 @@ internal sealed class ChunkPool : ArrayPool<byte>
     private int _freeCount;
     private long _rented;
     private long _allocated;
+    private long _highWater;
+    private long _capacitySeen;
 
     /// <param name="capacity">The bytes of chunks (rented and free) the pool may hold; read on every return.</param>
     public ChunkPool(Func<long> capacity)
     {
         ArgumentNullException.ThrowIfNull(capacity);
         _capacity = capacity;
+        _capacitySeen = Capacity / ChunkSize;
     }
 
     /// <summary>The byte ceiling on chunks rented plus chunks kept free.</summary>
@@ -49,7 +52,14 @@ internal sealed class ChunkPool : ArrayPool<byte>
             // Not a chunk (nothing in the streaming path asks for more): a plain array, never kept.
             return GC.AllocateUninitializedArray<byte>(minimumLength);
         }
-        Interlocked.Increment(ref _rented);
+        var rented = Interlocked.Increment(ref _rented);
+        for (var high = Volatile.Read(ref _highWater); rented > high; high = Volatile.Read(ref _highWater))
+        {
+            if (Interlocked.CompareExchange(ref _highWater, rented, high) == high)
+            {
+                break;
+            }
+        }
         lock (_gate)
         {
             if (_freeCount > 0)
@@ -83,17 +93,24 @@ internal sealed class ChunkPool : ArrayPool<byte>
             Array.Clear(array);
         }
         var capacity = Capacity / ChunkSize;
-        var keep = capacity - rented;
         lock (_gate)
         {
-            // While streams hold more than the budget (their floors, fetches in flight) every chunk
-            // is kept: it is wanted again within moments, and dropping it only made garbage the
-            // pinned heap frees at its next full collection, a minute away, while new chunks were
-            // allocated beside it (a budget of 128 MiB grew that heap by 60 MiB in 6 s).
-            if (_freeCount >= keep && rented < capacity)
+            if (capacity != _capacitySeen)
             {
-                // Over the budget once the streams hold less (after such a burst, or the budget
-                // shrank): the chunk goes to the collector, and so do any others kept beyond it.
+                // The budget changed: what streams held under the old one no longer counts.
+                _capacitySeen = capacity;
+                Volatile.Write(ref _highWater, rented + 1);
+            }
+            // Kept: up to the budget, or up to the most the streams have held at once (their floors
+            // and fetches in flight take them past the budget in a burst). Dropping chunks then
+            // only made garbage that the pinned heap frees at its next full collection, a minute
+            // away, while the next burst allocated new ones beside it: a 128 MiB budget grew that
+            // heap by 60 MiB in 6 s. Kept, a chunk is simply rented again.
+            var keep = Math.Max(capacity, Volatile.Read(ref _highWater)) - rented;
+            if (_freeCount >= keep)
+            {
+                // Over the budget (it shrank): the chunk goes to the collector, and so do any
+                // others kept beyond it.
                 var target = (int)Math.Max(0, keep);
                 for (var i = target; i < _freeCount; i++)
                 {

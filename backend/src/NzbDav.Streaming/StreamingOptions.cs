@@ -55,10 +55,11 @@ public sealed record StreamingOptions
     /// <summary>
     /// Decoded bytes all streams together may hold or have in flight: read-ahead plus the segment
     /// cache (<see cref="SegmentCacheBytes"/>). A fast reader alone may use most of it; many
-    /// streams share it by need. Default 112 MiB (64 of read-ahead beside the 48 MiB cache): the
+    /// streams share it by need. Default 112 MiB (48 of read-ahead beside the 64 MiB cache): the
     /// runtime and the host hold 230–260 MiB beside it under load, so a budget used to the full
     /// keeps the process under 400 MB whatever the load (docs/reliability.md §2). One fast reader
-    /// still gets its whole read-ahead ceiling (64 MiB); ten paced players need about 40.
+    /// still gets the read-ahead its bandwidth and latency ask for (500 MB/s at 50 ms: 48 MiB);
+    /// ten paced players need about 40.
     /// </summary>
     public long MemoryBudgetBytes { get; init; } = 112L * 1024 * 1024;
 
@@ -72,9 +73,10 @@ public sealed record StreamingOptions
     /// Decoded bytes of segments kept for other readers, host-wide: what probes read (a file's first
     /// and last segments, the first after a seek, short ranged reads), segments of a file several
     /// streams read at once, read-ahead a stream left unread. 0 keeps nothing (fetches in flight
-    /// are still shared). Default 48 MiB: a library scan's probes of some 34 files.
+    /// are still shared). Default 64 MiB: a library scan's probes of some 45 files (48 MiB let a
+    /// scrubbing load evict them: the soak's p99 read wait went 0.1 → 0.6 s).
     /// </summary>
-    public long SegmentCacheBytes { get; init; } = 48L * 1024 * 1024;
+    public long SegmentCacheBytes { get; init; } = 64L * 1024 * 1024;
 
     /// <summary>
     /// Segments kept behind the reader so a short seek back is served from memory. Default 2.

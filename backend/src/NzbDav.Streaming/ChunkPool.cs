@@ -7,9 +7,10 @@ namespace NzbDav.Streaming;
 /// chunk (one free list: a freed tail chunk serves the next full one), and free chunks are kept only
 /// while the chunks rented plus those kept stay within <see cref="Capacity"/> (the streaming memory
 /// budget, read each time so a changed setting applies at once) or within the most chunks rented at
-/// once since the budget was set (streams' floors and fetches in flight exceed it in a burst). A general pool would keep its free
-/// arrays whatever was in use: after ten streams started together it held 128 MiB of free chunks
-/// beside the budget for the rest of the process's life, with more in its smaller-size buckets.
+/// once since the budget was set (streams' floors and fetches in flight exceed it in a burst). A
+/// general pool would keep its free arrays whatever was in use: after ten streams started together
+/// it held 128 MiB of free chunks beside the budget for the rest of the process's life, with more in
+/// its smaller-size buckets.
 /// </summary>
 internal sealed class ChunkPool : ArrayPool<byte>
 {

@@ -283,7 +283,7 @@ test("Sonarr/Radarr: the form's checks, a test that fails with the reason, Save 
   await expect(edit.getByLabel("API key")).toHaveAttribute("placeholder", "stored — leave empty to keep");
   await expect(edit.getByLabel("Categories")).toHaveValue("tv, anime");
   await edit.getByRole("button", { name: "Cancel" }).click();
-  const view = await (await page.request.get(`${server.url}/ui/api/settings`)).json();
+  const view = (await (await page.request.get(`${server.url}/ui/api/settings`)).json()) as { arr: unknown[] };
   expect(view.arr).toEqual([
     { name: "sonarr", kind: "Sonarr", url: `http://127.0.0.1:${closed}`, hasApiKey: true, enabled: true, categories: ["tv", "anime"], timeoutSeconds: 15, editable: true, source: "web UI" },
   ]);
@@ -357,6 +357,6 @@ test("Sonarr/Radarr: the form's checks, a test that fails with the reason, Save 
   await kept.getByRole("group", { name: "Confirm delete" }).getByRole("button", { name: "Delete Sonarr" }).click();
   await expect(kept).toHaveCount(0);
   await expect(page.getByText("No Sonarr or Radarr yet.")).toBeVisible();
-  expect((await (await page.request.get(`${server.url}/ui/api/settings`)).json()).arr).toEqual([]);
+  expect(((await (await page.request.get(`${server.url}/ui/api/settings`)).json()) as { arr: unknown[] }).arr).toEqual([]);
   expect(errors).toEqual([]);
 });

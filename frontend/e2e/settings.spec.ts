@@ -57,10 +57,15 @@ interface ApiProvider {
   [field: string]: unknown;
 }
 
-async function apiSettings(page: Page): Promise<{ providers: ApiProvider[]; settings: { key: string; value: string | null }[] }> {
+interface ApiSettings {
+  providers: ApiProvider[];
+  settings: { key: string; value: string | null }[];
+}
+
+async function apiSettings(page: Page): Promise<ApiSettings> {
   const response = await page.request.get(`${demo.origin}/ui/api/settings`);
   expect(response.status()).toBe(200);
-  return response.json();
+  return (await response.json()) as ApiSettings;
 }
 
 /** Every string anywhere in a JSON value, and every key. */

@@ -140,7 +140,7 @@ export function asArrSaveRefusal(error: unknown): ArrSaveRefused | null {
   if (!(error instanceof ApiError) || error.status !== 422) return null;
   const body = error.body;
   if (!body || typeof body !== "object" || !("error" in body) || !("test" in body)) return null;
-  const { error: message, test } = body as { error: unknown; test: unknown };
+  const { error: message, test } = body;
   if (typeof message !== "string" || !test || typeof test !== "object" || typeof (test as { ok?: unknown }).ok !== "boolean") return null;
   return body as ArrSaveRefused;
 }

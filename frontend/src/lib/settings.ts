@@ -219,7 +219,7 @@ export function asSaveRefusal(error: unknown): ProviderSaveRefused | null {
   if (!(error instanceof ApiError) || error.status !== 422) return null;
   const body = error.body;
   if (!body || typeof body !== "object" || !("error" in body) || !("test" in body)) return null;
-  const { error: message, test } = body as { error: unknown; test: unknown };
+  const { error: message, test } = body;
   if (typeof message !== "string" || !test || typeof test !== "object" || !Array.isArray((test as { steps?: unknown }).steps)) return null;
   return body as ProviderSaveRefused;
 }

@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { getJson } from "../api/client";
 import { ago, milliseconds } from "../lib/format";
+import { useNow } from "../lib/useNow";
 
 interface Health {
   status: string;
@@ -45,13 +45,4 @@ export function StatusPage() {
       )}
     </section>
   );
-}
-
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
-    return () => window.clearInterval(timer);
-  }, [intervalMs]);
-  return now;
 }

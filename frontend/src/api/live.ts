@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { apiPaths } from "./paths";
 import type { components } from "./schema";
 import type { MountView } from "./types";
 
@@ -30,7 +31,7 @@ export function useLiveFeed() {
   const [state, setState] = useState<LiveState>("connecting");
 
   useEffect(() => {
-    const source = new EventSource("/ui/api/live");
+    const source = new EventSource(apiPaths.live);
     source.onopen = () => setState("live");
     source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "reconnecting" : "reconnecting");
     source.onmessage = (event: MessageEvent<string>) => {

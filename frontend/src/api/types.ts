@@ -116,6 +116,13 @@ export type ProviderTestStep = Schemas["UiTestStep"];
 /** What a save answers (422) when the provider's test failed; the same request with force saves it anyway. */
 export type ProviderSaveRefused = Schemas["UiProviderSaveRefused"];
 
+/**
+ * The body of a listed entity's add, change and test calls (a provider, a Sonarr/Radarr): every field
+ * by its name, as lib/entities.ts builds it from the field descriptors; force saves one whose test
+ * failed; originalName lets a test of a saved one use its stored secret.
+ */
+export type EntityRequest = { [field: string]: unknown; force?: boolean; originalName?: string | null };
+
 /** POST /ui/api/settings/api-key */
 export type ApiKey = Schemas["UiApiKey"];
 

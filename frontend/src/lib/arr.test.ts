@@ -4,7 +4,6 @@ import type { ArrInstance } from "../api/types";
 import {
   arrFacts,
   arrForm,
-  arrPath,
   arrProblem,
   arrRequest,
   arrTestLine,
@@ -116,11 +115,6 @@ describe("arrRequest", () => {
 });
 
 describe("texts", () => {
-  it("encode the path", () => {
-    expect(arrPath("my sonarr")).toBe("/ui/api/settings/arr/my%20sonarr");
-    expect(arrPath("a&b", "delete")).toBe("/ui/api/settings/arr/a%26b/delete");
-  });
-
   it("say what a test found", () => {
     expect(arrTestLine({ ok: true, appName: "Sonarr", version: "4.0.14.2939", error: null })).toBe("Test passed: Sonarr 4.0.14.2939");
     expect(arrTestLine({ ok: false, appName: null, version: null, error: "Connection refused (127.0.0.1:9)." })).toBe("Test failed: Connection refused (127.0.0.1:9).");

@@ -118,11 +118,6 @@ export function arrToggleRequest(instance: ArrInstance, enabled: boolean): ArrRe
   return { ...arrRequest(arrForm(instance)), enabled };
 }
 
-/** The path of an instance's calls: its current name, URL-encoded. */
-export function arrPath(name: string, action?: "delete"): string {
-  return `/ui/api/settings/arr/${encodeURIComponent(name)}${action ? `/${action}` : ""}`;
-}
-
 /** A test's outcome in one line: "Test passed: Sonarr 4.0.14" or "Test failed: <why>". */
 export function arrTestLine(test: ArrTest): string {
   if (test.ok) return `Test passed: ${[test.appName, test.version].filter(Boolean).join(" ") || "the instance answered"}`;

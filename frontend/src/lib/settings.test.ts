@@ -12,7 +12,6 @@ import {
   newProviderForm,
   placeholderOf,
   providerForm,
-  providerPath,
   providerProblem,
   providerRequest,
   shownValue,
@@ -207,11 +206,6 @@ describe("provider form and request", () => {
     expect(providerProblem({ ...good, priority: "-1" })).toMatch(/Priority/);
     expect(providerProblem({ ...good, pipelineDepth: "65" })).toMatch(/Pipeline depth/);
     expect(providerProblem({ ...good, password: "a\nb" })).toMatch(/line breaks/);
-  });
-
-  it("encodes the name in the path", () => {
-    expect(providerPath("my news/eu")).toBe("/ui/api/settings/providers/my%20news%2Feu");
-    expect(providerPath("a?b", "delete")).toBe("/ui/api/settings/providers/a%3Fb/delete");
   });
 });
 

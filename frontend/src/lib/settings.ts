@@ -189,11 +189,6 @@ export function toggleRequest(provider: Provider, enabled: boolean): ProviderReq
   return { ...providerRequest(providerForm(provider)), enabled };
 }
 
-/** The path of a provider's calls: the current name, URL-encoded (names may hold spaces, '/' or '?'). */
-export function providerPath(name: string, action?: "delete"): string {
-  return `/ui/api/settings/providers/${encodeURIComponent(name)}${action ? `/${action}` : ""}`;
-}
-
 /** One test step as a line: "✓ connect · 9.7 ms · 127.0.0.1:119". */
 export function stepLine(step: ProviderTestStep): string {
   const parts = [`${step.ok ? "✓" : "✗"} ${step.step}`];

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { nzbUrl, useHistory, useJobDelete, useJobRetry } from "../api/jobs";
+import { useHistory, useJobDelete, useJobRetry } from "../api/jobs";
+import { apiPaths } from "../api/paths";
 import type { HistoryFilter, HistoryJob } from "../api/types";
 import { Pager } from "../components/Pager";
 import { filesPageUrl } from "../lib/files";
@@ -94,7 +95,7 @@ function HistoryItem({ job }: { job: HistoryJob }) {
             {retry.isPending ? "Retrying…" : "Retry"}
           </button>
         )}
-        <a className="button-like" href={nzbUrl(job.id)} download>
+        <a className="button-like" href={apiPaths.jobNzb(job.id)} download>
           Download NZB
         </a>
         {job.contentPath && (

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { getJson } from "../api/client";
+import { apiPaths } from "../api/paths";
 import { ago, milliseconds } from "../lib/format";
 import { useNow } from "../lib/useNow";
 
@@ -15,7 +16,7 @@ interface Checked {
 
 async function checkHealth(signal: AbortSignal): Promise<Checked> {
   const started = performance.now();
-  const health = await getJson<Health>("/health", signal);
+  const health = await getJson<Health>(apiPaths.serverHealth, signal);
   return { health, roundTripMs: performance.now() - started, at: Date.now() };
 }
 

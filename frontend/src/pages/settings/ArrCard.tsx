@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { Link } from "react-router";
-import { useDeleteArr, useSaveArr, useTestArr } from "../../api/settings";
+import { apiPaths } from "../../api/paths";
+import { useDeleteEntity, useSaveEntity, useTestEntity } from "../../api/settings";
 import type { ArrInstance, ArrTest } from "../../api/types";
 import {
   arrFacts,
@@ -48,8 +49,8 @@ export function ArrCard({ instances }: { instances: ArrInstance[] }) {
 }
 
 function ArrItem({ instance }: { instance: ArrInstance }) {
-  const toggle = useSaveArr();
-  const remove = useDeleteArr();
+  const toggle = useSaveEntity(apiPaths.arr);
+  const remove = useDeleteEntity(apiPaths.arr);
   return (
     <ListedItem
       item={instance}
@@ -90,8 +91,8 @@ function ArrEditor({
 }) {
   const id = useId();
   const [form, setForm] = useState(initial);
-  const test = useTestArr();
-  const save = useSaveArr();
+  const test = useTestEntity<ArrTest>(apiPaths.arr);
+  const save = useSaveEntity(apiPaths.arr);
   const refusal = asArrSaveRefusal(save.error);
   const set = (patch: Partial<ArrForm>) => setForm((f) => ({ ...f, ...patch }));
   const { runTest, send, submit, failure } = useTestedEditor({

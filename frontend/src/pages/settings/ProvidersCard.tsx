@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
-import { useDeleteProvider, useSaveProvider, useTestProvider } from "../../api/settings";
+import { apiPaths } from "../../api/paths";
+import { useDeleteEntity, useSaveEntity, useTestEntity } from "../../api/settings";
 import type { Provider, ProviderTest } from "../../api/types";
 import {
   asSaveRefusal,
@@ -41,8 +42,8 @@ export function ProvidersCard({ providers }: { providers: Provider[] }) {
 }
 
 function ProviderItem({ provider }: { provider: Provider }) {
-  const toggle = useSaveProvider();
-  const remove = useDeleteProvider();
+  const toggle = useSaveEntity(apiPaths.providers);
+  const remove = useDeleteEntity(apiPaths.providers);
   return (
     <ListedItem
       item={provider}
@@ -86,8 +87,8 @@ function ProviderEditor({
 }) {
   const id = useId();
   const [form, setForm] = useState(initial);
-  const test = useTestProvider();
-  const save = useSaveProvider();
+  const test = useTestEntity<ProviderTest>(apiPaths.providers);
+  const save = useSaveEntity(apiPaths.providers);
   const refusal = asSaveRefusal(save.error);
   const set = (patch: Partial<ProviderForm>) => setForm((f) => ({ ...f, ...patch }));
   const { runTest, send, submit, failure } = useTestedEditor({

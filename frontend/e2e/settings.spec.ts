@@ -104,6 +104,18 @@ test("add a provider: the test shows each step, the save keeps it editable, its 
   await expect(form.getByLabel("TLS", { exact: true })).toBeChecked();
   await expect(form.getByLabel("Max connections", { exact: true })).toHaveValue("10");
   await expect(form.getByLabel("Pipeline depth", { exact: true })).toHaveValue("4");
+  await expect(form.getByLabel("Priority", { exact: true })).toHaveAccessibleDescription("Lower is tried first.");
+  // Without TLS there is no certificate to allow.
+  await form.getByLabel("TLS", { exact: true }).uncheck();
+  await expect(form.getByLabel("Allow untrusted certificate", { exact: true })).toBeDisabled();
+  await form.getByLabel("TLS", { exact: true }).check();
+  await expect(form.getByLabel("Allow untrusted certificate", { exact: true })).toBeEnabled();
+  // What the server would refuse is caught in the form, under the field at fault.
+  await form.getByLabel("Name", { exact: true }).fill("second");
+  await form.getByLabel("Host", { exact: true }).fill("news example");
+  await form.getByRole("button", { name: "Test" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Host must be 1 to 253 characters, without spaces or tabs.");
+  await expect(form.getByLabel("Host", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await fillProvider(form, "second", "p");
 
   await form.getByRole("button", { name: "Test" }).click();

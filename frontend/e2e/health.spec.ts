@@ -259,6 +259,7 @@ test("Sonarr/Radarr: the form's checks, a test that fails with the reason, Save 
   await expect(form.getByLabel("API key")).toHaveAttribute("aria-invalid", "true");
   await expect(form.getByLabel("API key")).toHaveAccessibleDescription("In Sonarr: Settings → General. API key is required.");
   await expect(form.getByLabel("URL")).not.toHaveAttribute("aria-invalid");
+  await form.screenshot({ path: `${shots}/settings-arr-invalid.png` });
   await form.getByLabel("API key").fill("fedcba9876543210fedcba9876543210");
   await form.getByLabel("Categories").fill("tv, anime");
 

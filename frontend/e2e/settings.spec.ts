@@ -146,6 +146,12 @@ test("add a provider: the test shows each step, the save keeps it editable, its 
   const edit = page.getByRole("form", { name: "Edit second" });
   await expect(edit.getByLabel("Password", { exact: true })).toHaveValue("");
   await expect(edit.getByLabel("Password", { exact: true })).toHaveAttribute("placeholder", "stored — leave empty to keep");
+  // A stored password can be dropped; the field is then out of use.
+  await edit.getByLabel("Remove the stored password", { exact: true }).check();
+  await expect(edit.getByLabel("Password", { exact: true })).toBeDisabled();
+  await page.getByRole("region", { name: "Providers" }).screenshot({ path: `${shots}/settings-provider-edit.png` });
+  await edit.getByLabel("Remove the stored password", { exact: true }).uncheck();
+  await expect(edit.getByLabel("Password", { exact: true })).toBeEnabled();
   await expect(edit.getByLabel("Host", { exact: true })).toHaveValue("127.0.0.1");
   // A test of the saved provider with the field empty uses the stored password.
   await edit.getByRole("button", { name: "Test" }).click();

@@ -194,6 +194,8 @@ function EntityEditor<E extends EntityRecord, T extends { ok: boolean }>({
 
   function set(name: string, value: FieldValue) {
     setForm((f) => ({ ...f, values: { ...f.values, [name]: value } }));
+    // The field the form refused is being corrected: its mark goes until the next Test or Save.
+    setProblem((p) => (p?.field === name ? null : p));
   }
 
   function valid(): boolean {
@@ -325,6 +327,8 @@ function EntityField({
     return (
       <Field {...common} control="select" value={text} onChange={(e) => onChange(e.target.value)}>
         {!field.required && <option value="">–</option>}
+        {/* A value the choices no longer hold stays visible, for the check to name, rather than showing as another. */}
+        {text !== "" && !choices.includes(text) && <option value={text}>{text}</option>}
         {choices.map((c) => (
           <option key={c} value={c}>
             {c}

@@ -245,14 +245,21 @@ test("Sonarr/Radarr: the form's checks, a test that fails with the reason, Save 
 
   // What the server would refuse is caught in the form, with what to do.
   await form.getByRole("button", { name: "Save" }).click();
-  await expect(form.getByRole("alert")).toHaveText("The instance needs a name of 1 to 64 characters without ':', '/', '\\', '?' or '#'.");
+  // Said under the field at fault, which is marked and given the focus.
+  await expect(form.getByRole("alert")).toHaveText("Name must be 1 to 64 characters, without ':', '/', '\\', '?' or '#'.");
+  await expect(form.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("Name")).toBeFocused();
   await form.getByLabel("Name").fill("sonarr");
   await form.getByLabel("URL").fill(`127.0.0.1:${closed}`);
   await form.getByRole("button", { name: "Test" }).click();
   await expect(form.getByRole("alert")).toContainText("The address must start with http:// or https://");
   await form.getByLabel("URL").fill(`http://127.0.0.1:${closed}`);
   await form.getByRole("button", { name: "Save" }).click();
-  await expect(form.getByRole("alert")).toHaveText("Enter the API key (in Sonarr: Settings → General → API Key).");
+  await expect(form.getByRole("alert")).toHaveText("API key is required.");
+  await expect(form.getByLabel("API key")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("API key")).toHaveAccessibleDescription("In Sonarr: Settings → General. API key is required.");
+  await expect(form.getByLabel("URL")).not.toHaveAttribute("aria-invalid");
+  await form.screenshot({ path: `${shots}/settings-arr-invalid.png` });
   await form.getByLabel("API key").fill("fedcba9876543210fedcba9876543210");
   await form.getByLabel("Categories").fill("tv, anime");
 
@@ -283,7 +290,7 @@ test("Sonarr/Radarr: the form's checks, a test that fails with the reason, Save 
   await expect(edit.getByLabel("API key")).toHaveAttribute("placeholder", "stored — leave empty to keep");
   await expect(edit.getByLabel("Categories")).toHaveValue("tv, anime");
   await edit.getByRole("button", { name: "Cancel" }).click();
-  const view = await (await page.request.get(`${server.url}/ui/api/settings`)).json();
+  const view = (await (await page.request.get(`${server.url}/ui/api/settings`)).json()) as { arr: unknown[] };
   expect(view.arr).toEqual([
     { name: "sonarr", kind: "Sonarr", url: `http://127.0.0.1:${closed}`, hasApiKey: true, enabled: true, categories: ["tv", "anime"], timeoutSeconds: 15, editable: true, source: "web UI" },
   ]);
@@ -357,6 +364,6 @@ test("Sonarr/Radarr: the form's checks, a test that fails with the reason, Save 
   await kept.getByRole("group", { name: "Confirm delete" }).getByRole("button", { name: "Delete Sonarr" }).click();
   await expect(kept).toHaveCount(0);
   await expect(page.getByText("No Sonarr or Radarr yet.")).toBeVisible();
-  expect((await (await page.request.get(`${server.url}/ui/api/settings`)).json()).arr).toEqual([]);
+  expect(((await (await page.request.get(`${server.url}/ui/api/settings`)).json()) as { arr: unknown[] }).arr).toEqual([]);
   expect(errors).toEqual([]);
 });

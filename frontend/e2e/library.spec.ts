@@ -263,7 +263,7 @@ test.describe("files", () => {
     // The download is the very file WebDAV serves.
     const [download] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: "Download" }).click()]);
     expect(download.suggestedFilename()).toBe("NzbDav.Demo.Video.mkv");
-    const downloaded = readFileSync((await download.path())!);
+    const downloaded = readFileSync(await download.path());
     const dav = await playwrightRequest.newContext({ httpCredentials: { username: demo.user, password: demo.password } });
     const viaWebDav = await dav.get(demo.webdav.replace(/\/$/, "") + videoPath);
     expect(viaWebDav.status()).toBe(200);

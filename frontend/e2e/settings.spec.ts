@@ -57,10 +57,15 @@ interface ApiProvider {
   [field: string]: unknown;
 }
 
-async function apiSettings(page: Page): Promise<{ providers: ApiProvider[]; settings: { key: string; value: string | null }[] }> {
+interface ApiSettings {
+  providers: ApiProvider[];
+  settings: { key: string; value: string | null }[];
+}
+
+async function apiSettings(page: Page): Promise<ApiSettings> {
   const response = await page.request.get(`${demo.origin}/ui/api/settings`);
   expect(response.status()).toBe(200);
-  return response.json();
+  return (await response.json()) as ApiSettings;
 }
 
 /** Every string anywhere in a JSON value, and every key. */
@@ -99,6 +104,18 @@ test("add a provider: the test shows each step, the save keeps it editable, its 
   await expect(form.getByLabel("TLS", { exact: true })).toBeChecked();
   await expect(form.getByLabel("Max connections", { exact: true })).toHaveValue("10");
   await expect(form.getByLabel("Pipeline depth", { exact: true })).toHaveValue("4");
+  await expect(form.getByLabel("Priority", { exact: true })).toHaveAccessibleDescription("Lower is tried first.");
+  // Without TLS there is no certificate to allow.
+  await form.getByLabel("TLS", { exact: true }).uncheck();
+  await expect(form.getByLabel("Allow untrusted certificate", { exact: true })).toBeDisabled();
+  await form.getByLabel("TLS", { exact: true }).check();
+  await expect(form.getByLabel("Allow untrusted certificate", { exact: true })).toBeEnabled();
+  // What the server would refuse is caught in the form, under the field at fault.
+  await form.getByLabel("Name", { exact: true }).fill("second");
+  await form.getByLabel("Host", { exact: true }).fill("news example");
+  await form.getByRole("button", { name: "Test" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Host must be 1 to 253 characters, without spaces or tabs.");
+  await expect(form.getByLabel("Host", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await fillProvider(form, "second", "p");
 
   await form.getByRole("button", { name: "Test" }).click();
@@ -129,6 +146,12 @@ test("add a provider: the test shows each step, the save keeps it editable, its 
   const edit = page.getByRole("form", { name: "Edit second" });
   await expect(edit.getByLabel("Password", { exact: true })).toHaveValue("");
   await expect(edit.getByLabel("Password", { exact: true })).toHaveAttribute("placeholder", "stored — leave empty to keep");
+  // A stored password can be dropped; the field is then out of use.
+  await edit.getByLabel("Remove the stored password", { exact: true }).check();
+  await expect(edit.getByLabel("Password", { exact: true })).toBeDisabled();
+  await page.getByRole("region", { name: "Providers" }).screenshot({ path: `${shots}/settings-provider-edit.png` });
+  await edit.getByLabel("Remove the stored password", { exact: true }).uncheck();
+  await expect(edit.getByLabel("Password", { exact: true })).toBeEnabled();
   await expect(edit.getByLabel("Host", { exact: true })).toHaveValue("127.0.0.1");
   // A test of the saved provider with the field empty uses the stored password.
   await edit.getByRole("button", { name: "Test" }).click();

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson, postJson } from "./client";
+import { apiPaths } from "./paths";
 import { currentCsrfToken } from "./session";
 import type { FileListing, FileTestResult } from "./types";
 
 export function useFiles(path: string) {
   return useQuery({
     queryKey: ["files", path],
-    queryFn: ({ signal }) => getJson<FileListing>(`/ui/api/files?${new URLSearchParams({ path }).toString()}`, signal),
+    queryFn: ({ signal }) => getJson<FileListing>(apiPaths.files(path), signal),
   });
 }
 
@@ -14,6 +15,6 @@ export function useFiles(path: string) {
 export function useFileTest() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (path: string) => postJson<FileTestResult>("/ui/api/files/test", { path }, await currentCsrfToken(queryClient)),
+    mutationFn: async (path: string) => postJson<FileTestResult>(apiPaths.fileTest, { path }, await currentCsrfToken(queryClient)),
   });
 }

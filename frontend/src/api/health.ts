@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson, postJson } from "./client";
+import { apiPaths, type HealthFileAction } from "./paths";
 import { currentCsrfToken } from "./session";
 import type { HealthActionResult, HealthFilter, HealthView } from "./types";
 
@@ -13,19 +14,16 @@ export interface HealthQuery {
 
 /** The Health page's view, refreshed every 3 s while the page is visible: background checks change states on their own. */
 export function useHealth(q: HealthQuery) {
-  const query = new URLSearchParams({ state: q.state, offset: String(q.offset), limit: String(q.limit) }).toString();
   return useQuery({
     queryKey: [...healthKey, q],
-    queryFn: ({ signal }) => getJson<HealthView>(`/ui/api/health?${query}`, signal),
+    queryFn: ({ signal }) => getJson<HealthView>(apiPaths.health(q), signal),
     refetchInterval: 3_000,
     // Keeps the rows on screen while the next page or filter loads, instead of flashing empty.
     placeholderData: keepPreviousData,
   });
 }
 
-export type HealthAction = { kind: "check" } | { kind: "repair" } | { kind: "ignore"; ignored: boolean };
-
-const actionPath = (id: string, action: string) => `/ui/api/health/files/${encodeURIComponent(id)}/${action}`;
+export type HealthAction = { kind: Exclude<HealthFileAction, "ignore"> } | { kind: "ignore"; ignored: boolean };
 
 /**
  * One file's action (check now, repair now, ignore / un-ignore). The answer's file replaces that
@@ -37,8 +35,8 @@ export function useHealthAction(id: string) {
   return useMutation({
     mutationFn: async (action: HealthAction) => {
       const token = await currentCsrfToken(queryClient);
-      if (action.kind === "ignore") return postJson<HealthActionResult>(actionPath(id, "ignore"), { ignored: action.ignored }, token);
-      return postJson<HealthActionResult>(actionPath(id, action.kind), {}, token);
+      if (action.kind === "ignore") return postJson<HealthActionResult>(apiPaths.healthFile(id, "ignore"), { ignored: action.ignored }, token);
+      return postJson<HealthActionResult>(apiPaths.healthFile(id, action.kind), {}, token);
     },
     onSuccess: async ({ file }) => {
       await queryClient.cancelQueries({ queryKey: healthKey });

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson, postJson } from "./client";
+import { apiPaths } from "./paths";
 import { currentCsrfToken } from "./session";
 import type { Integrations, MountCheckResult } from "./types";
 
@@ -7,7 +8,7 @@ import type { Integrations, MountCheckResult } from "./types";
 export function useIntegrations() {
   return useQuery({
     queryKey: ["integrations"],
-    queryFn: ({ signal }) => getJson<Integrations>("/ui/api/integrations", signal),
+    queryFn: ({ signal }) => getJson<Integrations>(apiPaths.integrations, signal),
     refetchInterval: 5_000,
   });
 }
@@ -16,6 +17,6 @@ export function useIntegrations() {
 export function useMountCheck() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () => postJson<MountCheckResult>("/ui/api/integrations/check", {}, await currentCsrfToken(queryClient)),
+    mutationFn: async () => postJson<MountCheckResult>(apiPaths.mountCheck, {}, await currentCsrfToken(queryClient)),
   });
 }

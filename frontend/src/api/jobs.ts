@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson, postForm, postJson } from "./client";
+import { apiPaths } from "./paths";
 import { currentCsrfToken } from "./session";
 import type { AddResult, AddUrlRequest, HistoryFilter, HistoryPage, Priority, QueueState, QueueView, RetryResult } from "./types";
 
@@ -10,7 +11,7 @@ const historyKey = ["history"] as const;
 export function useQueue() {
   return useQuery({
     queryKey: queueKey,
-    queryFn: ({ signal }) => getJson<QueueView>("/ui/api/queue", signal),
+    queryFn: ({ signal }) => getJson<QueueView>(apiPaths.queue, signal),
     refetchInterval: 1_000,
   });
 }
@@ -23,10 +24,9 @@ export interface HistoryQuery {
 }
 
 export function useHistory(q: HistoryQuery) {
-  const query = new URLSearchParams({ page: String(q.page), pageSize: String(q.pageSize), search: q.search, status: q.status }).toString();
   return useQuery({
     queryKey: [...historyKey, q],
-    queryFn: ({ signal }) => getJson<HistoryPage>(`/ui/api/history?${query}`, signal),
+    queryFn: ({ signal }) => getJson<HistoryPage>(apiPaths.history(q), signal),
     refetchInterval: 3_000,
     // Keeps the rows on screen while the next page or search loads, instead of flashing empty.
     placeholderData: keepPreviousData,
@@ -44,18 +44,14 @@ function useJobChange<TVariables, TResult>(call: (variables: TVariables, csrfTok
   });
 }
 
-const jobPath = (id: string, action: string) => `/ui/api/jobs/${encodeURIComponent(id)}/${action}`;
-
-export const useUpload = () => useJobChange((form: FormData, token) => postForm<AddResult>("/ui/api/queue/upload", form, token));
-export const useAddUrl = () => useJobChange((body: AddUrlRequest, token) => postJson<AddResult>("/ui/api/queue/url", body, token));
+export const useUpload = () => useJobChange((form: FormData, token) => postForm<AddResult>(apiPaths.upload, form, token));
+export const useAddUrl = () => useJobChange((body: AddUrlRequest, token) => postJson<AddResult>(apiPaths.addUrl, body, token));
 export const useQueuePause = () =>
-  useJobChange((pause: boolean, token) => postJson<QueueState>(pause ? "/ui/api/queue/pause" : "/ui/api/queue/resume", {}, token));
+  useJobChange((pause: boolean, token) => postJson<QueueState>(apiPaths.queuePause(pause), {}, token));
 export const useJobPause = () =>
-  useJobChange(({ id, pause }: { id: string; pause: boolean }, token) => postJson<void>(jobPath(id, pause ? "pause" : "resume"), {}, token));
+  useJobChange(({ id, pause }: { id: string; pause: boolean }, token) => postJson<void>(apiPaths.job(id, pause ? "pause" : "resume"), {}, token));
 export const useJobPriority = () =>
-  useJobChange(({ id, priority }: { id: string; priority: Priority }, token) => postJson<void>(jobPath(id, "priority"), { priority }, token));
+  useJobChange(({ id, priority }: { id: string; priority: Priority }, token) => postJson<void>(apiPaths.job(id, "priority"), { priority }, token));
 export const useJobDelete = () =>
-  useJobChange(({ id, deleteFiles }: { id: string; deleteFiles: boolean }, token) => postJson<void>(jobPath(id, "delete"), { deleteFiles }, token));
-export const useJobRetry = () => useJobChange((id: string, token) => postJson<RetryResult>(jobPath(id, "retry"), {}, token));
-
-export const nzbUrl = (id: string) => jobPath(id, "nzb");
+  useJobChange(({ id, deleteFiles }: { id: string; deleteFiles: boolean }, token) => postJson<void>(apiPaths.job(id, "delete"), { deleteFiles }, token));
+export const useJobRetry = () => useJobChange((id: string, token) => postJson<RetryResult>(apiPaths.job(id, "retry"), {}, token));

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+import { apiPaths } from "./paths";
 import type { components } from "./schema";
 import type { MountView } from "./types";
 
@@ -25,28 +26,24 @@ export const historyLength = 600;
  * reconnects by itself after a drop or a restart; the history survives a reconnect.
  */
 export function useLiveFeed() {
-  const [snapshot, setSnapshot] = useState<DashboardSnapshot | null>(null);
+  // The snapshot and the chart's points change together, in one update, so a render never shows one without the other.
+  const [feed, setFeed] = useState<{ snapshot: DashboardSnapshot | null; history: RatePoint[] }>({ snapshot: null, history: [] });
   const [state, setState] = useState<LiveState>("connecting");
-  const history = useRef<RatePoint[]>([]);
 
   useEffect(() => {
-    const source = new EventSource("/ui/api/live");
+    const source = new EventSource(apiPaths.live);
     source.onopen = () => setState("live");
     source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "reconnecting" : "reconnecting");
     source.onmessage = (event: MessageEvent<string>) => {
       const next = JSON.parse(event.data) as DashboardSnapshot;
-      history.current = appendPoint(history.current, {
-        at: Date.parse(next.at) / 1000,
-        served: next.servedBytesPerSecond,
-        fetched: next.fetchedBytesPerSecond,
-      });
+      const point = { at: Date.parse(next.at) / 1000, served: next.servedBytesPerSecond, fetched: next.fetchedBytesPerSecond };
       setState("live");
-      setSnapshot(next);
+      setFeed((current) => ({ snapshot: next, history: appendPoint(current.history, point) }));
     };
     return () => source.close();
   }, []);
 
-  return { snapshot, state, history: history.current };
+  return { snapshot: feed.snapshot, state, history: feed.history };
 }
 
 /** Adds a point, keeping the last `historyLength`, and never the same instant twice (a reconnect resends the latest). */

@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson, postJson } from "./client";
+import { apiPaths, type EntityPaths } from "./paths";
 import { currentCsrfToken } from "./session";
-import { providerPath } from "../lib/settings";
-import { arrPath } from "../lib/arr";
-import type { ApiKey, ArrRequest, ArrTest, ProviderRequest, ProviderTest, SettingsChange, SettingsView, WebDavAccountRequest } from "./types";
+import type { ApiKey, EntityRequest, SettingsChange, SettingsView, WebDavAccountRequest } from "./types";
 
 const settingsKey = ["settings"] as const;
 
@@ -11,7 +10,7 @@ const settingsKey = ["settings"] as const;
 export function useSettings() {
   return useQuery({
     queryKey: settingsKey,
-    queryFn: ({ signal }) => getJson<SettingsView>("/ui/api/settings", signal),
+    queryFn: ({ signal }) => getJson<SettingsView>(apiPaths.settings, signal),
     refetchInterval: 2_000,
   });
 }
@@ -32,40 +31,29 @@ function useSettingsChange<TVariables>(call: (variables: TVariables, csrfToken: 
 }
 
 export const useSaveSettings = () =>
-  useSettingsChange((values: SettingsChange["values"], token) => postJson<SettingsView>("/ui/api/settings", { values } satisfies SettingsChange, token));
-
-/** Adds a provider (originalName null) or changes the one now called originalName; a failed test answers 422 (see asSaveRefusal). */
-export const useSaveProvider = () =>
-  useSettingsChange(({ originalName, request }: { originalName: string | null; request: ProviderRequest }, token) =>
-    postJson<SettingsView>(originalName === null ? "/ui/api/settings/providers" : providerPath(originalName), request, token),
-  );
-
-export const useDeleteProvider = () => useSettingsChange((name: string, token) => postJson<SettingsView>(providerPath(name, "delete"), {}, token));
+  useSettingsChange((values: SettingsChange["values"], token) => postJson<SettingsView>(apiPaths.settings, { values } satisfies SettingsChange, token));
 
 export const useSaveWebDav = () =>
-  useSettingsChange((request: WebDavAccountRequest, token) => postJson<SettingsView>("/ui/api/settings/webdav", request, token));
+  useSettingsChange((request: WebDavAccountRequest, token) => postJson<SettingsView>(apiPaths.webDavAccount, request, token));
 
-/** Tests a provider's settings without saving them. */
-export function useTestProvider() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (request: ProviderRequest) => postJson<ProviderTest>("/ui/api/settings/providers/test", request, await currentCsrfToken(queryClient)),
-  });
-}
+/*
+ * A listed entity (a provider, a Sonarr/Radarr): `paths` says which. Its request is built from the
+ * field descriptors (lib/entities.ts), so it is typed as the descriptors are: by field name.
+ */
 
-/** Adds a Sonarr/Radarr (originalName null) or changes the one now called originalName; a failed test answers 422 (see asArrSaveRefusal). */
-export const useSaveArr = () =>
-  useSettingsChange(({ originalName, request }: { originalName: string | null; request: ArrRequest }, token) =>
-    postJson<SettingsView>(originalName === null ? "/ui/api/settings/arr" : arrPath(originalName), request, token),
+/** Adds one (originalName null) or changes the one now called originalName; a failed test answers 422 with it. */
+export const useSaveEntity = (paths: EntityPaths) =>
+  useSettingsChange(({ originalName, request }: { originalName: string | null; request: EntityRequest }, token) =>
+    postJson<SettingsView>(originalName === null ? paths.add : paths.change(originalName), request, token),
   );
 
-export const useDeleteArr = () => useSettingsChange((name: string, token) => postJson<SettingsView>(arrPath(name, "delete"), {}, token));
+export const useDeleteEntity = (paths: EntityPaths) => useSettingsChange((name: string, token) => postJson<SettingsView>(paths.remove(name), {}, token));
 
-/** Calls a Sonarr/Radarr's system/status with the form's settings, without saving them. */
-export function useTestArr() {
+/** Tests the form's settings without saving them; `TTest` is what that entity's test answers. */
+export function useTestEntity<TTest>(paths: EntityPaths) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (request: ArrRequest) => postJson<ArrTest>("/ui/api/settings/arr/test", request, await currentCsrfToken(queryClient)),
+    mutationFn: async (request: EntityRequest) => postJson<TTest>(paths.test, request, await currentCsrfToken(queryClient)),
   });
 }
 
@@ -73,7 +61,7 @@ export function useTestArr() {
 export function useRegenerateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () => postJson<ApiKey>("/ui/api/settings/api-key", {}, await currentCsrfToken(queryClient)),
+    mutationFn: async () => postJson<ApiKey>(apiPaths.regenerateApiKey, {}, await currentCsrfToken(queryClient)),
     onSuccess: async ({ apiKey }) => {
       await queryClient.cancelQueries({ queryKey: settingsKey });
       queryClient.setQueryData<SettingsView>(settingsKey, (view) => (view ? { ...view, sab: { ...view.sab, apiKey } } : view));

@@ -116,6 +116,45 @@ export type ProviderTestStep = Schemas["UiTestStep"];
 /** What a save answers (422) when the provider's test failed; the same request with force saves it anyway. */
 export type ProviderSaveRefused = Schemas["UiProviderSaveRefused"];
 
+/**
+ * One field of a listed entity (a provider, a Sonarr/Radarr instance) as the server declares it:
+ * the editor's form, its checks and the request are all derived from these. The server's settings
+ * view will carry them (providerFields, arrFields); until then lib/entityFields.ts holds the same.
+ * `name` is the field's JSON property in the entity and in its request; a Secret field `x` appears in
+ * the entity only as `hasX`. `forbidden`: characters the value may not hold (line breaks never).
+ * `account`: changing it re-points the account, so a save tests first.
+ */
+export interface UiField {
+  name: string;
+  label: string;
+  kind: UiFieldKind;
+  required: boolean;
+  min: number | null;
+  max: number | null;
+  maxLength: number | null;
+  forbidden: string | null;
+  choices: string[] | null;
+  default: string | number | boolean | string[] | null;
+  help: string | null;
+  placeholder: string | null;
+  account: boolean;
+}
+
+export type UiFieldKind = "Text" | "Integer" | "Number" | "Boolean" | "Choice" | "Secret" | "List";
+
+/** A refused call's answer (400): the sentence, and the field at fault (its `name`) when there is one. */
+export interface UiFieldError {
+  error: string;
+  field: string | null;
+}
+
+/**
+ * The body of a listed entity's add, change and test calls (a provider, a Sonarr/Radarr): every field
+ * by its name, as lib/entities.ts builds it from the field descriptors; force saves one whose test
+ * failed; originalName lets a test of a saved one use its stored secret.
+ */
+export type EntityRequest = { [field: string]: unknown; force?: boolean; originalName?: string | null };
+
 /** POST /ui/api/settings/api-key */
 export type ApiKey = Schemas["UiApiKey"];
 

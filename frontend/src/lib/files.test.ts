@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FileEntry } from "../api/types";
-import { breadcrumbs, describeMediaError, describeTest, filesPageUrl, mediaKind, rawUrl, sortEntries } from "./files";
+import { breadcrumbs, describeMediaError, describeTest, filesPageUrl, mediaKind, sortEntries } from "./files";
 
 describe("mediaKind", () => {
   it("offers a player for the containers browsers may play, by extension in any case", () => {
@@ -43,10 +43,8 @@ describe("sortEntries", () => {
   });
 });
 
-describe("urls", () => {
-  it("encode the path", () => {
-    expect(rawUrl("/content/a b/c&d.mkv")).toBe("/ui/api/files/raw?path=%2Fcontent%2Fa+b%2Fc%26d.mkv");
-    expect(rawUrl("/content/x.mkv", true)).toBe("/ui/api/files/raw?path=%2Fcontent%2Fx.mkv&download=true");
+describe("filesPageUrl", () => {
+  it("encodes the path", () => {
     expect(filesPageUrl("/content/tv")).toBe("/files?path=%2Fcontent%2Ftv");
   });
 });

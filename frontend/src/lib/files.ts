@@ -28,12 +28,6 @@ export function sortEntries(entries: readonly FileEntry[]): FileEntry[] {
   return [...entries].sort((a, b) => (a.isDirectory === b.isDirectory ? collator.compare(a.name, b.name) : a.isDirectory ? -1 : 1));
 }
 
-export function rawUrl(path: string, download = false): string {
-  const query = new URLSearchParams({ path });
-  if (download) query.set("download", "true");
-  return `/ui/api/files/raw?${query.toString()}`;
-}
-
 export function filesPageUrl(path: string): string {
   return `/files?${new URLSearchParams({ path }).toString()}`;
 }

@@ -1,25 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../api/client";
 import type { Provider, ProviderTest, Setting } from "../api/types";
 import {
-  asSaveRefusal,
   bytesHint,
   changedValues,
   groupBySection,
   humanBytes,
   initialValue,
   masked,
-  newProviderForm,
   placeholderOf,
-  providerForm,
-  providerPath,
-  providerProblem,
-  providerRequest,
+  providerFacts,
   shownValue,
   sourceNote,
   stepLine,
   testFigures,
-  toggleRequest,
   webDavProblem,
 } from "./settings";
 
@@ -150,68 +143,13 @@ describe("humanBytes and bytesHint", () => {
   });
 });
 
-describe("provider form and request", () => {
-  it("starts a new provider on implicit TLS port 563 with 10 connections", () => {
-    const request = providerRequest({ ...newProviderForm, name: " second ", host: " 127.0.0.1 " });
-    expect(request).toEqual({
-      name: "second",
-      host: "127.0.0.1",
-      port: 563,
-      useTls: true,
-      allowUntrustedCertificate: false,
-      user: null,
-      password: null,
-      maxConnections: 10,
-      role: "Primary",
-      priority: 0,
-      pipelineDepth: 4,
-      enabled: true,
-      force: false,
-    });
-  });
-
-  it("round-trips a provider with its password field empty, which keeps the stored one", () => {
-    const form = providerForm(provider);
-    expect(form.password).toBe("");
-    const request = providerRequest(form);
-    expect(request).toMatchObject({ name: "news", host: "news.example.com", port: 563, user: "me", maxConnections: 20, role: "Backup", priority: 3, pipelineDepth: 8 });
-    expect(request.password).toBeNull();
-  });
-
-  it("sends a typed password, \"\" to remove the stored one, and force and originalName when asked", () => {
-    const form = providerForm(provider);
-    expect(providerRequest({ ...form, password: "s3cret" }).password).toBe("s3cret");
-    expect(providerRequest({ ...form, password: "ignored", removePassword: true }).password).toBe("");
-    const forced = providerRequest(form, { force: true, originalName: "old name" });
-    expect(forced.force).toBe(true);
-    expect(forced.originalName).toBe("old name");
-    expect("originalName" in providerRequest(form)).toBe(false);
-  });
-
-  it("toggles only enabled, keeping the stored password", () => {
-    const request = toggleRequest(provider, false);
-    expect(request.enabled).toBe(false);
-    expect(request.password).toBeNull();
-    expect(request).toMatchObject({ host: "news.example.com", port: 563, useTls: true, maxConnections: 20 });
-  });
-
-  it("finds what the server would refuse before sending", () => {
-    const good = { ...newProviderForm, name: "a", host: "h" };
-    expect(providerProblem(good)).toBeNull();
-    expect(providerProblem({ ...good, name: " " })).toMatch(/name/);
-    expect(providerProblem({ ...good, name: "a:b" })).toMatch(/without ':'/);
-    expect(providerProblem({ ...good, host: "" })).toMatch(/host/);
-    expect(providerProblem({ ...good, port: "70000" })).toMatch(/port/);
-    expect(providerProblem({ ...good, port: "5.5" })).toMatch(/port/);
-    expect(providerProblem({ ...good, maxConnections: "0" })).toMatch(/Max connections/);
-    expect(providerProblem({ ...good, priority: "-1" })).toMatch(/Priority/);
-    expect(providerProblem({ ...good, pipelineDepth: "65" })).toMatch(/Pipeline depth/);
-    expect(providerProblem({ ...good, password: "a\nb" })).toMatch(/line breaks/);
-  });
-
-  it("encodes the name in the path", () => {
-    expect(providerPath("my news/eu")).toBe("/ui/api/settings/providers/my%20news%2Feu");
-    expect(providerPath("a?b", "delete")).toBe("/ui/api/settings/providers/a%3Fb/delete");
+describe("providerFacts", () => {
+  it("says the address, TLS, the login and the numbers in one line", () => {
+    expect(providerFacts(provider)).toBe("news.example.com:563 · TLS · user me, password stored · 20 connections · priority 3 · pipeline 8");
+    expect(providerFacts({ ...provider, useTls: true, allowUntrustedCertificate: true, user: null, hasPassword: false })).toBe(
+      "news.example.com:563 · TLS, any certificate · no login · 20 connections · priority 3 · pipeline 8",
+    );
+    expect(providerFacts({ ...provider, useTls: false, port: 119 })).toContain("news.example.com:119 · no TLS · ");
   });
 });
 
@@ -238,14 +176,6 @@ describe("test results", () => {
   it("lists the greeting, round trip and articles", () => {
     expect(testFigures(passed)).toEqual(["Greeting: 200 ready", "Round trip: 1.1 ms", "Articles: 5 of 6 found, 514 articles/s"]);
     expect(testFigures({ ...passed, greeting: null, roundTripMs: null, articlesProbed: 0 })).toEqual([]);
-  });
-
-  it("recognises the 422 of a failed test, and nothing else", () => {
-    const body = { error: "Not saved", test: passed };
-    expect(asSaveRefusal(new ApiError(422, "Not saved", body))).toBe(body);
-    expect(asSaveRefusal(new ApiError(400, "Not saved", body))).toBeNull();
-    expect(asSaveRefusal(new ApiError(422, "Not saved", { error: "x" }))).toBeNull();
-    expect(asSaveRefusal(new Error("Not saved"))).toBeNull();
   });
 });
 

@@ -1,5 +1,4 @@
-import { ApiError } from "../api/client";
-import type { Provider, ProviderRequest, ProviderRole, ProviderSaveRefused, ProviderTest, ProviderTestStep, Setting, SettingSection } from "../api/types";
+import type { Provider, ProviderTest, ProviderTestStep, Setting, SettingSection } from "../api/types";
 import { milliseconds } from "./format";
 import { minPasswordLength } from "./validation";
 
@@ -82,116 +81,11 @@ export function bytesHint(text: string): string | null {
   return humanBytes(Number(trimmed));
 }
 
-/** The provider form's fields, as typed (numbers as text until sent). */
-export interface ProviderForm {
-  name: string;
-  host: string;
-  port: string;
-  useTls: boolean;
-  allowUntrustedCertificate: boolean;
-  user: string;
-  /** Empty keeps the stored one (or none for a new provider). */
-  password: string;
-  /** Send "" to drop the stored password. */
-  removePassword: boolean;
-  maxConnections: string;
-  role: ProviderRole;
-  priority: string;
-  pipelineDepth: string;
-  enabled: boolean;
-}
-
-/** A new provider's defaults: implicit TLS on 563, as most providers offer. */
-export const newProviderForm: ProviderForm = {
-  name: "",
-  host: "",
-  port: "563",
-  useTls: true,
-  allowUntrustedCertificate: false,
-  user: "",
-  password: "",
-  removePassword: false,
-  maxConnections: "10",
-  role: "Primary",
-  priority: "0",
-  pipelineDepth: "4",
-  enabled: true,
-};
-
-/** An existing provider in the form; the password is never sent to the browser, so its field starts empty. */
-export function providerForm(provider: Provider): ProviderForm {
-  return {
-    name: provider.name,
-    host: provider.host,
-    port: String(provider.port),
-    useTls: provider.useTls,
-    allowUntrustedCertificate: provider.allowUntrustedCertificate,
-    user: provider.user ?? "",
-    password: "",
-    removePassword: false,
-    maxConnections: String(provider.maxConnections),
-    role: provider.role,
-    priority: String(provider.priority),
-    pipelineDepth: String(provider.pipelineDepth),
-    enabled: provider.enabled,
-  };
-}
-
-function whole(text: string): number {
-  const trimmed = text.trim();
-  return /^-?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-}
-
-function outside(value: number, min: number, max: number): boolean {
-  return !Number.isInteger(value) || value < min || value > max;
-}
-
-/** Why the form cannot be sent as it is (the server's own rules), or null when it can. */
-export function providerProblem(form: ProviderForm): string | null {
-  const name = form.name.trim();
-  if (name.length === 0 || name.length > 64 || name.includes(":")) return "The provider needs a name of 1 to 64 characters without ':'.";
-  const host = form.host.trim();
-  if (host.length === 0 || /\s/.test(host)) return "Enter the provider's host name or address.";
-  if (outside(whole(form.port), 1, 65535)) return "The port must be between 1 and 65535.";
-  if (outside(whole(form.maxConnections), 1, 500)) return "Max connections must be between 1 and 500.";
-  if (outside(whole(form.priority), 0, 1000)) return "Priority must be between 0 and 1000.";
-  if (outside(whole(form.pipelineDepth), 1, 64)) return "Pipeline depth must be between 1 and 64.";
-  if (/[\r\n]/.test(form.user) || /[\r\n]/.test(form.password)) return "The user name and password cannot contain line breaks.";
-  return null;
-}
-
-/**
- * The request for a form: an empty password is null (keep the stored one, or none), "" only when
- * the stored one is to go. `originalName` lets a test of an existing provider use its stored password.
- */
-export function providerRequest(form: ProviderForm, options: { force?: boolean; originalName?: string | null } = {}): ProviderRequest {
-  const request: ProviderRequest = {
-    name: form.name.trim(),
-    host: form.host.trim(),
-    port: whole(form.port),
-    useTls: form.useTls,
-    allowUntrustedCertificate: form.allowUntrustedCertificate,
-    user: form.user.trim() === "" ? null : form.user.trim(),
-    password: form.removePassword ? "" : form.password === "" ? null : form.password,
-    maxConnections: whole(form.maxConnections),
-    role: form.role,
-    priority: whole(form.priority),
-    pipelineDepth: whole(form.pipelineDepth),
-    enabled: form.enabled,
-    force: options.force ?? false,
-  };
-  if (options.originalName) request.originalName = options.originalName;
-  return request;
-}
-
-/** The change that only turns a provider on or off: everything else as it is, the stored password kept. */
-export function toggleRequest(provider: Provider, enabled: boolean): ProviderRequest {
-  return { ...providerRequest(providerForm(provider)), enabled };
-}
-
-/** The path of a provider's calls: the current name, URL-encoded (names may hold spaces, '/' or '?'). */
-export function providerPath(name: string, action?: "delete"): string {
-  return `/ui/api/settings/providers/${encodeURIComponent(name)}${action ? `/${action}` : ""}`;
+/** A provider's facts in one line: "news.example.com:563 · TLS · user me, password stored · 20 connections · priority 3 · pipeline 8". */
+export function providerFacts(provider: Provider): string {
+  const tls = provider.useTls ? (provider.allowUntrustedCertificate ? "TLS, any certificate" : "TLS") : "no TLS";
+  const login = `${provider.user ? `user ${provider.user}` : "no login"}${provider.hasPassword ? ", password stored" : ""}`;
+  return [`${provider.host}:${provider.port}`, tls, login, `${provider.maxConnections} connections`, `priority ${provider.priority}`, `pipeline ${provider.pipelineDepth}`].join(" · ");
 }
 
 /** One test step as a line: "✓ connect · 9.7 ms · 127.0.0.1:119". */
@@ -212,16 +106,6 @@ export function testFigures(test: ProviderTest): string[] {
     figures.push(`Articles: ${test.articlesFound} of ${test.articlesProbed} found${rate}`);
   }
   return figures;
-}
-
-/** The 422 a provider save answers when its test failed, or null for any other failure. */
-export function asSaveRefusal(error: unknown): ProviderSaveRefused | null {
-  if (!(error instanceof ApiError) || error.status !== 422) return null;
-  const body = error.body;
-  if (!body || typeof body !== "object" || !("error" in body) || !("test" in body)) return null;
-  const { error: message, test } = body as { error: unknown; test: unknown };
-  if (typeof message !== "string" || !test || typeof test !== "object" || !Array.isArray((test as { steps?: unknown }).steps)) return null;
-  return body as ProviderSaveRefused;
 }
 
 /** Why the WebDAV account form cannot be sent, or null; an empty password keeps the current one. */

@@ -2,8 +2,9 @@ import { Fragment, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { CopyButton } from "../components/CopyButton";
 import { useFileTest, useFiles } from "../api/files";
+import { apiPaths } from "../api/paths";
 import type { FileEntry } from "../api/types";
-import { breadcrumbs, contentRoot, describeMediaError, describeTest, filesPageUrl, mediaKind, rawUrl, sortEntries } from "../lib/files";
+import { breadcrumbs, contentRoot, describeMediaError, describeTest, filesPageUrl, mediaKind, sortEntries } from "../lib/files";
 import { bytes, dateTime } from "../lib/format";
 import { badgeFilter, badgeLabel, healthPageUrl } from "../lib/health";
 
@@ -121,7 +122,7 @@ function FilePanel({ entry }: { entry: FileEntry }) {
         {bytes(entry.size)} · modified {dateTime(entry.modified)}
       </div>
       <div className="job-actions">
-        <a className="button-like" href={rawUrl(entry.path, true)} download={entry.name}>
+        <a className="button-like" href={apiPaths.rawFile(entry.path, true)} download={entry.name}>
           Download
         </a>
         <CopyButton label="Copy WebDAV URL" text={entry.webDavUrl} />
@@ -153,10 +154,10 @@ function FilePanel({ entry }: { entry: FileEntry }) {
         </p>
       )}
       {playing && kind === "video" && (
-        <video className="player" controls preload="metadata" src={rawUrl(entry.path)} onError={(e) => setMediaError(describeMediaError(e.currentTarget.error))} />
+        <video className="player" controls preload="metadata" src={apiPaths.rawFile(entry.path)} onError={(e) => setMediaError(describeMediaError(e.currentTarget.error))} />
       )}
       {playing && kind === "audio" && (
-        <audio className="player" controls preload="metadata" src={rawUrl(entry.path)} onError={(e) => setMediaError(describeMediaError(e.currentTarget.error))} />
+        <audio className="player" controls preload="metadata" src={apiPaths.rawFile(entry.path)} onError={(e) => setMediaError(describeMediaError(e.currentTarget.error))} />
       )}
       {playing && mediaError && (
         <p role="alert" className="error" data-testid="media-error">

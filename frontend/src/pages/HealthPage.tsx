@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useHealth, useHealthAction, type HealthAction } from "../api/health";
 import type { HealthAuditEntry, HealthFile, HealthFilter, HealthView } from "../api/types";
@@ -20,6 +20,7 @@ import {
   stateLabel,
 } from "../lib/health";
 import { useNow } from "../lib/useNow";
+import { usePageOf } from "../lib/usePageOf";
 
 const pageSize = 50;
 const auditShown = 50;
@@ -32,13 +33,11 @@ const auditShown = 50;
 export function HealthPage() {
   const [params, setParams] = useSearchParams();
   const filter = parseFilter(params.get("state"));
-  const [page, setPage] = useState(1);
+  // A new filter starts from its first page.
+  const [page, setPage] = usePageOf(filter);
   const health = useHealth({ state: filter, offset: (page - 1) * pageSize, limit: pageSize });
   const data = health.data;
   const now = useNow(5_000);
-
-  // A new filter starts from its first page.
-  useEffect(() => setPage(1), [filter]);
 
   function choose(value: HealthFilter) {
     setParams(value === "all" || value === filter ? {} : { state: value });

@@ -1,12 +1,14 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
-import { nzbUrl, useHistory, useJobDelete, useJobRetry } from "../api/jobs";
+import { useHistory, useJobDelete, useJobRetry } from "../api/jobs";
+import { apiPaths } from "../api/paths";
 import type { HistoryFilter, HistoryJob } from "../api/types";
 import { Pager } from "../components/Pager";
 import { filesPageUrl } from "../lib/files";
 import { bytes, dateTime } from "../lib/format";
 import { categoryLabel } from "../lib/jobs";
 import { useDebounced } from "../lib/useDebounced";
+import { usePageOf } from "../lib/usePageOf";
 
 const pageSize = 25;
 
@@ -21,12 +23,10 @@ export function HistoryPage() {
   const [typed, setTyped] = useState("");
   const search = useDebounced(typed.trim(), 300);
   const [status, setStatus] = useState<HistoryFilter>("all");
-  const [page, setPage] = useState(1);
+  // A new search or filter starts from its first page.
+  const [page, setPage] = usePageOf(JSON.stringify([search, status]));
   const history = useHistory({ page, pageSize, search, status });
   const data = history.data;
-
-  // A new search or filter starts from its first page.
-  useEffect(() => setPage(1), [search, status]);
 
   return (
     <section className="card" aria-labelledby="history-title">
@@ -95,7 +95,7 @@ function HistoryItem({ job }: { job: HistoryJob }) {
             {retry.isPending ? "Retrying…" : "Retry"}
           </button>
         )}
-        <a className="button-like" href={nzbUrl(job.id)} download>
+        <a className="button-like" href={apiPaths.jobNzb(job.id)} download>
           Download NZB
         </a>
         {job.contentPath && (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { getJson } from "../api/client";
+import { apiPaths } from "../api/paths";
 
 interface LogEntry {
   sequence: number;
@@ -22,10 +23,9 @@ const levels = ["Verbose", "Debug", "Information", "Warning", "Error", "Fatal"];
 export function LogsPage() {
   const [level, setLevel] = useState("Information");
   const [search, setSearch] = useState("");
-  const query = new URLSearchParams({ level, search, limit: "500" }).toString();
   const logs = useQuery({
     queryKey: ["logs", level, search],
-    queryFn: ({ signal }) => getJson<Logs>(`/ui/api/logs?${query}`, signal),
+    queryFn: ({ signal }) => getJson<Logs>(apiPaths.logs({ level, search, limit: 500 }), signal),
     refetchInterval: 2_000,
     placeholderData: (previous) => previous,
   });
@@ -39,7 +39,7 @@ export function LogsPage() {
     <section className="card" aria-labelledby="logs-title">
       <div className="title-row">
         <h1 id="logs-title">Logs</h1>
-        <a className="button-link" href={`/ui/api/logs/download?${new URLSearchParams({ level, search }).toString()}`} download>
+        <a className="button-link" href={apiPaths.logsDownload({ level, search })} download>
           Download
         </a>
       </div>

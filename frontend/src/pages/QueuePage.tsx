@@ -1,8 +1,9 @@
-import { useId, useRef, useState, type DragEvent, type FormEvent } from "react";
+import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { useAddUrl, useJobDelete, useJobPause, useJobPriority, useQueue, useQueuePause, useUpload } from "../api/jobs";
 import type { AddResult, Priority, QueueJob } from "../api/types";
 import { bytes, duration, rate } from "../lib/format";
 import { addOptions, addProblem, categoryLabel, priorities, uploadForm, type AddFields } from "../lib/jobs";
+import { Field } from "../components/Field";
 
 /** What is waiting or being processed, in run order, with a panel to add NZBs by file or URL. */
 export function QueuePage() {
@@ -62,7 +63,6 @@ export function QueuePage() {
 const emptyFields: AddFields = { category: "", priority: 0, name: "", password: "" };
 
 function AddPanel({ categories }: { categories: string[] }) {
-  const id = useId();
   const picker = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [url, setUrl] = useState("");
@@ -172,57 +172,48 @@ function AddPanel({ categories }: { categories: string[] }) {
           )}
         </div>
 
-        <div className="field">
-          <label htmlFor={`${id}-url`}>Or an NZB's URL</label>
-          <input id={`${id}-url`} type="url" inputMode="url" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />
-        </div>
+        <Field label="Or an NZB's URL" type="url" inputMode="url" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />
 
         <div className="options">
-          <div className="field">
-            <label htmlFor={`${id}-category`}>Category</label>
-            {/* Until one is picked nothing is sent and the server files the job under its default, listed first. */}
-            <select id={`${id}-category`} value={fields.category || categories[0] || ""} onChange={(e) => setFields({ ...fields, category: e.target.value })}>
-              {categories.map((c) => (
-                <option key={c} value={c}>
-                  {categoryLabel(c)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-priority`}>Priority</label>
-            <select
-              id={`${id}-priority`}
-              value={fields.priority}
-              onChange={(e) => setFields({ ...fields, priority: Number(e.target.value) as Priority })}
-            >
-              {priorities.map((p) => (
-                <option key={p.value} value={p.value}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-name`}>Name{files.length > 1 ? " (one file only)" : ""}</label>
-            <input
-              id={`${id}-name`}
-              value={files.length > 1 ? "" : fields.name}
-              disabled={files.length > 1}
-              placeholder="From the file"
-              onChange={(e) => setFields({ ...fields, name: e.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-password`}>Archive password</label>
-            <input
-              id={`${id}-password`}
-              type="password"
-              autoComplete="off"
-              value={fields.password}
-              onChange={(e) => setFields({ ...fields, password: e.target.value })}
-            />
-          </div>
+          {/* Until one is picked nothing is sent and the server files the job under its default, listed first. */}
+          <Field
+            control="select"
+            label="Category"
+            value={fields.category || categories[0] || ""}
+            onChange={(e) => setFields({ ...fields, category: e.target.value })}
+          >
+            {categories.map((c) => (
+              <option key={c} value={c}>
+                {categoryLabel(c)}
+              </option>
+            ))}
+          </Field>
+          <Field
+            control="select"
+            label="Priority"
+            value={fields.priority}
+            onChange={(e) => setFields({ ...fields, priority: Number(e.target.value) as Priority })}
+          >
+            {priorities.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </Field>
+          <Field
+            label={`Name${files.length > 1 ? " (one file only)" : ""}`}
+            value={files.length > 1 ? "" : fields.name}
+            disabled={files.length > 1}
+            placeholder="From the file"
+            onChange={(e) => setFields({ ...fields, name: e.target.value })}
+          />
+          <Field
+            label="Archive password"
+            type="password"
+            autoComplete="off"
+            value={fields.password}
+            onChange={(e) => setFields({ ...fields, password: e.target.value })}
+          />
         </div>
 
         {(problem ?? serverError) && (

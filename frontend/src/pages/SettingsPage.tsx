@@ -3,6 +3,8 @@ import { Link } from "react-router";
 import { useRegenerateApiKey, useSaveSettings, useSaveWebDav, useSettings } from "../api/settings";
 import type { Budget, SettingsView, Setting } from "../api/types";
 import { CopyButton } from "../components/CopyButton";
+import { CheckField, Field } from "../components/Field";
+import { arrFields, providerFields } from "../lib/entityFields";
 import { bytesHint, changedValues, groupBySection, masked, placeholderOf, shownValue, sourceNote, webDavProblem } from "../lib/settings";
 import { ArrCard } from "./settings/ArrCard";
 import { ProvidersCard } from "./settings/ProvidersCard";
@@ -42,14 +44,14 @@ function Cards({ data }: { data: SettingsView }) {
   const groups = groupBySection(data.settings);
   return (
     <>
-      <ProvidersCard providers={data.providers} />
+      <ProvidersCard providers={data.providers} fields={providerFields} />
       <BudgetCard budget={data.budget} settings={groups.Connections} />
       <SettingsCard title="Streaming" settings={groups.Streaming} />
       <SettingsCard title="Queue" settings={groups.Queue} />
       <SettingsCard title="SABnzbd" settings={groups.SABnzbd}>
         <ApiKeyBlock apiKey={data.sab.apiKey} locked={data.sab.apiKeyLocked} />
       </SettingsCard>
-      <ArrCard instances={data.arr} />
+      <ArrCard instances={data.arr} fields={arrFields} />
       {groups.Health.length > 0 && <SettingsCard title="Health" settings={groups.Health} />}
       <SettingsCard title="WebDAV" settings={groups.WebDAV}>
         <WebDavAccountBlock user={data.webDav.user} userLocked={data.webDav.userLocked} passwordLocked={data.webDav.passwordLocked} />
@@ -197,35 +199,49 @@ function SettingField({
   onChange: (value: string) => void;
   onReset: () => void;
 }) {
-  const id = useId();
-  const helpId = `${id}-help`;
   const note = sourceNote(setting);
-  const common = { id, disabled: setting.locked, "aria-describedby": helpId };
+  const help = (
+    <>
+      {setting.help}
+      {note && <span className={setting.locked ? "locked-note" : undefined}> · {note}</span>}
+      {setting.stored && !setting.locked && (
+        <>
+          {" · "}
+          <button type="button" className="link" disabled={busy} onClick={onReset} aria-label={`Reset ${setting.label}`}>
+            Reset
+          </button>
+        </>
+      )}
+    </>
+  );
+  const common = { label: setting.label, help, className: "setting", disabled: setting.locked };
 
-  let control: ReactNode;
-  if (setting.type === "Boolean") {
-    control = (
-      <label className="check">
-        <input type="checkbox" {...common} checked={value === "true"} onChange={(e) => onChange(e.target.checked ? "true" : "false")} />
-        {setting.label}
-      </label>
-    );
-  } else if (setting.type === "Choice") {
+  if (setting.type === "Boolean")
+    return <CheckField {...common} checked={value === "true"} onChange={(e) => onChange(e.target.checked ? "true" : "false")} />;
+  if (setting.type === "Choice") {
     const choices = setting.choices ?? [];
-    control = (
-      <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
+    return (
+      <Field {...common} control="select" value={value} onChange={(e) => onChange(e.target.value)}>
         {!choices.includes(value) && <option value={value}>{value || "–"}</option>}
         {choices.map((c) => (
           <option key={c} value={c}>
             {c}
           </option>
         ))}
-      </select>
+      </Field>
     );
-  } else if (setting.type === "Number" || setting.type === "Bytes") {
-    control = (
-      <input
+  }
+  if (setting.type === "Number" || setting.type === "Bytes")
+    return (
+      <Field
         {...common}
+        labelAside={
+          setting.type === "Bytes" && (
+            <span className="muted small" data-testid={`hint-${setting.key}`}>
+              {bytesHint(value) ?? ""}
+            </span>
+          )
+        }
         type="number"
         inputMode="numeric"
         step={1}
@@ -237,47 +253,17 @@ function SettingField({
         onChange={(e) => onChange(e.target.value)}
       />
     );
-  } else {
-    control = (
-      <input
-        {...common}
-        type="text"
-        placeholder={placeholderOf(setting)}
-        title={placeholderOf(setting) || undefined}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        autoComplete="off"
-        spellCheck={false}
-      />
-    );
-  }
-
   return (
-    <div className="field setting">
-      {setting.type !== "Boolean" && (
-        <div className="field-head">
-          <label htmlFor={id}>{setting.label}</label>
-          {setting.type === "Bytes" && (
-            <span className="muted small" data-testid={`hint-${setting.key}`}>
-              {bytesHint(value) ?? ""}
-            </span>
-          )}
-        </div>
-      )}
-      {control}
-      <p id={helpId} className="muted small help">
-        {setting.help}
-        {note && <span className={setting.locked ? "locked-note" : undefined}> · {note}</span>}
-        {setting.stored && !setting.locked && (
-          <>
-            {" · "}
-            <button type="button" className="link" disabled={busy} onClick={onReset} aria-label={`Reset ${setting.label}`}>
-              Reset
-            </button>
-          </>
-        )}
-      </p>
-    </div>
+    <Field
+      {...common}
+      type="text"
+      placeholder={placeholderOf(setting)}
+      title={placeholderOf(setting) || undefined}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      autoComplete="off"
+      spellCheck={false}
+    />
   );
 }
 
@@ -374,39 +360,30 @@ function WebDavAccountBlock({ user, userLocked, passwordLocked }: { user: string
       <h3 id={id}>WebDAV account</h3>
       <p className="muted small flush">What rclone and players log in with. A change applies at once: rclone needs the new credentials.</p>
       <div className="options">
-        <div className="field">
-          <label htmlFor={`${id}-user`}>WebDAV user</label>
-          <input
-            id={`${id}-user`}
-            value={shownUser}
-            disabled={userLocked}
-            autoComplete="off"
-            onChange={(e) => {
-              save.reset();
-              setTypedUser(e.target.value);
-            }}
-          />
-          {userLocked && <span className="muted small locked-note">set by the environment or the command line</span>}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-password`}>New WebDAV password</label>
-          <input
-            id={`${id}-password`}
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            disabled={passwordLocked}
-            placeholder={passwordLocked ? "" : "leave empty to keep"}
-            onChange={(e) => {
-              save.reset();
-              setPassword(e.target.value);
-            }}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-again`}>New WebDAV password again</label>
-          <input id={`${id}-again`} type="password" autoComplete="new-password" value={again} disabled={passwordLocked} onChange={(e) => setAgain(e.target.value)} />
-        </div>
+        <Field
+          label="WebDAV user"
+          help={userLocked && <span className="locked-note">set by the environment or the command line</span>}
+          value={shownUser}
+          disabled={userLocked}
+          autoComplete="off"
+          onChange={(e) => {
+            save.reset();
+            setTypedUser(e.target.value);
+          }}
+        />
+        <Field
+          label="New WebDAV password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          disabled={passwordLocked}
+          placeholder={passwordLocked ? "" : "leave empty to keep"}
+          onChange={(e) => {
+            save.reset();
+            setPassword(e.target.value);
+          }}
+        />
+        <Field label="New WebDAV password again" type="password" autoComplete="new-password" value={again} disabled={passwordLocked} onChange={(e) => setAgain(e.target.value)} />
       </div>
       {passwordLocked && (
         <p className="muted small flush locked-note">The password is set in the configuration (NzbDav:WebDav:Password); change it there.</p>

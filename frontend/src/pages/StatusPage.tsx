@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { getJson } from "../api/client";
+import { apiPaths } from "../api/paths";
 import { ago, milliseconds } from "../lib/format";
+import { useNow } from "../lib/useNow";
 
 interface Health {
   status: string;
@@ -15,7 +16,7 @@ interface Checked {
 
 async function checkHealth(signal: AbortSignal): Promise<Checked> {
   const started = performance.now();
-  const health = await getJson<Health>("/health", signal);
+  const health = await getJson<Health>(apiPaths.serverHealth, signal);
   return { health, roundTripMs: performance.now() - started, at: Date.now() };
 }
 
@@ -45,13 +46,4 @@ export function StatusPage() {
       )}
     </section>
   );
-}
-
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
-    return () => window.clearInterval(timer);
-  }, [intervalMs]);
-  return now;
 }

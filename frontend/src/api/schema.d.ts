@@ -1248,23 +1248,23 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        name: null | string;
-                        host: null | string;
+                        name?: null | string;
+                        host?: null | string;
                         /** Format: int32 */
-                        port: null | number;
-                        useTls: null | boolean;
-                        allowUntrustedCertificate: null | boolean;
-                        user: null | string;
-                        password: null | string;
+                        port?: null | number;
+                        useTls?: null | boolean;
+                        allowUntrustedCertificate?: null | boolean;
+                        user?: null | string;
+                        password?: null | string;
                         /** Format: int32 */
-                        maxConnections: null | number;
-                        role: null | string;
+                        maxConnections?: null | number;
+                        /** @enum {null|string} */
+                        role?: "Primary" | "BackupOnly" | null;
                         /** Format: int32 */
-                        priority: null | number;
+                        priority?: null | number;
                         /** Format: int32 */
-                        pipelineDepth: null | number;
-                        enabled: null | boolean;
-                        /** @default false */
+                        pipelineDepth?: null | number;
+                        enabled?: null | boolean;
                         force?: boolean;
                         originalName?: null | string;
                     };
@@ -1334,23 +1334,23 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        name: null | string;
-                        host: null | string;
+                        name?: null | string;
+                        host?: null | string;
                         /** Format: int32 */
-                        port: null | number;
-                        useTls: null | boolean;
-                        allowUntrustedCertificate: null | boolean;
-                        user: null | string;
-                        password: null | string;
+                        port?: null | number;
+                        useTls?: null | boolean;
+                        allowUntrustedCertificate?: null | boolean;
+                        user?: null | string;
+                        password?: null | string;
                         /** Format: int32 */
-                        maxConnections: null | number;
-                        role: null | string;
+                        maxConnections?: null | number;
+                        /** @enum {null|string} */
+                        role?: "Primary" | "BackupOnly" | null;
                         /** Format: int32 */
-                        priority: null | number;
+                        priority?: null | number;
                         /** Format: int32 */
-                        pipelineDepth: null | number;
-                        enabled: null | boolean;
-                        /** @default false */
+                        pipelineDepth?: null | number;
+                        enabled?: null | boolean;
                         force?: boolean;
                         originalName?: null | string;
                     };
@@ -1404,23 +1404,23 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        name: null | string;
-                        host: null | string;
+                        name?: null | string;
+                        host?: null | string;
                         /** Format: int32 */
-                        port: null | number;
-                        useTls: null | boolean;
-                        allowUntrustedCertificate: null | boolean;
-                        user: null | string;
-                        password: null | string;
+                        port?: null | number;
+                        useTls?: null | boolean;
+                        allowUntrustedCertificate?: null | boolean;
+                        user?: null | string;
+                        password?: null | string;
                         /** Format: int32 */
-                        maxConnections: null | number;
-                        role: null | string;
+                        maxConnections?: null | number;
+                        /** @enum {null|string} */
+                        role?: "Primary" | "BackupOnly" | null;
                         /** Format: int32 */
-                        priority: null | number;
+                        priority?: null | number;
                         /** Format: int32 */
-                        pipelineDepth: null | number;
-                        enabled: null | boolean;
-                        /** @default false */
+                        pipelineDepth?: null | number;
+                        enabled?: null | boolean;
                         force?: boolean;
                         originalName?: null | string;
                     };
@@ -1563,15 +1563,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        name: null | string;
-                        kind: null | string;
-                        url: null | string;
-                        apiKey: null | string;
-                        enabled: null | boolean;
-                        categories: null | string[];
+                        name?: null | string;
+                        /** @enum {null|string} */
+                        kind?: "Sonarr" | "Radarr" | null;
+                        url?: null | string;
+                        apiKey?: null | string;
+                        categories?: null | string[];
                         /** Format: double */
-                        timeoutSeconds: null | number;
-                        /** @default false */
+                        timeoutSeconds?: null | number;
+                        enabled?: null | boolean;
                         force?: boolean;
                         originalName?: null | string;
                     };
@@ -1641,15 +1641,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        name: null | string;
-                        kind: null | string;
-                        url: null | string;
-                        apiKey: null | string;
-                        enabled: null | boolean;
-                        categories: null | string[];
+                        name?: null | string;
+                        /** @enum {null|string} */
+                        kind?: "Sonarr" | "Radarr" | null;
+                        url?: null | string;
+                        apiKey?: null | string;
+                        categories?: null | string[];
                         /** Format: double */
-                        timeoutSeconds: null | number;
-                        /** @default false */
+                        timeoutSeconds?: null | number;
+                        enabled?: null | boolean;
                         force?: boolean;
                         originalName?: null | string;
                     };
@@ -1703,15 +1703,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        name: null | string;
-                        kind: null | string;
-                        url: null | string;
-                        apiKey: null | string;
-                        enabled: null | boolean;
-                        categories: null | string[];
+                        name?: null | string;
+                        /** @enum {null|string} */
+                        kind?: "Sonarr" | "Radarr" | null;
+                        url?: null | string;
+                        apiKey?: null | string;
+                        categories?: null | string[];
                         /** Format: double */
-                        timeoutSeconds: null | number;
-                        /** @default false */
+                        timeoutSeconds?: null | number;
+                        enabled?: null | boolean;
                         force?: boolean;
                         originalName?: null | string;
                     };
@@ -2408,18 +2408,20 @@ export interface components {
             apiKey: string;
         };
         /**
-         * @description A Sonarr or Radarr instance; the API key is never sent, only whether one is set. Only
-         *     bool UiArrInstance.Editable ones (added in the UI) can be changed here.
+         * @description A Sonarr or Radarr instance; the API key is never sent, only whether one is set
+         *     (`hasApiKey`). Only bool UiArrInstance.Editable ones (added in the UI) can be changed here. Its
+         *     fields are those of ArrFields.
          */
         UiArrInstance: {
             name: string;
-            kind: string;
+            /** @enum {string} */
+            kind: "Sonarr" | "Radarr";
             url: string;
             hasApiKey: boolean;
-            enabled: boolean;
             categories: string[];
             /** Format: double */
             timeoutSeconds: number;
+            enabled: boolean;
             editable: boolean;
             source: string;
         };
@@ -2444,9 +2446,34 @@ export interface components {
             managed: string;
             sidecar: string;
         };
-        /** @description What every refused UI API call answers: one sentence for the user. */
+        /** @description What every refused UI API call answers: one sentence for the user, and the field at fault when one is (its JSON name). */
         UiError: {
             error: string;
+            field?: null | string;
+        };
+        /**
+         * @description A field of a provider or a Sonarr/Radarr instance as the UI's form draws and checks it; made from
+         *     the one declaration (ProviderFields, ArrFields), in its order.
+         *     string UiField.Name is the property in the entity and its request; bool UiField.Account fields
+         *     re-point the account, so a save that changes one tests first.
+         */
+        UiField: {
+            name: string;
+            label: string;
+            kind: string;
+            required: boolean;
+            /** Format: double */
+            min: null | number;
+            /** Format: double */
+            max: null | number;
+            /** Format: int32 */
+            maxLength: null | number;
+            forbidden: null | string;
+            choices: null | string[];
+            default: null | boolean | number | string | string[];
+            help: null | string;
+            placeholder: null | string;
+            account: boolean;
         };
         /**
          * @description A folder or file of the library; string UiFileEntry.WebDavUrl is absolute, string UiFileEntry.MountPath the same path under the rclone mount;
@@ -2643,7 +2670,11 @@ export interface components {
             ok: boolean;
             checks: components["schemas"]["UiMountCheck"][];
         };
-        /** @description A provider; the password is never sent, only whether one is set. Only bool UiProvider.Editable ones (added in the UI) can be changed here. */
+        /**
+         * @description A provider; the password is never sent, only whether one is set (`hasPassword`). Only
+         *     bool UiProvider.Editable ones (added in the UI) can be changed here. Its fields are those of
+         *     ProviderFields, which also describes them in the API's document.
+         */
         UiProvider: {
             name: string;
             host: string;
@@ -2655,7 +2686,8 @@ export interface components {
             hasPassword: boolean;
             /** Format: int32 */
             maxConnections: number;
-            role: string;
+            /** @enum {string} */
+            role: "Primary" | "BackupOnly";
             /** Format: int32 */
             priority: number;
             /** Format: int32 */
@@ -2790,11 +2822,13 @@ export interface components {
         /** @description Everything the Settings page shows; IReadOnlyList&lt;UiArrInstance&gt; UiSettingsView.Arr are the Sonarr and Radarr instances repairs go through. */
         UiSettingsView: {
             providers: components["schemas"]["UiProvider"][];
+            providerFields: components["schemas"]["UiField"][];
             budget: components["schemas"]["LimiterView"];
             settings: components["schemas"]["UiSetting"][];
             sab: components["schemas"]["UiSabSettings"];
             webDav: components["schemas"]["UiWebDavAccount"];
             arr: components["schemas"]["UiArrInstance"][];
+            arrFields: components["schemas"]["UiField"][];
         };
         /** @description One step of a provider test: what was tried, whether it worked, how long it took. */
         UiTestStep: {

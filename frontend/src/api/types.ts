@@ -80,17 +80,18 @@ export type FileTestResult = Schemas["UiFileTestResult"];
 
 export type SettingSection = "Connections" | "Streaming" | "Queue" | "SABnzbd" | "WebDAV" | "Health";
 export type SettingType = "Number" | "Bytes" | "Boolean" | "Text" | "Choice" | "List";
-export type ProviderRole = "Primary" | "Backup";
 
 /** GET /ui/api/settings, and what every successful settings change answers. */
-export type SettingsView = Omit<Schemas["UiSettingsView"], "providers" | "settings" | "arr"> & {
+export type SettingsView = Omit<Schemas["UiSettingsView"], "providers" | "settings" | "arr" | "providerFields" | "arrFields"> & {
   providers: Provider[];
   settings: Setting[];
   arr: ArrInstance[];
+  providerFields: UiField[];
+  arrFields: UiField[];
 };
 
 /** editable false: from a file, the environment or the command line (`source` says which); read-only here. */
-export type Provider = Omit<Schemas["UiProvider"], "role"> & { role: ProviderRole };
+export type Provider = Schemas["UiProvider"];
 
 /** value null: automatic (`automatic` says what that is); locked: set above the UI (environment, command line). */
 export type Setting = Omit<Schemas["UiSetting"], "section" | "type"> & { section: SettingSection; type: SettingType };
@@ -106,47 +107,24 @@ export interface SettingsChange {
   values: Record<string, string | null>;
 }
 
-/**
- * POST /ui/api/settings/providers (add), /settings/providers/{name} (change) and /providers/test.
- * password null keeps the stored one (for a test: originalName's), "" removes it; force saves a provider whose test failed.
- */
-export type ProviderRequest = JsonBody<"/ui/api/settings/providers"> & { role: ProviderRole };
 export type ProviderTest = Schemas["UiProviderTest"];
 export type ProviderTestStep = Schemas["UiTestStep"];
 /** What a save answers (422) when the provider's test failed; the same request with force saves it anyway. */
 export type ProviderSaveRefused = Schemas["UiProviderSaveRefused"];
 
 /**
- * One field of a listed entity (a provider, a Sonarr/Radarr instance) as the server declares it:
- * the editor's form, its checks and the request are all derived from these. The server's settings
- * view will carry them (providerFields, arrFields); until then lib/entityFields.ts holds the same.
- * `name` is the field's JSON property in the entity and in its request; a Secret field `x` appears in
- * the entity only as `hasX`. `forbidden`: characters the value may not hold (line breaks never).
- * `account`: changing it re-points the account, so a save tests first.
+ * One field of a listed entity (a provider, a Sonarr/Radarr instance) as the server declares it
+ * (the settings view's providerFields and arrFields): the editor's form, its checks and the request
+ * are all derived from these. `name` is the field's JSON property in the entity and in its request;
+ * a Secret field `x` appears in the entity only as `hasX`. `forbidden`: characters the value may not
+ * hold (line breaks never). `account`: changing it re-points the account, so a save tests first.
  */
-export interface UiField {
-  name: string;
-  label: string;
-  kind: UiFieldKind;
-  required: boolean;
-  min: number | null;
-  max: number | null;
-  maxLength: number | null;
-  forbidden: string | null;
-  choices: string[] | null;
-  default: string | number | boolean | string[] | null;
-  help: string | null;
-  placeholder: string | null;
-  account: boolean;
-}
+export type UiField = Omit<Schemas["UiField"], "kind"> & { kind: UiFieldKind };
 
 export type UiFieldKind = "Text" | "Integer" | "Number" | "Boolean" | "Choice" | "Secret" | "List";
 
 /** A refused call's answer (400): the sentence, and the field at fault (its `name`) when there is one. */
-export interface UiFieldError {
-  error: string;
-  field: string | null;
-}
+export type UiFieldError = Schemas["UiError"];
 
 /**
  * The body of a listed entity's add, change and test calls (a provider, a Sonarr/Radarr): every field
@@ -166,17 +144,8 @@ export type WebDavAccountRequest = JsonBody<"/ui/api/settings/webdav">;
  * provider passwords, are never sent back, only whether one is stored.
  */
 
-export type ArrKind = "Sonarr" | "Radarr";
-
 /** editable false: from a file, the environment or the command line (`source` says which). */
-export type ArrInstance = Omit<Schemas["UiArrInstance"], "kind"> & { kind: ArrKind };
-
-/**
- * POST /ui/api/settings/arr (add), /settings/arr/{name} (change) and /settings/arr/test. apiKey
- * null or "" keeps the stored one (for a test: originalName's); categories empty: any category;
- * force saves an instance whose test failed.
- */
-export type ArrRequest = JsonBody<"/ui/api/settings/arr"> & { kind: ArrKind };
+export type ArrInstance = Schemas["UiArrInstance"];
 
 /** ok when system/status answered as the configured kind with the key; error says why not. */
 export type ArrTest = Schemas["UiArrTest"];

@@ -15,7 +15,11 @@ import {
   type EntityForm,
   type FieldValue,
 } from "./entities";
-import { arrFields, providerFields } from "./entityFields";
+import declared from "../api/fields.json";
+
+// The server's own declarations, as its settings view sends them (kept equal by the server's UiOpenApiTests).
+const providerFields = declared.providerFields as UiField[];
+const arrFields = declared.arrFields as UiField[];
 
 const provider: Provider = {
   name: "news",
@@ -26,7 +30,7 @@ const provider: Provider = {
   user: "me",
   hasPassword: true,
   maxConnections: 20,
-  role: "Backup",
+  role: "BackupOnly",
   priority: 3,
   pipelineDepth: 8,
   enabled: true,
@@ -78,7 +82,7 @@ describe("a provider's form and request, from its descriptors", () => {
     expect(form.values.password).toBe("");
     expect(form.values.port).toBe("563");
     const request = entityRequest(providerFields, form);
-    expect(request).toMatchObject({ name: "news", host: "news.example.com", port: 563, user: "me", maxConnections: 20, role: "Backup", priority: 3, pipelineDepth: 8 });
+    expect(request).toMatchObject({ name: "news", host: "news.example.com", port: 563, user: "me", maxConnections: 20, role: "BackupOnly", priority: 3, pipelineDepth: 8 });
     expect(request.password).toBeNull();
   });
 
@@ -116,7 +120,7 @@ describe("a provider's form and request, from its descriptors", () => {
     expect(problem({ pipelineDepth: "65" })?.field).toBe("pipelineDepth");
     expect(problem({ password: "a\nb" })).toEqual({ field: "password", message: "Password cannot contain line breaks." });
     expect(problem({ user: "a\rb" })?.field).toBe("user");
-    expect(problem({ role: "Tertiary" })).toEqual({ field: "role", message: "Role must be Primary or Backup." });
+    expect(problem({ role: "Tertiary" })).toEqual({ field: "role", message: "Role must be Primary or BackupOnly." });
   });
 
   it("leaves an optional number empty for the server's default, and checks the first field at fault first", () => {
@@ -150,7 +154,7 @@ describe("a Sonarr/Radarr's form and request, from its descriptors", () => {
   });
 
   it("needs an http(s) URL and a kind it knows", () => {
-    expect(problem({ url: "" })).toEqual({ field: "url", message: "URL is required." });
+    expect(problem({ url: "" })).toEqual({ field: "url", message: "URL must be 1 to 2048 characters, without spaces or tabs." });
     expect(problem({ url: "sonarr:8989" })?.message).toContain("http://");
     expect(problem({ url: "sonarr:8989" })?.field).toBe("url");
     expect(problem({ kind: "Lidarr" })).toEqual({ field: "kind", message: "Kind must be Sonarr or Radarr." });

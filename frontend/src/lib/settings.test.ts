@@ -45,7 +45,7 @@ const provider: Provider = {
   user: "me",
   hasPassword: true,
   maxConnections: 20,
-  role: "Backup",
+  role: "BackupOnly",
   priority: 3,
   pipelineDepth: 8,
   enabled: true,

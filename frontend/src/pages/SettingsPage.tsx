@@ -4,7 +4,6 @@ import { useRegenerateApiKey, useSaveSettings, useSaveWebDav, useSettings } from
 import type { Budget, SettingsView, Setting } from "../api/types";
 import { CopyButton } from "../components/CopyButton";
 import { CheckField, Field } from "../components/Field";
-import { arrFields, providerFields } from "../lib/entityFields";
 import { bytesHint, changedValues, groupBySection, masked, placeholderOf, shownValue, sourceNote, webDavProblem } from "../lib/settings";
 import { ArrCard } from "./settings/ArrCard";
 import { ProvidersCard } from "./settings/ProvidersCard";
@@ -44,14 +43,14 @@ function Cards({ data }: { data: SettingsView }) {
   const groups = groupBySection(data.settings);
   return (
     <>
-      <ProvidersCard providers={data.providers} fields={providerFields} />
+      <ProvidersCard providers={data.providers} fields={data.providerFields} />
       <BudgetCard budget={data.budget} settings={groups.Connections} />
       <SettingsCard title="Streaming" settings={groups.Streaming} />
       <SettingsCard title="Queue" settings={groups.Queue} />
       <SettingsCard title="SABnzbd" settings={groups.SABnzbd}>
         <ApiKeyBlock apiKey={data.sab.apiKey} locked={data.sab.apiKeyLocked} />
       </SettingsCard>
-      <ArrCard instances={data.arr} fields={arrFields} />
+      <ArrCard instances={data.arr} fields={data.arrFields} />
       {groups.Health.length > 0 && <SettingsCard title="Health" settings={groups.Health} />}
       <SettingsCard title="WebDAV" settings={groups.WebDAV}>
         <WebDavAccountBlock user={data.webDav.user} userLocked={data.webDav.userLocked} passwordLocked={data.webDav.passwordLocked} />

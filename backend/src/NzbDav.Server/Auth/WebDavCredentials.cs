@@ -1,39 +1,63 @@
 using System.Collections.Concurrent;
 using System.Security.Cryptography;
 using System.Text;
+using Microsoft.Extensions.Options;
+using NzbDav.Server.WebDav;
 
 namespace NzbDav.Server.Auth;
 
 /// <summary>
-/// The Basic-auth user and password hash in effect, set once at startup by
-/// <see cref="WebDavCredentialInitializer"/>. Successful checks are remembered by the SHA-256 of the
-/// Authorization header so a library scan (thousands of PROPFINDs) pays PBKDF2 once, not per request.
+/// Checks WebDAV Basic credentials against the account in effect, read through
+/// <see cref="IOptionsMonitor{TOptions}"/> at every check (<c>NzbDav:WebDav:User</c>, and
+/// <c>Password</c> as configured or <c>PasswordHash</c> as generated or set in the UI), so a change
+/// of either applies to the next request. Successful checks are remembered per account by the
+/// SHA-256 of the Authorization header, so a library scan (thousands of PROPFINDs) pays PBKDF2 once.
 /// </summary>
-public sealed class WebDavCredentials
+public sealed class WebDavCredentials(IOptionsMonitor<WebDavOptions> options)
 {
     /// <summary>Distinct good headers remembered; past this the memory starts over (clients are few).</summary>
     public const int CacheLimit = 64;
 
-    private readonly ConcurrentDictionary<string, byte> _verified = new(StringComparer.Ordinal);
-    private State? _state;
+    private Account? _account;
     private byte[]? _internalHeader;
 
-    private sealed record State(byte[] User, PasswordHash Hash);
-
-    /// <summary>Puts an account in effect and forgets every remembered header.</summary>
-    public void Set(string user, PasswordHash hash)
+    /// <summary>The account as the options give it, with the headers checked good for it (a new account starts with none).</summary>
+    private sealed class Account(string user, string? password, string? passwordHash)
     {
-        Volatile.Write(ref _state, new State(Encoding.UTF8.GetBytes(user), hash));
-        _verified.Clear();
+        public string User { get; } = user;
+
+        public string? Password { get; } = password;
+
+        public string? PasswordHashText { get; } = passwordHash;
+
+        public byte[] UserBytes { get; } = Encoding.UTF8.GetBytes(user);
+
+        // A configured password is hashed once per account, not per request.
+        public PasswordHash? Hash { get; } = !string.IsNullOrEmpty(password) ? PasswordHash.Create(password) : PasswordHash.Parse(passwordHash ?? "");
+
+        public ConcurrentDictionary<string, byte> Verified { get; } = new(StringComparer.Ordinal);
+
+        public bool Is(string user, string? password, string? passwordHash) =>
+            User == user && Password == password && (!string.IsNullOrEmpty(password) || PasswordHashText == passwordHash);
     }
 
-    /// <summary>Renames the account, keeping its password; remembered headers carry the old name, so they are forgotten.</summary>
-    public void Rename(string user)
+    /// <summary>The user name in effect ("admin" when none is set).</summary>
+    public string User => UserOf(options.CurrentValue);
+
+    private static string UserOf(WebDavOptions settings) => string.IsNullOrWhiteSpace(settings.User) ? "admin" : settings.User.Trim();
+
+    private Account Current()
     {
-        if (Volatile.Read(ref _state) is { } state)
+        var settings = options.CurrentValue;
+        var user = UserOf(settings);
+        var account = Volatile.Read(ref _account);
+        if (account is null || !account.Is(user, settings.Password, settings.PasswordHash))
         {
-            Set(user, state.Hash);
+            account = new Account(user, settings.Password, settings.PasswordHash);
+            Volatile.Write(ref _account, account);
         }
+
+        return account;
     }
 
     /// <summary>
@@ -49,27 +73,27 @@ public sealed class WebDavCredentials
     /// <summary>Whether <paramref name="authorization"/> is <c>Basic base64(user:password)</c> for the configured account (or the mount's).</summary>
     public bool Verify(string? authorization)
     {
-        var state = Volatile.Read(ref _state);
         if (authorization is null || !authorization.StartsWith("Basic ", StringComparison.OrdinalIgnoreCase))
             return false;
         var digest = SHA256.HashData(Encoding.UTF8.GetBytes(authorization));
         if (Volatile.Read(ref _internalHeader) is { } mount && CryptographicOperations.FixedTimeEquals(digest, mount))
             return true;
-        if (state is null)
+        var account = Current();
+        if (account.Hash is null)
             return false;
         var key = Convert.ToHexString(digest);
-        if (_verified.ContainsKey(key))
+        if (account.Verified.ContainsKey(key))
             return true;
         if (!TryDecode(authorization.AsSpan(6).Trim(), out var user, out var password))
             return false;
         // Both checks always run so the timing does not tell whether the user name was right.
-        var userMatches = CryptographicOperations.FixedTimeEquals(Encoding.UTF8.GetBytes(user), state.User);
-        var passwordMatches = state.Hash.Verify(password);
+        var userMatches = CryptographicOperations.FixedTimeEquals(Encoding.UTF8.GetBytes(user), account.UserBytes);
+        var passwordMatches = account.Hash.Verify(password);
         if (!userMatches || !passwordMatches)
             return false;
-        if (_verified.Count >= CacheLimit)
-            _verified.Clear();
-        _verified[key] = 0;
+        if (account.Verified.Count >= CacheLimit)
+            account.Verified.Clear();
+        account.Verified[key] = 0;
         return true;
     }
 

@@ -11,6 +11,12 @@ public sealed class NzbDavOptions
     /// <summary>SABnzbd API key; generated and stored in the database when not configured.</summary>
     public string? ApiKey { get; set; }
 
+    /// <summary>
+    /// The key the server generated when none is configured (at first start, or regenerated in the
+    /// web UI), kept in the library (<see cref="StoredSecretsSource"/>); <see cref="ApiKey"/> wins when set.
+    /// </summary>
+    public string? GeneratedApiKey { get; set; }
+
     public List<string> Categories { get; set; } = [];
 
     /// <summary>Where rclone mounts the WebDAV tree on the *arr host; history <c>storage</c> lives below it.</summary>

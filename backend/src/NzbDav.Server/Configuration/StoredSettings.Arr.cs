@@ -1,4 +1,3 @@
-using System.Globalization;
 using NzbDav.Server.Health.Arr;
 
 namespace NzbDav.Server.Configuration;
@@ -36,8 +35,8 @@ public sealed partial class StoredSettings
     }
 
     /// <summary>
-    /// Adds (<paramref name="originalName"/> null) or replaces a UI Sonarr/Radarr instance. An empty
-    /// or null API key keeps the stored one (the UI never has it to send back).
+    /// Adds (<paramref name="originalName"/> null) or replaces a UI Sonarr/Radarr instance, as it is:
+    /// the caller has put the stored API key in when the UI sent none.
     /// </summary>
     public async Task SaveArrInstanceAsync(string? originalName, ArrInstanceOptions instance, CancellationToken cancellationToken)
     {
@@ -61,8 +60,7 @@ public sealed partial class StoredSettings
             }
 
             var fields = at >= 0 ? list[at] : new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-            var apiKey = string.IsNullOrEmpty(instance.ApiKey) ? fields.GetValueOrDefault(nameof(ArrInstanceOptions.ApiKey)) : instance.ApiKey;
-            WriteArr(fields, instance with { ApiKey = apiKey ?? "" });
+            ArrFields.All.Write(instance, fields);
             if (at >= 0)
             {
                 list[at] = fields;
@@ -101,25 +99,9 @@ public sealed partial class StoredSettings
         }
     }
 
-    private SettingsRefusedException NotOurArr(string name) =>
+    /// <summary>Why the UI cannot change the instance <paramref name="name"/>: another layer owns it (409), or there is none (404).</summary>
+    internal SettingsRefusedException NotOurArr(string name) =>
         ArrInstances().FirstOrDefault(p => p.Options.Name.Equals(name, StringComparison.OrdinalIgnoreCase)) is { } other
             ? new SettingsRefusedException($"Arr instance '{name}' comes from the {other.Source}; change it there.", SettingsRefusal.Locked)
             : new SettingsRefusedException($"There is no Sonarr/Radarr instance named '{name}'.", SettingsRefusal.NotFound);
-
-    private static void WriteArr(Dictionary<string, string?> fields, ArrInstanceOptions instance)
-    {
-        // Rewritten whole: a shorter category list must not leave the old entries behind.
-        fields.Clear();
-        fields[nameof(ArrInstanceOptions.Name)] = instance.Name;
-        fields[nameof(ArrInstanceOptions.Kind)] = instance.Kind.ToString();
-        fields[nameof(ArrInstanceOptions.Url)] = instance.Url;
-        fields[nameof(ArrInstanceOptions.Enabled)] = instance.Enabled ? "true" : "false";
-        fields[nameof(ArrInstanceOptions.Timeout)] = instance.Timeout.ToString("c", CultureInfo.InvariantCulture);
-        SetOrRemove(fields, nameof(ArrInstanceOptions.ApiKey), instance.ApiKey);
-        var categories = instance.EffectiveCategories();
-        for (var i = 0; i < categories.Count; i++)
-        {
-            fields[$"{nameof(ArrInstanceOptions.Categories)}:{i.ToString(CultureInfo.InvariantCulture)}"] = categories[i];
-        }
-    }
 }

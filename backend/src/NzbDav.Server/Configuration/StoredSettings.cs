@@ -7,6 +7,7 @@ using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.Server.Health.Arr;
 using NzbDav.Streaming;
+using NzbDav.Usenet.Configuration;
 using NzbDav.Usenet.Providers;
 using NzbDav.Server.WebDav;
 
@@ -253,8 +254,8 @@ public sealed partial class StoredSettings(
     }
 
     /// <summary>
-    /// Adds (<paramref name="originalName"/> null) or replaces a UI provider. A null password keeps
-    /// the stored one; an empty one removes it.
+    /// Adds (<paramref name="originalName"/> null) or replaces a UI provider, as it is: the caller
+    /// has put the stored password in when the UI sent none (<see cref="EntityFields{T}.WithSecretsOf"/>).
     /// </summary>
     public async Task SaveProviderAsync(string? originalName, UsenetProviderOptions provider, CancellationToken cancellationToken)
     {
@@ -278,8 +279,7 @@ public sealed partial class StoredSettings(
             }
 
             var fields = at >= 0 ? list[at] : new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-            var password = provider.Password ?? (fields.TryGetValue(nameof(UsenetProviderOptions.Password), out var kept) ? kept : null);
-            Write(fields, provider with { Password = string.IsNullOrEmpty(password) ? null : password });
+            ProviderFields.All.Write(provider, fields);
             if (at >= 0)
             {
                 list[at] = fields;
@@ -319,12 +319,8 @@ public sealed partial class StoredSettings(
         }
     }
 
-    /// <summary>The stored password of a UI provider (for testing it without typing it again).</summary>
-    public string? StoredPasswordOf(string name) =>
-        UiProviders(Own.Snapshot()).FirstOrDefault(p => NameOf(p).Equals(name, StringComparison.OrdinalIgnoreCase))
-            ?.GetValueOrDefault(nameof(UsenetProviderOptions.Password));
-
-    private SettingsRefusedException NotOurs(string name) =>
+    /// <summary>Why the UI cannot change the provider <paramref name="name"/>: another layer owns it (409), or there is none (404).</summary>
+    internal SettingsRefusedException NotOurs(string name) =>
         Providers().FirstOrDefault(p => p.Options.Name.Equals(name, StringComparison.OrdinalIgnoreCase)) is { } other
             ? new SettingsRefusedException($"Provider '{name}' comes from the {other.Source}; change it there.", SettingsRefusal.Locked)
             : new SettingsRefusedException($"There is no provider named '{name}'.", SettingsRefusal.NotFound);
@@ -468,35 +464,6 @@ public sealed partial class StoredSettings(
     }
 
     private static string NameOf(Dictionary<string, string?> fields) => fields.GetValueOrDefault(nameof(UsenetProviderOptions.Name)) ?? "";
-
-    private static void Write(Dictionary<string, string?> fields, UsenetProviderOptions provider)
-    {
-        static string Text(bool value) => value ? "true" : "false";
-        fields[nameof(UsenetProviderOptions.Name)] = provider.Name;
-        fields[nameof(UsenetProviderOptions.Host)] = provider.Host;
-        fields[nameof(UsenetProviderOptions.Port)] = provider.Port.ToString(CultureInfo.InvariantCulture);
-        fields[nameof(UsenetProviderOptions.UseTls)] = Text(provider.UseTls);
-        fields[nameof(UsenetProviderOptions.AllowUntrustedCertificate)] = Text(provider.AllowUntrustedCertificate);
-        fields[nameof(UsenetProviderOptions.Enabled)] = Text(provider.Enabled);
-        fields[nameof(UsenetProviderOptions.MaxConnections)] = provider.MaxConnections.ToString(CultureInfo.InvariantCulture);
-        fields[nameof(UsenetProviderOptions.Role)] = provider.Role.ToString();
-        fields[nameof(UsenetProviderOptions.Priority)] = provider.Priority.ToString(CultureInfo.InvariantCulture);
-        fields[nameof(UsenetProviderOptions.PipelineDepth)] = provider.PipelineDepth.ToString(CultureInfo.InvariantCulture);
-        SetOrRemove(fields, nameof(UsenetProviderOptions.User), provider.User);
-        SetOrRemove(fields, nameof(UsenetProviderOptions.Password), provider.Password);
-    }
-
-    private static void SetOrRemove(Dictionary<string, string?> fields, string key, string? value)
-    {
-        if (string.IsNullOrEmpty(value))
-        {
-            fields.Remove(key);
-        }
-        else
-        {
-            fields[key] = value;
-        }
-    }
 
     private static bool IsUiIndex(string key) =>
         int.TryParse(key, NumberStyles.None, CultureInfo.InvariantCulture, out var index) && index >= FirstUiProviderIndex;

@@ -27,4 +27,23 @@ public sealed class WebUiOptions
 
     /// <summary>How long a UI session lasts without use.</summary>
     public TimeSpan SessionIdleTimeout { get; set; } = TimeSpan.FromDays(7);
+
+    /// <summary>
+    /// The administrator account as the server keeps it (created at setup, changed by a password
+    /// change or by <see cref="AdminUser"/>/<see cref="AdminPassword"/>): stored in the library, in
+    /// the lowest configuration layer, and read at every login and session check.
+    /// </summary>
+    public UiAccountOptions Account { get; set; } = new();
+}
+
+/// <summary>The <c>NzbDav:Ui:Account</c> section, kept by the server (see <see cref="WebUiOptions.Account"/>).</summary>
+public sealed class UiAccountOptions
+{
+    public string? User { get; set; }
+
+    /// <summary>The password as a PBKDF2 hash.</summary>
+    public string? PasswordHash { get; set; }
+
+    /// <summary>Changes with every change of name or password; a session issued under another stamp ends.</summary>
+    public string? Stamp { get; set; }
 }

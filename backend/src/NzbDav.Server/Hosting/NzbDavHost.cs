@@ -58,6 +58,9 @@ public sealed class NzbDavHost
         var storedSettings = StoredSettingsSource.Add(builder.Configuration, dataDirectory);
         builder.Services.AddSingleton(storedSettings);
         builder.Services.AddSingleton<StoredSettings>();
+        // The secrets the server generated or the UI set: below every file, so any configured value wins.
+        builder.Services.AddSingleton(StoredSecretsSource.Add(builder.Configuration, dataDirectory));
+        builder.Services.AddSingleton<StoredSecrets>();
         var settings = builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions();
         var logRing = new LogRing();
         builder.Services.AddSingleton(logRing);

@@ -12,6 +12,13 @@ public sealed class WebDavOptions
     public string? Password { get; set; }
 
     /// <summary>
+    /// The password as a PBKDF2 hash (<c>pbkdf2-sha256$…</c>), used when <see cref="Password"/> is
+    /// empty. The server keeps the generated password and one set in the web UI this way, in its
+    /// own stored layer below every file; it can also be configured to keep a clear password out of files.
+    /// </summary>
+    public string? PasswordHash { get; set; }
+
+    /// <summary>
     /// Base URL written into <c>.strm</c> files (for example <c>http://nzbdav:3000</c>); when empty the
     /// request's own scheme and host are used.
     /// </summary>

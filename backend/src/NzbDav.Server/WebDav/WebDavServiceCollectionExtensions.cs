@@ -37,10 +37,14 @@ public static class WebDavServiceCollectionExtensions
     }
 
     /// <summary>Maps the tree on every path and method that no other endpoint takes.</summary>
-    public static IEndpointConventionBuilder MapWebDav(this IEndpointRouteBuilder endpoints) =>
-        endpoints.Map("/{**davPath}", context => context.RequestServices.GetRequiredService<DavRequestHandler>().HandleAsync(context))
-            .WithMetadata(new AlternativeAuthentication("a signed .strm link to one file",
-                static context => context.RequestServices.GetRequiredService<StrmLinks>().Admits(context)));
+    public static IEndpointConventionBuilder MapWebDav(this IEndpointRouteBuilder endpoints)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        // One signer for the whole process: the links it made must be admitted by the same one.
+        var links = endpoints.ServiceProvider.GetRequiredService<StrmLinks>();
+        return endpoints.Map("/{**davPath}", static (HttpContext context, DavRequestHandler handler) => handler.HandleAsync(context))
+            .WithMetadata(new AlternativeAuthentication("a signed .strm link to one file", links.Admits));
+    }
 
     /// <summary>Basic auth for everything but endpoints marked with <see cref="BasicAuthExemption"/>; call after routing.</summary>
     public static IApplicationBuilder UseWebDavBasicAuth(this IApplicationBuilder app) => app.UseMiddleware<BasicAuthMiddleware>();

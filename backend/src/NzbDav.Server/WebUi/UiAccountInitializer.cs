@@ -4,7 +4,7 @@ using NzbDav.Server.Configuration;
 namespace NzbDav.Server.WebUi;
 
 /// <summary>
-/// At start, after the store is migrated: loads the UI account; applies a configured admin
+/// At start, after the store is migrated: applies a configured admin
 /// (<c>NzbDav:Ui:AdminUser</c>/<c>AdminPassword</c>) when it differs from the stored one; and when
 /// there is still no account, logs the one-time setup code the first visitor must enter.
 /// </summary>
@@ -12,7 +12,6 @@ public sealed class UiAccountInitializer(UiAccountStore accounts, IOptions<NzbDa
 {
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        await accounts.LoadAsync(cancellationToken);
         var settings = options.Value.Ui;
         if (!string.IsNullOrWhiteSpace(settings.AdminUser) && !string.IsNullOrEmpty(settings.AdminPassword))
         {

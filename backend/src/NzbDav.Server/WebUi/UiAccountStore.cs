@@ -1,48 +1,49 @@
 using System.Security.Cryptography;
-using Microsoft.EntityFrameworkCore;
-using NzbDav.Data;
-using NzbDav.Data.Entities;
+using Microsoft.Extensions.Options;
 using NzbDav.Server.Auth;
+using NzbDav.Server.Configuration;
 
 namespace NzbDav.Server.WebUi;
 
 /// <summary>
-/// The UI's one account, kept in the library's settings table and in memory (read on every
-/// request). Until an account exists, <see cref="SetupCode"/> holds the one-time code the server
-/// logged, which the first visitor must enter to create it.
+/// The UI's one account, read through <see cref="IOptionsMonitor{TOptions}"/> at every login and
+/// session check (<c>NzbDav:Ui:Account</c>, kept in the library by <see cref="StoredSecrets"/>), so a
+/// change ends the old sessions at once. Until an account exists, <see cref="SetupCode"/> holds the
+/// one-time code the server logged, which the first visitor must enter to create it.
 /// </summary>
-public sealed class UiAccountStore(IDbContextFactory<NzbDavDbContext> contextFactory) : IDisposable
+public sealed class UiAccountStore(IOptionsMonitor<NzbDavOptions> options, StoredSecrets secrets) : IDisposable
 {
-    internal const string UserKey = "ui.admin.user";
-    internal const string PasswordKey = "ui.admin.password";
-    internal const string StampKey = "ui.admin.stamp";
-
-    // Writes are rare (setup, password change, start) and short; one at a time keeps memory and store in step.
+    // Writes are rare (setup, password change, start) and short; one at a time keeps the check-then-write of setup atomic.
     private readonly SemaphoreSlim _writes = new(1, 1);
-    private volatile UiAccount? _account;
+    private UiAccount? _parsed;
     private volatile string? _setupCode;
 
-    public UiAccount? Current => _account;
+    /// <summary>The account in effect; null before setup.</summary>
+    public UiAccount? Current
+    {
+        get
+        {
+            var stored = options.CurrentValue.Ui.Account;
+            if (string.IsNullOrEmpty(stored.User) || string.IsNullOrEmpty(stored.PasswordHash))
+                return null;
+            var parsed = Volatile.Read(ref _parsed);
+            if (parsed is not null && parsed.User == stored.User && parsed.Stamp == (stored.Stamp ?? "") && parsed.Password.ToString() == stored.PasswordHash)
+                return parsed;
+            if (PasswordHash.Parse(stored.PasswordHash) is not { } hash)
+                return null;
+            parsed = new UiAccount(stored.User, hash, stored.Stamp ?? "");
+            Volatile.Write(ref _parsed, parsed);
+            return parsed;
+        }
+    }
 
     /// <summary>The code that creates the first account; null once an account exists.</summary>
-    public string? SetupCode => _setupCode;
-
-    /// <summary>Reads the stored account (start-up).</summary>
-    public async Task LoadAsync(CancellationToken cancellationToken)
-    {
-        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var items = await context.ConfigItems
-            .Where(c => c.Key == UserKey || c.Key == PasswordKey || c.Key == StampKey)
-            .ToDictionaryAsync(c => c.Key, c => c.Value, cancellationToken);
-        _account = items.TryGetValue(UserKey, out var user) && items.TryGetValue(PasswordKey, out var stored) && PasswordHash.Parse(stored) is { } hash
-            ? new UiAccount(user, hash, items.GetValueOrDefault(StampKey) ?? NewStamp())
-            : null;
-    }
+    public string? SetupCode => Current is null ? _setupCode : null;
 
     /// <summary>Makes a new setup code when there is no account; returns it (null when an account exists).</summary>
     public string? IssueSetupCode()
     {
-        if (_account is not null)
+        if (Current is not null)
             return _setupCode = null;
         // 10 characters from an alphabet without look-alikes: about 50 bits, and 10 guesses a minute per address.
         const string alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -53,7 +54,7 @@ public sealed class UiAccountStore(IDbContextFactory<NzbDavDbContext> contextFac
     /// <summary>True when <paramref name="code"/> is the current setup code (case, spaces and dashes ignored).</summary>
     public bool IsSetupCode(string? code)
     {
-        var expected = _setupCode;
+        var expected = SetupCode;
         if (expected is null || code is null)
             return false;
         return CryptographicOperations.FixedTimeEquals(Normalize(expected), Normalize(code));
@@ -65,7 +66,7 @@ public sealed class UiAccountStore(IDbContextFactory<NzbDavDbContext> contextFac
     /// <summary>The account when <paramref name="user"/> and <paramref name="password"/> are its own.</summary>
     public UiAccount? Verify(string? user, string? password)
     {
-        var account = _account;
+        var account = Current;
         if (account is null || user is null || password is null)
             return null;
         var nameMatches = string.Equals(account.User, user.Trim(), StringComparison.Ordinal);
@@ -76,7 +77,7 @@ public sealed class UiAccountStore(IDbContextFactory<NzbDavDbContext> contextFac
 
     /// <summary>Creates the first account with the setup code; null when one exists already or the code is wrong.</summary>
     public Task<UiAccount?> CreateAsync(string code, string user, string password, CancellationToken cancellationToken) =>
-        WriteAsync(() => _account is null && IsSetupCode(code), user, password, cancellationToken);
+        WriteAsync(() => Current is null && IsSetupCode(code), user, password, cancellationToken);
 
     /// <summary>Sets name and password; every session issued before ends. Used by a password change and by the configured admin.</summary>
     public async Task<UiAccount> SetAsync(string user, string password, CancellationToken cancellationToken) =>
@@ -90,9 +91,15 @@ public sealed class UiAccountStore(IDbContextFactory<NzbDavDbContext> contextFac
         {
             if (!allowed())
                 return null;
-            var account = await SaveAsync(user, PasswordHash.Create(password), cancellationToken);
+            var hash = PasswordHash.Create(password);
+            await secrets.SetAsync(new Dictionary<string, string>
+            {
+                [StoredSecretsSource.UiUser] = user.Trim(),
+                [StoredSecretsSource.UiPasswordHash] = hash.ToString(),
+                [StoredSecretsSource.UiStamp] = Convert.ToHexString(RandomNumberGenerator.GetBytes(16)),
+            }, cancellationToken);
             _setupCode = null;
-            return account;
+            return Current;
         }
         finally
         {
@@ -100,30 +107,5 @@ public sealed class UiAccountStore(IDbContextFactory<NzbDavDbContext> contextFac
         }
     }
 
-    private async Task<UiAccount> SaveAsync(string user, PasswordHash hash, CancellationToken cancellationToken)
-    {
-        var account = new UiAccount(user.Trim(), hash, NewStamp());
-        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var items = await context.ConfigItems
-            .Where(c => c.Key == UserKey || c.Key == PasswordKey || c.Key == StampKey)
-            .ToDictionaryAsync(c => c.Key, cancellationToken);
-        Put(context, items, UserKey, account.User);
-        Put(context, items, PasswordKey, hash.ToString());
-        Put(context, items, StampKey, account.Stamp);
-        await context.SaveChangesAsync(cancellationToken);
-        _account = account;
-        return account;
-    }
-
-    private static void Put(NzbDavDbContext context, Dictionary<string, ConfigItem> items, string key, string value)
-    {
-        if (items.TryGetValue(key, out var item))
-            item.Value = value;
-        else
-            context.ConfigItems.Add(new ConfigItem { Key = key, Value = value });
-    }
-
     public void Dispose() => _writes.Dispose();
-
-    private static string NewStamp() => Convert.ToHexString(RandomNumberGenerator.GetBytes(16));
 }

@@ -42,22 +42,9 @@ public static class UiAuthentication
             options.ExpireTimeSpan = settings.Ui.SessionIdleTimeout;
             options.SlidingExpiration = true;
             // An API answers 401/403; it never redirects to a login page.
-            options.Events.OnRedirectToLogin = static context => Status(context, StatusCodes.Status401Unauthorized);
-            options.Events.OnRedirectToAccessDenied = static context => Status(context, StatusCodes.Status403Forbidden);
-            options.Events.OnValidatePrincipal = static context =>
-            {
-                var account = context.HttpContext.RequestServices.GetRequiredService<UiAccountStore>().Current;
-                if (account is null
-                    || context.Principal?.FindFirst(StampClaim)?.Value != account.Stamp
-                    || context.Principal?.Identity?.Name != account.User)
-                {
-                    // The password or name changed since this session began: it ends here.
-                    context.RejectPrincipal();
-                }
-
-                return Task.CompletedTask;
-            };
+            options.EventsType = typeof(UiSessionEvents);
         });
+        services.AddSingleton<UiSessionEvents>();
         services.AddAuthorization();
 
         services.AddAntiforgery(options =>
@@ -98,6 +85,32 @@ public static class UiAuthentication
         context.User = principal;
     }
 
+}
+
+/// <summary>
+/// The session cookie's checks: an API answers 401/403 and never redirects to a login page, and a
+/// session whose account changed since it began (another name or password: another stamp) ends.
+/// </summary>
+public sealed class UiSessionEvents(UiAccountStore accounts) : CookieAuthenticationEvents
+{
+    public override Task RedirectToLogin(RedirectContext<CookieAuthenticationOptions> context) => Status(context, StatusCodes.Status401Unauthorized);
+
+    public override Task RedirectToAccessDenied(RedirectContext<CookieAuthenticationOptions> context) => Status(context, StatusCodes.Status403Forbidden);
+
+    public override Task ValidatePrincipal(CookieValidatePrincipalContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var account = accounts.Current;
+        if (account is null
+            || context.Principal?.FindFirst(UiAuthentication.StampClaim)?.Value != account.Stamp
+            || context.Principal?.Identity?.Name != account.User)
+        {
+            context.RejectPrincipal();
+        }
+
+        return Task.CompletedTask;
+    }
+
     private static Task Status(RedirectContext<CookieAuthenticationOptions> context, int status)
     {
         context.Response.StatusCode = status;
@@ -105,5 +118,5 @@ public static class UiAuthentication
     }
 }
 
-/// <summary>What every refused UI API call answers: one sentence for the user.</summary>
-public sealed record UiError(string Error);
+/// <summary>What every refused UI API call answers: one sentence for the user, and the field at fault when one is (its JSON name).</summary>
+public sealed record UiError(string Error, string? Field = null);

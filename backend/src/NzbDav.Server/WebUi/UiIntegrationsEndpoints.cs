@@ -1,5 +1,6 @@
 using System.Net;
 using Microsoft.Extensions.Options;
+using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Live;
 using NzbDav.Server.Mount;
@@ -21,21 +22,26 @@ public static partial class UiIntegrationsEndpoints
 
     public static void MapUiIntegrations(this RouteGroupBuilder api)
     {
-        api.MapGet("/integrations", (HttpContext context) => Results.Ok(Values(context))).RequireAuthorization().Produces<UiIntegrations>();
+        api.MapGet("/integrations", static (HttpContext context, [AsParameters] IntegrationSettings settings) => Results.Ok(Values(context, settings)))
+            .RequireAuthorization().Produces<UiIntegrations>();
         api.MapPost("/integrations/check", CheckAsync).RequireAuthorization().Produces<UiMountCheckResult>();
     }
 
-    internal static UiIntegrations Values(HttpContext context)
+    /// <summary>What the values are made of, bound per request: the settings and the key in effect.</summary>
+    internal sealed record IntegrationSettings(
+        IOptionsMonitor<NzbDavOptions> Options, IOptionsMonitor<WebDavOptions> Dav, IOptionsMonitor<MountOptions> Mount, MountState MountState,
+        ApiKeyProvider ApiKeys, WebDavCredentials Credentials);
+
+    internal static UiIntegrations Values(HttpContext context, IntegrationSettings settings)
     {
-        var services = context.RequestServices;
-        var options = services.GetRequiredService<IOptionsMonitor<NzbDavOptions>>().CurrentValue;
-        var dav = services.GetRequiredService<IOptionsMonitor<WebDavOptions>>().CurrentValue;
-        var mountOptions = services.GetRequiredService<IOptionsMonitor<MountOptions>>().CurrentValue;
-        var mount = services.GetRequiredService<MountState>().Current;
-        var apiKey = services.GetRequiredService<ApiKeyProvider>().ApiKey ?? "";
+        var options = settings.Options.CurrentValue;
+        var dav = settings.Dav.CurrentValue;
+        var mountOptions = settings.Mount.CurrentValue;
+        var mount = settings.MountState.Current;
+        var apiKey = settings.ApiKeys.ApiKey ?? "";
         var address = AddressOf(context.Request, dav.PublicUrl);
         var mountPath = MountRoot(options.MountPath);
-        var user = string.IsNullOrWhiteSpace(dav.User) ? "admin" : dav.User.Trim();
+        var user = settings.Credentials.User;
         var symlinks = options.CompletedEntries == CompletedEntryKind.Symlink;
         var categories = options.EffectiveCategories;
 

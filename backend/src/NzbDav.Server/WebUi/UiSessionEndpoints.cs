@@ -22,7 +22,7 @@ public static class UiSessionEndpoints
     {
         var api = endpoints.MapGroup(ApiPrefix)
             .WithMetadata(new BasicAuthExemption("the UI API has its own login (session cookie)"))
-            .AddEndpointFilter(RequireAntiforgeryOnChanges);
+            .AddEndpointFilter<UiAntiforgeryFilter>();
 
         api.MapGet("/session", (HttpContext context, UiAccountStore accounts, IAntiforgery antiforgery) =>
             Results.Ok(Session(context, accounts, antiforgery))).Produces<UiSession>();
@@ -137,13 +137,24 @@ public static class UiSessionEndpoints
         }
     }
 
-    /// <summary>Every call that changes something must carry the token <c>/session</c> handed out.</summary>
-    private static async ValueTask<object?> RequireAntiforgeryOnChanges(EndpointFilterInvocationContext invocation, EndpointFilterDelegate next)
+    internal sealed record SetupRequest(string? Code, string? User, string? Password);
+
+    internal sealed record LoginRequest(string? User, string? Password);
+
+    internal sealed record PasswordChangeRequest(string? Current, string? New);
+}
+
+/// <summary>What the UI knows about its session: whether setup is still needed, who is logged in, and the anti-forgery token for its next change.</summary>
+public sealed record UiSession(bool SetupRequired, bool Authenticated, string? User, string CsrfToken);
+
+/// <summary>Every UI API call that changes something must carry the anti-forgery token <c>/session</c> handed out.</summary>
+internal sealed class UiAntiforgeryFilter(IAntiforgery antiforgery) : IEndpointFilter
+{
+    public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext invocation, EndpointFilterDelegate next)
     {
         var context = invocation.HttpContext;
         if (!HttpMethods.IsGet(context.Request.Method) && !HttpMethods.IsHead(context.Request.Method))
         {
-            var antiforgery = context.RequestServices.GetRequiredService<IAntiforgery>();
             bool valid;
             try
             {
@@ -163,13 +174,4 @@ public static class UiSessionEndpoints
 
         return await next(invocation);
     }
-
-    internal sealed record SetupRequest(string? Code, string? User, string? Password);
-
-    internal sealed record LoginRequest(string? User, string? Password);
-
-    internal sealed record PasswordChangeRequest(string? Current, string? New);
 }
-
-/// <summary>What the UI knows about its session: whether setup is still needed, who is logged in, and the anti-forgery token for its next change.</summary>
-public sealed record UiSession(bool SetupRequired, bool Authenticated, string? User, string CsrfToken);

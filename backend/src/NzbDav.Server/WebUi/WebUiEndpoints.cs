@@ -28,6 +28,7 @@ public static class WebUiEndpoints
     public static IServiceCollection AddNzbDavWebUi(this IServiceCollection services)
     {
         services.AddSingleton<ProviderTester>();
+        services.AddSingleton<UiSettingsViews>();
         services.AddSingleton(provider =>
         {
             var configured = provider.GetRequiredService<IOptions<NzbDavOptions>>().Value.Ui.Directory;
@@ -48,6 +49,7 @@ public static class WebUiEndpoints
                 document.Servers = [];
                 return Task.CompletedTask;
             });
+            options.AddSchemaTransformer(UiEntitySchemas.TransformAsync);
             options.AddOperationTransformer(async (operation, context, cancellationToken) =>
             {
                 if (context.Description.ActionDescriptor.EndpointMetadata.OfType<UiRequestBody>().FirstOrDefault() is { } body)
@@ -100,7 +102,7 @@ public static class WebUiEndpoints
         && !request.Headers.ContainsKey("Translate")
         && request.Headers.Accept.ToString().Contains("text/html", StringComparison.OrdinalIgnoreCase);
 
-    private static async Task ServeAsync(HttpContext context)
+    private static async Task ServeAsync(HttpContext context, WebUiFiles files)
     {
         if (!context.Request.Path.Value!.StartsWith(Prefix + "/", StringComparison.Ordinal))
         {
@@ -109,7 +111,6 @@ public static class WebUiEndpoints
             return;
         }
 
-        var files = context.RequestServices.GetRequiredService<WebUiFiles>();
         var headers = context.Response.Headers;
         headers[HeaderNames.XContentTypeOptions] = "nosniff";
         headers["Referrer-Policy"] = "same-origin";

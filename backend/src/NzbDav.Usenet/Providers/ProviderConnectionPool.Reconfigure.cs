@@ -105,12 +105,6 @@ public sealed partial class ProviderConnectionPool
     {
         ArgumentNullException.ThrowIfNull(current);
         ArgumentNullException.ThrowIfNull(next);
-        return string.Equals(current.Name, next.Name, StringComparison.OrdinalIgnoreCase)
-            && string.Equals(current.Host, next.Host, StringComparison.OrdinalIgnoreCase)
-            && current.Port == next.Port
-            && current.UseTls == next.UseTls
-            && current.AllowUntrustedCertificate == next.AllowUntrustedCertificate
-            && current.User == next.User
-            && current.Password == next.Password;
+        return string.Equals(current.Name, next.Name, StringComparison.OrdinalIgnoreCase) && ProviderFields.All.SameAccount(current, next);
     }
 }

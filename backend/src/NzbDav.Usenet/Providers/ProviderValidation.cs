@@ -10,14 +10,10 @@ internal static class ProviderValidation
             throw new ArgumentException("Every provider needs a Name.");
         }
 
-        if (provider.MaxConnections < 1)
+        // The same rules the web UI applies, from the one declaration of the fields.
+        if (ProviderFields.All.FirstProblem(provider) is { } problem)
         {
-            throw new ArgumentException($"MaxConnections of provider '{provider.Name}' is {provider.MaxConnections}; it must be at least 1.");
-        }
-
-        if (provider.PipelineDepth < 1)
-        {
-            throw new ArgumentException($"PipelineDepth of provider '{provider.Name}' is {provider.PipelineDepth}; it must be at least 1.");
+            throw new ArgumentException(problem.MessageFor($"provider '{provider.Name}'"));
         }
 
         if (provider.OperationTimeout <= TimeSpan.Zero || provider.IdleTimeout <= TimeSpan.Zero)

@@ -1,3 +1,7 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using NzbDav.Server.WebDav;
 using NzbDav.Server.Auth;
 
 namespace NzbDav.Server.Tests.Auth;
@@ -33,9 +37,11 @@ public sealed class PasswordHashTests
     [Fact]
     public void Credentials_check_user_and_password_and_remember_good_headers_boundedly()
     {
-        var credentials = new WebDavCredentials();
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection().Build();
+        using var services = new ServiceCollection().AddOptions().Configure<WebDavOptions>(configuration).BuildServiceProvider();
+        var credentials = new WebDavCredentials(services.GetRequiredService<IOptionsMonitor<WebDavOptions>>());
         Assert.False(credentials.Verify("Basic " + Convert.ToBase64String("admin:pw"u8)));
-        credentials.Set("admin", PasswordHash.Create("pw"));
+        Set(configuration, "PasswordHash", PasswordHash.Create("pw").ToString());
 
         Assert.True(credentials.Verify("Basic " + Convert.ToBase64String("admin:pw"u8)));
         Assert.True(credentials.Verify("Basic " + Convert.ToBase64String("admin:pw"u8)));
@@ -46,8 +52,23 @@ public sealed class PasswordHashTests
         Assert.False(credentials.Verify("Bearer " + Convert.ToBase64String("admin:pw"u8)));
         Assert.False(credentials.Verify(null));
 
-        // A new password forgets every remembered header.
-        credentials.Set("admin", PasswordHash.Create("other"));
+        // A new password in the configuration forgets every remembered header at once.
+        Set(configuration, "PasswordHash", PasswordHash.Create("other").ToString());
         Assert.False(credentials.Verify("Basic " + Convert.ToBase64String("admin:pw"u8)));
+        Assert.True(credentials.Verify("Basic " + Convert.ToBase64String("admin:other"u8)));
+
+        // A new name too; a configured clear password wins over the stored hash.
+        Set(configuration, "User", "alice");
+        Assert.False(credentials.Verify("Basic " + Convert.ToBase64String("admin:other"u8)));
+        Assert.True(credentials.Verify("Basic " + Convert.ToBase64String("alice:other"u8)));
+        Set(configuration, "Password", "clear-text");
+        Assert.False(credentials.Verify("Basic " + Convert.ToBase64String("alice:other"u8)));
+        Assert.True(credentials.Verify("Basic " + Convert.ToBase64String("alice:clear-text"u8)));
+    }
+
+    private static void Set(IConfigurationRoot configuration, string key, string value)
+    {
+        configuration[key] = value;
+        configuration.Reload();
     }
 }

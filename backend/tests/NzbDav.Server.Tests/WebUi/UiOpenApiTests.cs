@@ -50,6 +50,40 @@ public sealed class UiOpenApiTests
             $"The UI API changed but {copy} did not: run this test with NZBDAV_WRITE_OPENAPI=1, then `npm run build` in frontend/ to check the UI against it.");
     }
 
+    /// <summary>
+    /// The field declarations the settings view sends, as the frontend's unit tests read them
+    /// (<c>frontend/src/api/fields.json</c>): the editor's logic is tested on the server's own fields.
+    /// </summary>
+    [Fact]
+    public async Task The_field_declarations_the_settings_view_sends_match_the_frontends_copy()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        await using var server = await TestServer.StartAsync(data.Path, null, holdQueue: true, ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password);
+        using var ui = new UiClient(server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Password, ct);
+        using var response = await ui.SendAsync(new HttpRequestMessage(HttpMethod.Get, "/ui/api/settings"), ct);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var view = JsonNode.Parse(await response.Content.ReadAsStringAsync(ct))!;
+        var fields = new JsonObject
+        {
+            ["providerFields"] = view["providerFields"]!.DeepClone(),
+            ["arrFields"] = view["arrFields"]!.DeepClone(),
+        };
+        Assert.Equal("host", fields["providerFields"]![1]!["name"]!.GetValue<string>());
+        Assert.True(fields["providerFields"]![1]!["account"]!.GetValue<bool>());
+        Assert.Equal(563, fields["providerFields"]![2]!["default"]!.GetValue<int>());
+
+        var text = fields.ToJsonString(new JsonSerializerOptions { WriteIndented = true }) + "\n";
+        var copy = Path.Combine(RepositoryRoot(), "frontend", "src", "api", "fields.json");
+        if (Environment.GetEnvironmentVariable("NZBDAV_WRITE_OPENAPI") == "1")
+            await File.WriteAllTextAsync(copy, text, ct);
+        Assert.True(File.Exists(copy), $"{copy} is missing: run this test with NZBDAV_WRITE_OPENAPI=1 to write it.");
+        Assert.True(
+            text == (await File.ReadAllTextAsync(copy, ct)).ReplaceLineEndings("\n"),
+            $"A provider or Sonarr/Radarr field changed but {copy} did not: run this test with NZBDAV_WRITE_OPENAPI=1, then the frontend's tests.");
+    }
+
     private static string RepositoryRoot()
     {
         for (var folder = new DirectoryInfo(AppContext.BaseDirectory); folder is not null; folder = folder.Parent)

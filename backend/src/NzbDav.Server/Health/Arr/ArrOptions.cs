@@ -79,25 +79,9 @@ public sealed record ArrInstanceOptions
             throw new ArgumentException("Every Arr instance needs a Name.");
         }
 
-        if (!Enum.IsDefined(Kind))
+        if (ArrFields.All.FirstProblem(this) is { } problem)
         {
-            throw new ArgumentException($"Kind of Arr instance '{Name}' must be Sonarr or Radarr.");
-        }
-
-        if (!Uri.TryCreate(Url?.Trim(), UriKind.Absolute, out var url) || (url.Scheme != Uri.UriSchemeHttp && url.Scheme != Uri.UriSchemeHttps)
-            || string.IsNullOrEmpty(url.Host) || !string.IsNullOrEmpty(url.Query) || !string.IsNullOrEmpty(url.Fragment) || !string.IsNullOrEmpty(url.UserInfo))
-        {
-            throw new ArgumentException($"Url of Arr instance '{Name}' must be an absolute http:// or https:// address (with its URL base, if any), such as http://sonarr:8989.");
-        }
-
-        if (string.IsNullOrWhiteSpace(ApiKey))
-        {
-            throw new ArgumentException($"ApiKey of Arr instance '{Name}' is missing (Settings → General → API Key in {Kind}).");
-        }
-
-        if (Timeout <= TimeSpan.Zero || Timeout > MaxTimeout)
-        {
-            throw new ArgumentException($"Timeout of Arr instance '{Name}' is {Timeout}; it must be positive and at most {MaxTimeout.TotalMinutes:0} minutes.");
+            throw new ArgumentException(problem.MessageFor($"Arr instance '{Name}'"));
         }
     }
 }

@@ -88,8 +88,10 @@ public sealed class UiArrSettingsTests
             Assert.Contains("exists already (from the settings.json)", taken.GetProperty("error").GetString(), StringComparison.Ordinal);
             var bad = await PostAsync(ui, "/ui/api/settings/arr", new Request("x", "Sonarr", "sonarr:8989", SonarrKey, null, null, null), HttpStatusCode.BadRequest, answers, ct);
             Assert.Contains("http://", bad.GetProperty("error").GetString(), StringComparison.Ordinal);
+            Assert.Equal("url", bad.GetProperty("field").GetString());
             var keyless = await PostAsync(ui, "/ui/api/settings/arr", new Request("y", "Sonarr", sonarr.Url.ToString(), "", null, null, null), HttpStatusCode.BadRequest, answers, ct);
-            Assert.Contains("ApiKey of Arr instance 'y' is missing", keyless.GetProperty("error").GetString(), StringComparison.Ordinal);
+            Assert.Equal("API key is required.", keyless.GetProperty("error").GetString());
+            Assert.Equal("apiKey", keyless.GetProperty("field").GetString());
         }
 
         // Stored: a restart has the UI's instance, key and all; then it is deleted.

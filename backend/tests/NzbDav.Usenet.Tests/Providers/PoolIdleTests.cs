@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Time.Testing;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 
 namespace NzbDav.Usenet.Tests.Providers;
@@ -5,7 +6,7 @@ namespace NzbDav.Usenet.Tests.Providers;
 public sealed class PoolIdleTests
 {
     private readonly FakeConnectionFactory _factory = new();
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new();
 
     [Fact]
     public async Task Sessions_idle_longer_than_the_timeout_are_closed_by_the_sweep()

@@ -206,7 +206,7 @@ public sealed class FetchGroupTests
         var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         kit["fast"].Gate = gate;
         var log = new RecordingLogger();
-        var group = kit.Client.OpenGroup(new FetchGroupOptions { Kind = OperationKind.Streaming, ConnectionCap = 1, DemandFactor = 1, IdleTimeout = TimeSpan.FromMinutes(1) }, log);
+        var group = kit.Client.OpenGroup(new FetchGroupOptions { Kind = OperationKind.Streaming, ConnectionCap = 1, DemandFactor = 1, IdleTimeout = TimeSpan.FromMinutes(1), RaceStragglers = true }, log);
         await using (group)
         {
             var late = Submit(group, "late@x", 0);

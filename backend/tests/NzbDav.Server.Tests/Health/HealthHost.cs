@@ -115,13 +115,20 @@ internal sealed class HealthHost : IAsyncDisposable
     }
 
     /// <summary>Until the scheduler has finished <paramref name="passes"/> passes since start.</summary>
-    public async Task WaitForPassesAsync(long passes, CancellationToken cancellationToken)
+    public Task WaitForPassesAsync(long passes, CancellationToken cancellationToken) =>
+        WaitUntilAsync(() => Checks.PassesDone >= passes, () => $"the health scheduler finished {Checks.PassesDone} of {passes} passes", cancellationToken);
+
+    /// <summary>Until <see cref="HealthCheckService.ChecksDone"/> reaches <paramref name="checks"/>.</summary>
+    public Task WaitForChecksAsync(long checks, CancellationToken cancellationToken) =>
+        WaitUntilAsync(() => Checks.ChecksDone >= checks, () => $"{Checks.ChecksDone} of {checks} checks finished", cancellationToken);
+
+    /// <summary>Polls <paramref name="condition"/>; fails with <paramref name="state"/> when it does not hold in time.</summary>
+    private static async Task WaitUntilAsync(Func<bool> condition, Func<string> state, CancellationToken cancellationToken)
     {
         var started = Stopwatch.GetTimestamp();
-        while (Checks.PassesDone < passes)
+        while (!condition())
         {
-            Assert.True(Stopwatch.GetElapsedTime(started) < PassDeadline,
-                $"the health scheduler finished {Checks.PassesDone} of {passes} passes within {PassDeadline.TotalSeconds} s");
+            Assert.True(Stopwatch.GetElapsedTime(started) < PassDeadline, $"not within {PassDeadline.TotalSeconds} s: {state()}");
             await Task.Delay(10, cancellationToken);
         }
     }

@@ -4,8 +4,8 @@ namespace NzbDav.Usenet.Tests.Providers;
 
 /// <summary>
 /// A <see cref="FakeTimeProvider"/> that also counts its timers not yet disposed, so a test can move
-/// the clock only while the code waits on it: <c>Task.Delay(span, time, …)</c> disposes its timer
-/// once it fired, a periodic timer stays until its owner disposes it.
+/// the clock only while the code waits on it: a delay on the clock disposes its timer once it
+/// fired, a periodic timer stays until its owner disposes it.
 /// </summary>
 internal sealed class TimerCountingTimeProvider : FakeTimeProvider
 {

@@ -51,6 +51,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         ArrayPool<byte> bufferPool,
         SegmentCache cache,
         ReadAheadBudget budget,
+        TimeProvider time,
         StreamingMetrics? metrics = null,
         SegmentHoles? holes = null,
         ILogger? logger = null)
@@ -69,7 +70,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         cache.OpenFile(_context.FileKey);
         var maxWindow = SegmentWindow.MaxSegments(index, options);
         _window = new SegmentWindow(index, fetcher, _context, options, maxWindow);
-        _ramp = new ReadAheadRamp(index, options, fetcher, budget, maxWindow);
+        _ramp = new ReadAheadRamp(index, options, fetcher, budget, maxWindow, time);
         _cursor = new ReadCursor(options.ServeUnverifiedBytes);
         if (firstSegment is not null)
         {

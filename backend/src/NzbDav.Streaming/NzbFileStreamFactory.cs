@@ -55,7 +55,7 @@ public sealed class NzbFileStreamFactory
         _pool = bufferPool ?? chunks!;
         _metrics = metrics;
         Cache = new SegmentCache(() => _options.CurrentValue.SegmentCacheBytes);
-        Budget = new ReadAheadBudget(() => _options.CurrentValue.ReadAheadBudgetBytes);
+        Budget = new ReadAheadBudget(() => _options.CurrentValue.ReadAheadBudgetBytes, client.Time);
         metrics?.Observe(Cache, Budget, chunks);
     }
 
@@ -169,6 +169,7 @@ public sealed class NzbFileStreamFactory
             options = options with { StartReadAheadBytes = Math.Min(options.StartReadAheadBytes, options.RangedStartReadAheadBytes) };
         }
         var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
-        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _metrics, holes, _logger);
+        // The client's clock: the reader's rate is measured on the same clock its fetches are raced on.
+        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _client.Time, _metrics, holes, _logger);
     }
 }

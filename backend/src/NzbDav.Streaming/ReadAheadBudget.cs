@@ -12,18 +12,26 @@ namespace NzbDav.Streaming;
 /// </summary>
 public sealed class ReadAheadBudget
 {
+    private static readonly TimeSpan Pressure = TimeSpan.FromSeconds(1);
+
     private readonly Func<long> _limit;
-    private const long PressureMilliseconds = 1000;
+    private readonly TimeProvider _time;
+    private readonly long _pressureTicks;
 
     private long _claimed;
     private int _claimants;
+    // Timestamp (of _time) until which the budget is under pressure; 0 = never was.
     private long _pressureUntil;
 
     /// <param name="limit">Bytes all streams' read-ahead may span together, read at every change.</param>
-    public ReadAheadBudget(Func<long> limit)
+    /// <param name="time">The clock the pressure window runs on.</param>
+    public ReadAheadBudget(Func<long> limit, TimeProvider time)
     {
         ArgumentNullException.ThrowIfNull(limit);
+        ArgumentNullException.ThrowIfNull(time);
         _limit = limit;
+        _time = time;
+        _pressureTicks = (long)(Pressure.TotalSeconds * time.TimestampFrequency);
     }
 
     /// <summary>Bytes claimed by every stream's read-ahead now.</summary>
@@ -55,7 +63,7 @@ public sealed class ReadAheadBudget
             granted = current + Math.Clamp(wanted - current, 0, Math.Max(0, free));
             granted = Math.Max(granted, Math.Min(wanted, floor));
             if (granted < wanted)
-                Volatile.Write(ref _pressureUntil, Environment.TickCount64 + PressureMilliseconds);
+                Volatile.Write(ref _pressureUntil, _time.GetTimestamp() + _pressureTicks);
         }
         Interlocked.Add(ref _claimed, granted - current);
         if (current > 0 && granted == 0)
@@ -65,5 +73,5 @@ public sealed class ReadAheadBudget
 
     /// <summary>True while another stream could not get what it asked for and this claim is above its fair share: it should shrink.</summary>
     public bool IsOverShare(long claim) =>
-        Environment.TickCount64 < Volatile.Read(ref _pressureUntil) && claim > Limit / Math.Max(1, Volatile.Read(ref _claimants));
+        Volatile.Read(ref _pressureUntil) is var until and not 0 && _time.GetTimestamp() < until && claim > Limit / Math.Max(1, Volatile.Read(ref _claimants));
 }

@@ -42,9 +42,9 @@ internal sealed class ReadAheadRamp
     private double _bytesPerSecond;
     private long _claim;
 
-    public ReadAheadRamp(SegmentIndex index, StreamingOptions options, ISegmentFetcher fetcher, ReadAheadBudget budget, int maxSegments, TimeProvider? time = null)
+    public ReadAheadRamp(SegmentIndex index, StreamingOptions options, ISegmentFetcher fetcher, ReadAheadBudget budget, int maxSegments, TimeProvider time)
     {
-        _time = time ?? TimeProvider.System;
+        _time = time;
         _options = options;
         _fetcher = fetcher;
         _budget = budget;

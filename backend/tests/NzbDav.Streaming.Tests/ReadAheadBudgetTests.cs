@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Streaming.Tests.Support;
 using static NzbDav.Streaming.Tests.Support.StreamHarness;
 
@@ -11,7 +12,7 @@ public sealed class ReadAheadBudgetTests
     [Fact]
     public void A_claim_grows_into_what_is_free_and_a_newcomer_gets_its_floor_and_then_its_share()
     {
-        var budget = new ReadAheadBudget(() => 100);
+        var budget = new ReadAheadBudget(() => 100, new FakeTimeProvider());
         var greedy = budget.Claim(0, 100, 4);
         Assert.Equal(100, greedy);
         Assert.False(budget.IsOverShare(greedy));
@@ -38,12 +39,29 @@ public sealed class ReadAheadBudgetTests
     [Fact]
     public void The_floor_is_granted_even_when_the_budget_is_spent()
     {
-        var budget = new ReadAheadBudget(() => 10);
+        var budget = new ReadAheadBudget(() => 10, new FakeTimeProvider());
         var greedy = budget.Claim(0, 10, 4);
         var others = Enumerable.Range(0, 4).Select(_ => budget.Claim(0, 8, 4)).ToList();
         Assert.All(others, claim => Assert.Equal(4, claim));
         Assert.Equal(10 + others.Sum(), budget.Claimed);
         Assert.True(budget.IsOverShare(greedy));
+    }
+
+    [Fact]
+    public void A_claim_cut_short_puts_the_budget_under_pressure_for_a_second_of_its_clock()
+    {
+        var clock = new FakeTimeProvider();
+        var budget = new ReadAheadBudget(() => 100, clock);
+        var greedy = budget.Claim(0, 100, 4);
+        Assert.False(budget.IsOverShare(greedy)); // alone, and nobody was refused
+
+        budget.Claim(0, 80, 4);
+        clock.Advance(TimeSpan.FromMilliseconds(999));
+        Assert.True(budget.IsOverShare(greedy));
+
+        // The pressure ends a second after the refusal, however long the greedy claim stays over its share.
+        clock.Advance(TimeSpan.FromMilliseconds(1));
+        Assert.False(budget.IsOverShare(greedy));
     }
 
     [Fact]

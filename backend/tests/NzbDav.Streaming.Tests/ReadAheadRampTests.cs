@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Yenc;
 
@@ -12,7 +13,7 @@ public sealed class ReadAheadRampTests
     [Fact]
     public void A_paced_reader_that_waits_grows_to_a_few_times_its_rates_need_not_to_the_ceiling()
     {
-        var clock = new StepClock();
+        var clock = new FakeTimeProvider();
         var ramp = NewRamp(clock);
         for (var i = 0; i < 30; i++)
         {
@@ -32,7 +33,7 @@ public sealed class ReadAheadRampTests
         // An HTTP response copies as the client's socket drains: five segments within a
         // millisecond, then half a second of nothing. Ten segments a second on average need about
         // 11 segments of read-ahead; measured per segment the bursts read as thousands a second.
-        var clock = new StepClock();
+        var clock = new FakeTimeProvider();
         var ramp = NewRamp(clock);
         for (var burst = 0; burst < 12; burst++)
         {
@@ -51,7 +52,7 @@ public sealed class ReadAheadRampTests
     public void Before_its_rate_is_known_a_waiting_reader_grows_to_at_most_twice_what_it_consumed()
     {
         // A player filling its socket buffers at start waits on cold fetches segment after segment.
-        var clock = new StepClock();
+        var clock = new FakeTimeProvider();
         var ramp = NewRamp(clock);
         for (var i = 0; i < 6; i++)
         {
@@ -66,7 +67,7 @@ public sealed class ReadAheadRampTests
     [Fact]
     public void A_reader_the_fetching_cannot_keep_up_with_doubles_to_the_ceiling()
     {
-        var clock = new StepClock();
+        var clock = new FakeTimeProvider();
         var ramp = NewRamp(clock);
         for (var i = 0; i < 1_100; i++)
         {
@@ -87,20 +88,8 @@ public sealed class ReadAheadRampTests
         var ids = Enumerable.Range(0, Segments).Select(i => $"r{i}@x").ToArray();
         var header = new YencHeader("f", PartSize * Segments, 128, 1, Segments, 0, PartSize);
         var options = new StreamingOptions { RangedStartReadAheadBytes = 2 * PartSize, StartReadAheadBytes = 2 * PartSize };
-        var budget = new ReadAheadBudget(() => 1L << 30);
+        var budget = new ReadAheadBudget(() => 1L << 30, clock);
         return new ReadAheadRamp(new SegmentIndex(ids, header), options, new QuietFetcher(), budget, Segments, clock);
-    }
-
-    /// <summary>A clock that moves only when the test moves it.</summary>
-    private sealed class StepClock : TimeProvider
-    {
-        private long _ticks = TimeSpan.TicksPerDay;
-
-        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
-
-        public override long GetTimestamp() => _ticks;
-
-        public void Advance(TimeSpan by) => _ticks += by.Ticks;
     }
 
     /// <summary>A fetcher whose fetches take 50 ms to their first byte and that is asked nothing else here.</summary>

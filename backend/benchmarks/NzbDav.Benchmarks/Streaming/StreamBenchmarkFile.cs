@@ -29,8 +29,8 @@ internal sealed class StreamBenchmarkFile
         // Each stream gets its own cache and budget: a benchmark measures one stream's ordering and
         // copy path, not segments shared with earlier iterations.
         var cache = new SegmentCache(() => options.SegmentCacheBytes);
-        var budget = new ReadAheadBudget(() => options.ReadAheadBudgetBytes);
-        return new BufferedSegmentStream(new SegmentIndex(_messageIds, header), fetcher, options, new StreamStatistics(), null, _pool, cache, budget);
+        var budget = new ReadAheadBudget(() => options.ReadAheadBudgetBytes, TimeProvider.System);
+        return new BufferedSegmentStream(new SegmentIndex(_messageIds, header), fetcher, options, new StreamStatistics(), null, _pool, cache, budget, TimeProvider.System);
     }
 
     /// <summary>Reads the stream to its end; returns the bytes read (checked by the caller).</summary>

@@ -43,7 +43,7 @@ public sealed class NntpTarget : FuzzTarget
             NntpConnection connection;
             try
             {
-                connection = await NntpConnection.OpenAsync(provider, transport, NullLogger.Instance, CancellationToken.None);
+                connection = await NntpConnection.OpenAsync(provider, transport, TimeProvider.System, NullLogger.Instance, CancellationToken.None);
             }
             catch (Exception e) when (IsClean(e))
             {

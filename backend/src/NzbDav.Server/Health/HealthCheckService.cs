@@ -31,9 +31,13 @@ public sealed class HealthCheckService(
     private readonly ConcurrentDictionary<Guid, DateTime> _repairRetryAt = new();
     private readonly SemaphoreSlim _wake = new(0);
     private long _checksDone;
+    private long _passesDone;
 
     /// <summary>Checks finished since start (tests wait on it).</summary>
     public long ChecksDone => Interlocked.Read(ref _checksDone);
+
+    /// <summary>Scheduler passes finished since start, each followed by a sleep (tests wait on it).</summary>
+    public long PassesDone => Interlocked.Read(ref _passesDone);
 
     /// <summary>A streaming read of this file failed: check it before anything scheduled. Never blocks.</summary>
     public void ReportReadError(Guid itemId)
@@ -75,14 +79,38 @@ public sealed class HealthCheckService(
                 logger.LogError(ex, "A health-check pass failed; the next one starts in a minute");
                 sleep = LongestSleep;
             }
+            Interlocked.Increment(ref _passesDone);
             try
             {
-                await _wake.WaitAsync(sleep, stoppingToken);
+                await SleepAsync(sleep, stoppingToken);
             }
             catch (OperationCanceledException)
             {
                 return;
             }
+        }
+    }
+
+    /// <summary>
+    /// Sleeps <paramref name="sleep"/> on <c>time</c>, the clock the due times are read from (so a
+    /// file comes due when that clock passes its NextCheckAt), or until woken: a read error, a setting changed.
+    /// </summary>
+    private async Task SleepAsync(TimeSpan sleep, CancellationToken stoppingToken)
+    {
+        if (sleep <= TimeSpan.Zero)
+        {
+            await _wake.WaitAsync(0, stoppingToken);
+            return;
+        }
+        using var timeout = new CancellationTokenSource(sleep, time);
+        using var woken = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken, timeout.Token);
+        try
+        {
+            await _wake.WaitAsync(woken.Token);
+        }
+        catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)
+        {
+            // Slept the whole time: the next pass finds what has come due.
         }
     }
 

@@ -61,8 +61,9 @@ internal sealed class ConnectionPrewarmer(
 
     private async Task OpenAsync(UsenetClient client, int count, CancellationToken stopping)
     {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(stopping);
-        deadline.CancelAfter(Deadline);
+        // On the client's clock, as are the lease waits it bounds.
+        using var timeout = new CancellationTokenSource(Deadline, client.Time);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(stopping, timeout.Token);
         var leases = new List<UsenetLease>(count);
         Exception? failure = null;
         try

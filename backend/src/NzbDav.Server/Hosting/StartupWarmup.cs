@@ -23,6 +23,7 @@ internal sealed class StartupWarmup(
     DavTree tree,
     ConnectionPrewarmer prewarmer,
     IHostApplicationLifetime lifetime,
+    TimeProvider time,
     ILogger<StartupWarmup> logger) : IHostedService, IDisposable
 {
     private const string LocalBaseUrl = "http://localhost";
@@ -91,7 +92,7 @@ internal sealed class StartupWarmup(
         var started = Stopwatch.GetTimestamp();
         try
         {
-            await StreamingPathWarmup.RunAsync(streaming.CurrentValue, cancellationToken);
+            await StreamingPathWarmup.RunAsync(streaming.CurrentValue, time, cancellationToken);
             logger.LogDebug("Warmed the streaming read path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             return true;
         }

@@ -29,7 +29,7 @@ internal static class StreamingPathWarmup
     private const int Connections = 4;
 
     /// <summary>Runs the reads; returns the bytes read (two whole passes plus a read after each seek).</summary>
-    public static async Task<long> RunAsync(StreamingOptions streaming, CancellationToken cancellationToken)
+    public static async Task<long> RunAsync(StreamingOptions streaming, TimeProvider time, CancellationToken cancellationToken)
     {
         var articles = new WarmupArticles(Segments, SegmentBytes, cancellationToken);
         long total;
@@ -39,7 +39,7 @@ internal static class StreamingPathWarmup
             new UsenetOptions { Providers = [provider] },
             articles,
             new GlobalOperationLimiter(LimiterOptions.CreateDefault(provider.MaxConnections)),
-            TimeProvider.System,
+            time,
             NullLogger<UsenetClient>.Instance))
         {
             total = await ReadAsync(client, articles, streaming, cancellationToken);

@@ -53,14 +53,14 @@ internal sealed class WarmupArticles : INntpConnectionFactory
     /// <summary>The CRC-32 of one article's decoded bytes.</summary>
     public uint PartCrc32 { get; }
 
-    public async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, CancellationToken cancellationToken)
+    public async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, TimeProvider time, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(provider);
         var toServer = new Pipe();
         var toClient = new Pipe();
         _responders.Enqueue(Task.Run(() => new WarmupResponder(this, toServer.Reader, toClient.Writer).RunAsync(_stopping), CancellationToken.None));
         var transport = new DuplexPipeStream(toClient.Reader, toServer.Writer);
-        return await NntpConnection.OpenAsync(provider, transport, NullLogger.Instance, cancellationToken);
+        return await NntpConnection.OpenAsync(provider, transport, time, NullLogger.Instance, cancellationToken);
     }
 
     /// <summary>Completes when every session's responder has seen its session end.</summary>

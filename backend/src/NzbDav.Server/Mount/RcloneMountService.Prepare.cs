@@ -63,7 +63,7 @@ public sealed partial class RcloneMountService
         var pidFile = RclonePidFile.PathIn(data);
         // First the rclone a killed server left (it holds the old mount while a player keeps a file
         // open there), then its mount.
-        if (await RclonePidFile.StopOrphanAsync(pidFile, cancellationToken) is { } orphan)
+        if (await RclonePidFile.StopOrphanAsync(pidFile, time, cancellationToken) is { } orphan)
             LogOrphanStopped(orphan, path);
         if (await ClearStaleAsync(path, cancellationToken) is { } stale)
             return (null, stale);

@@ -27,6 +27,7 @@ public sealed partial class RcloneMountService(
     LibraryChanges changes,
     MountState state,
     MountMetrics metrics,
+    TimeProvider time,
     ILogger<RcloneMountService> logger) : BackgroundService
 {
     internal const string RemoteName = "nzbdav";
@@ -137,18 +138,24 @@ public sealed partial class RcloneMountService(
         return TimeSpan.FromSeconds(Math.Min(seconds, maximum.TotalSeconds));
     }
 
-    /// <summary>Waits <paramref name="delay"/> or until the settings change; false when stopping.</summary>
+    /// <summary>Waits <paramref name="delay"/> (on <c>time</c>; infinite: no limit) or until the settings change; false when stopping.</summary>
     private async Task<bool> WaitForChangeAsync(TimeSpan delay, CancellationToken stoppingToken)
     {
+        using var timeout = new CancellationTokenSource(delay, time);
+        using var woken = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken, timeout.Token);
         try
         {
-            await _changed.WaitAsync(delay, stoppingToken);
-            return true;
+            await _changed.WaitAsync(woken.Token);
+        }
+        catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)
+        {
+            // The delay passed with no change: time to try again.
         }
         catch (OperationCanceledException)
         {
             return false;
         }
+        return true;
     }
 
     /// <summary>One mount: start rclone, wait until the kernel shows the mount, keep it until rclone exits (the error), the settings change or the host stops (null).</summary>
@@ -174,7 +181,7 @@ public sealed partial class RcloneMountService(
         using var control = new RcloneRemoteControl(run.ControlPort, run.ControlUser, run.ControlPassword);
         try
         {
-            var mounted = await WaitMountedAsync(rclone, run, tail, Task.WhenAll(stderr, stdout), stoppingToken);
+            var mounted = await WaitMountedAsync(rclone, run, tail, Task.WhenAll(stderr, stdout), time, stoppingToken);
             if (mounted is not null)
                 return mounted;
 
@@ -187,7 +194,7 @@ public sealed partial class RcloneMountService(
             var changed = _changed.WaitAsync(stoppingToken);
             while (true)
             {
-                var tick = Task.Delay(StatsInterval, stoppingToken);
+                var tick = Task.Delay(StatsInterval, time, stoppingToken);
                 var woke = await Task.WhenAny(exited, changed, tick);
                 if (woke == exited)
                 {
@@ -228,9 +235,9 @@ public sealed partial class RcloneMountService(
     }
 
     /// <summary>Null once the kernel lists the FUSE mount; else why it did not come up (rclone exited, or the time ran out).</summary>
-    private static async Task<string?> WaitMountedAsync(Process rclone, MountRun run, RcloneLog tail, Task logs, CancellationToken stoppingToken)
+    private static async Task<string?> WaitMountedAsync(Process rclone, MountRun run, RcloneLog tail, Task logs, TimeProvider time, CancellationToken stoppingToken)
     {
-        var started = Stopwatch.GetTimestamp();
+        var started = time.GetTimestamp();
         while (MountPoints.MountedType(run.Path) is not { } type || !type.StartsWith("fuse", StringComparison.Ordinal))
         {
             if (rclone.HasExited)
@@ -240,8 +247,9 @@ public sealed partial class RcloneMountService(
                 return $"rclone could not mount {run.Path} (exit code {rclone.ExitCode}){tail.Describe()}";
             }
 
-            if (Stopwatch.GetElapsedTime(started) > run.Timeout)
+            if (time.GetElapsedTime(started) > run.Timeout)
                 return $"rclone did not mount {run.Path} within {run.Timeout.TotalSeconds:0} s";
+            // Pacing the look at the kernel's mount table, not a deadline: real time.
             await Task.Delay(50, stoppingToken);
         }
         return null;
@@ -272,7 +280,7 @@ public sealed partial class RcloneMountService(
             await MountPoints.UnmountAsync(path, lazy: true, CancellationToken.None);
         }
 
-        using var grace = new CancellationTokenSource(StopGrace);
+        using var grace = new CancellationTokenSource(StopGrace, time);
         try
         {
             await rclone.WaitForExitAsync(grace.Token);

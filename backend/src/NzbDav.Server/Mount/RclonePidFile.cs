@@ -17,6 +17,7 @@ internal static class RclonePidFile
     private const int SigTerm = 15;
     private const int SigKill = 9;
     private static readonly TimeSpan TermGrace = TimeSpan.FromSeconds(3);
+    private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(50);
 
     public static string PathIn(string dataDirectory) => Path.Combine(Path.GetFullPath(dataDirectory), "rclone", FileName);
 
@@ -58,10 +59,10 @@ internal static class RclonePidFile
 
     /// <summary>
     /// Stops the rclone the record names if it is still that very process (same start time, an
-    /// rclone mount of the recorded path): SIGTERM, then SIGKILL after a short grace. Answers its pid
-    /// when one was stopped; the record is removed either way.
+    /// rclone mount of the recorded path): SIGTERM, then SIGKILL after a short grace (on
+    /// <paramref name="time"/>). Answers its pid when one was stopped; the record is removed either way.
     /// </summary>
-    public static async Task<int?> StopOrphanAsync(string file, CancellationToken cancellationToken)
+    public static async Task<int?> StopOrphanAsync(string file, TimeProvider time, CancellationToken cancellationToken)
     {
         if (!File.Exists(file))
             return null;
@@ -83,22 +84,25 @@ internal static class RclonePidFile
         if (!IsSameRclone(pid, recordedStart, mountPath))
             return null;
 
+        // The grace starts before the signal goes out: once the orphan has it, the grace is running.
+        var started = time.GetTimestamp();
         _ = Kill(pid, SigTerm);
-        var started = TimeProvider.System.GetTimestamp();
+        // The grace is measured on the clock; the looks at /proc are paced in real time (the kernel's
+        // pace, not a deadline), so a test's clock decides when SIGKILL goes out.
         while (IsSameRclone(pid, recordedStart, mountPath))
         {
-            if (TimeProvider.System.GetElapsedTime(started) > TermGrace)
+            if (time.GetElapsedTime(started) > TermGrace)
             {
                 _ = Kill(pid, SigKill);
                 break;
             }
 
-            await Task.Delay(50, cancellationToken);
+            await Task.Delay(PollInterval, cancellationToken);
         }
 
         // Killed, it is gone at once; waiting for the kernel to say so needs its parent, which is not us.
-        while (IsSameRclone(pid, recordedStart, mountPath) && TimeProvider.System.GetElapsedTime(started) < TermGrace * 2)
-            await Task.Delay(50, cancellationToken);
+        while (IsSameRclone(pid, recordedStart, mountPath) && time.GetElapsedTime(started) < TermGrace * 2)
+            await Task.Delay(PollInterval, cancellationToken);
         return pid;
     }
 

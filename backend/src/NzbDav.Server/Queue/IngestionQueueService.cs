@@ -24,6 +24,7 @@ public sealed class IngestionQueueService(
     IngestionProgress progress,
     JobCancellations cancellations,
     IOptionsMonitor<NzbDavOptions> options,
+    TimeProvider time,
     ILogger<IngestionQueueService> logger,
     IngestionMetrics? metrics = null) : BackgroundService
 {
@@ -104,7 +105,7 @@ public sealed class IngestionQueueService(
             catch (Exception ex) when (ex is DbUpdateException or InvalidOperationException or IOException)
             {
                 logger.LogError(ex, "The ingestion queue hit a storage error; retrying");
-                await Task.Delay(RescanInterval, stoppingToken);
+                await Task.Delay(RescanInterval, time, stoppingToken);
             }
         }
     }

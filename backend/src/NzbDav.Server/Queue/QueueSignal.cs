@@ -2,8 +2,11 @@ using System.Threading.Channels;
 
 namespace NzbDav.Server.Queue;
 
-/// <summary>Wakes the ingestion worker when a job is added or resumed; many notifications collapse into one.</summary>
-public sealed class QueueSignal
+/// <summary>
+/// Wakes the ingestion worker when a job is added or resumed; many notifications collapse into one.
+/// The safety-net timeout runs on <paramref name="time"/>.
+/// </summary>
+public sealed class QueueSignal(TimeProvider time)
 {
     private readonly Channel<bool> _channel = Channel.CreateBounded<bool>(new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite });
 
@@ -15,8 +18,8 @@ public sealed class QueueSignal
     /// </summary>
     public async Task<bool> WaitAsync(TimeSpan timeout, CancellationToken cancellationToken)
     {
-        using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timer.CancelAfter(timeout);
+        using var timeoutSource = new CancellationTokenSource(timeout, time);
+        using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, timeoutSource.Token);
         try
         {
             await _channel.Reader.ReadAsync(timer.Token);

@@ -26,7 +26,7 @@ public sealed record UiProviderTest(
 /// articles are reported, not failed (a backup with other retention may rightly lack them). The
 /// session is closed with QUIT at the end.
 /// </summary>
-public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFactory, INzbParser parser, ILogger<ProviderTester> logger)
+public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFactory, INzbParser parser, TimeProvider time, ILogger<ProviderTester> logger)
 {
     /// <summary>The whole test's deadline; a provider that needs longer is not one to stream from.</summary>
     public static readonly TimeSpan Deadline = TimeSpan.FromSeconds(15);
@@ -39,8 +39,8 @@ public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFac
         ArgumentNullException.ThrowIfNull(provider);
         provider = provider with { OperationTimeout = TimeSpan.FromSeconds(10), CloseTimeout = TimeSpan.FromSeconds(1) };
         var steps = new List<UiTestStep>();
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(Deadline);
+        using var timeout = new CancellationTokenSource(Deadline, time);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, timeout.Token);
         var ct = deadline.Token;
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         Stream? stream = null;
@@ -64,7 +64,7 @@ public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFac
 
             step = provider.User is null ? "greeting" : "greeting and login";
             clock = Stopwatch.GetTimestamp();
-            connection = await NntpConnection.OpenAsync(provider, stream, logger, ct);
+            connection = await NntpConnection.OpenAsync(provider, stream, time, logger, ct);
             stream = null; // the session owns it now
             steps.Add(new UiTestStep(step, true, Elapsed(clock), provider.User is null ? "no login configured" : $"logged in as {provider.User}"));
 

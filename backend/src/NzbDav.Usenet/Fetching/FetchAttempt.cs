@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Yenc;
 
@@ -57,7 +56,7 @@ internal sealed class FetchAttempt(ArticleRequest request, FetchWorker worker, l
     /// <summary>True once an answer started decoding (cancelling it now would break the connection).</summary>
     public bool HasBegun => Volatile.Read(ref _begunAt) != 0;
 
-    /// <summary>When the answer began to arrive (stopwatch timestamp; 0 if it never did).</summary>
+    /// <summary>When the answer began to arrive (timestamp of the group's clock; 0 if it never did).</summary>
     public long BegunAt => Volatile.Read(ref _begunAt);
 
     /// <summary>The request's target for this attempt, behind this attempt.</summary>
@@ -79,8 +78,9 @@ internal sealed class FetchAttempt(ArticleRequest request, FetchWorker worker, l
 
     void IYencBodyTarget.Begin(YencHeader header)
     {
-        Volatile.Write(ref _begunAt, Stopwatch.GetTimestamp());
-        Worker.MarkProgress();
+        var now = Worker.Time.GetTimestamp();
+        Volatile.Write(ref _begunAt, now);
+        Worker.MarkProgress(now);
         _target!.Begin(header);
     }
 

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Usenet.Fetching;
@@ -243,10 +242,10 @@ public sealed partial class FetchGroup
                     request.OnFound(attempt.Header);
                     if (state.SlowLogged)
                     {
-                        FetchLog.SlowReadEnded(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(state.WaitedSince, now).TotalMilliseconds,
-                            $"{provider}{(worker.IsRacer ? " (race session)" : "")} after {(long)Stopwatch.GetElapsedTime(attempt.StartedAt, now).TotalMilliseconds} ms",
+                        FetchLog.SlowReadEnded(_logger, request.MessageId, (long)_time.GetElapsedTime(state.WaitedSince, now).TotalMilliseconds,
+                            $"{provider}{(worker.IsRacer ? " (race session)" : "")} after {(long)_time.GetElapsedTime(attempt.StartedAt, now).TotalMilliseconds} ms",
                             state.Races, state.FailedAttempts, state.RacerNote ?? "none",
-                            state.RaceCheckedAt == 0 ? "never" : $"{(long)Stopwatch.GetElapsedTime(state.RaceCheckedAt, now).TotalMilliseconds} ms ago: {state.RaceCheck}, {state.RaceChecks} time(s) in all");
+                            state.RaceCheckedAt == 0 ? "never" : $"{(long)_time.GetElapsedTime(state.RaceCheckedAt, now).TotalMilliseconds} ms ago: {state.RaceCheck}, {state.RaceChecks} time(s) in all");
                     }
                 }
                 return;

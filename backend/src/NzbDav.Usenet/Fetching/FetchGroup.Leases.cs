@@ -29,7 +29,7 @@ public sealed partial class FetchGroup
             cap = Math.Min(cap, _client.Limiter.Options.GuaranteeOf(_options.Kind));
             YieldLeasesAbove(cap + extra);
             // Nobody wakes a group that gave its leases back: look again for the waiters to be served.
-            WakeAt(now + ContentionCheckTicks);
+            WakeAt(now + _contentionCheckTicks);
         }
         if (contended && _options.ShareWhenContended)
         {
@@ -94,7 +94,7 @@ public sealed partial class FetchGroup
                     else
                     {
                         // Look again soon: others may start waiting while this one idles.
-                        WakeAt(Math.Min(worker.IdleSince + idleTicks, now + ContentionCheckTicks));
+                        WakeAt(Math.Min(worker.IdleSince + idleTicks, now + _contentionCheckTicks));
                     }
                     break;
             }
@@ -237,7 +237,7 @@ public sealed partial class FetchGroup
 
     private void StartAcquire(long now, IReadOnlyList<string>? avoid)
     {
-        var worker = new FetchWorker(now, avoid, _stopping.Token);
+        var worker = new FetchWorker(_time, now, avoid, _stopping.Token);
         _workers.Add(worker);
         worker.Acquisition = AcquireAsync(worker);
     }
@@ -262,7 +262,7 @@ public sealed partial class FetchGroup
         worker.AcquireCancellation.Dispose();
         if (worker.Lease is { } lease)
         {
-            Statistics.LeaseAcquired(now - worker.AcquireStartedAt);
+            Statistics.LeaseAcquired(_time.GetElapsedTime(worker.AcquireStartedAt, now));
             worker.PipelineDepth = Math.Max(1, lease.Connection.PipelineDepth);
             if (worker.IsRacer)
             {
@@ -282,7 +282,7 @@ public sealed partial class FetchGroup
         if (worker.IsRacer)
         {
             // No backup session was free: the race waits for a connection of the group, or a later ask.
-            _nextRaceLeaseAt = now + RaceLeaseRetryTicks;
+            _nextRaceLeaseAt = now + _raceLeaseRetryTicks;
             _raceLeaseRefusals++;
             _lastRaceLeaseRefusal = _client.BackupSnapshot();
             if (error is not null and not OperationCanceledException)

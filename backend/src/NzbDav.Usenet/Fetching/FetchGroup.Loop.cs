@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace NzbDav.Usenet.Fetching;
 
 // The loop's timer, its own failure, and shutdown.
@@ -27,7 +25,7 @@ public sealed partial class FetchGroup
             _timer.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
             return;
         }
-        var delay = Stopwatch.GetElapsedTime(now, _nextWakeAt);
+        var delay = _time.GetElapsedTime(now, _nextWakeAt);
         _timer.Change(delay < TimeSpan.FromMilliseconds(1) ? TimeSpan.FromMilliseconds(1) : delay, Timeout.InfiniteTimeSpan);
     }
 
@@ -64,7 +62,7 @@ public sealed partial class FetchGroup
         var attempts = Task.WhenAll(_running.Select(a => a.Task));
         try
         {
-            await attempts.WaitAsync(ShutdownGrace).ConfigureAwait(false);
+            await attempts.WaitAsync(ShutdownGrace, _time).ConfigureAwait(false);
         }
         catch (TimeoutException)
         {

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Usenet.Fetching;
@@ -20,7 +19,7 @@ public sealed partial class FetchGroup
     /// the median fetch is: delays scaled by the median grow under load (two busy cores put it near a
     /// second), and a player must not wait out two of them in a row.
     /// </summary>
-    private static readonly long MaximumRaceDelayTicks = Ticks(TimeSpan.FromMilliseconds(600));
+    private static readonly TimeSpan MaximumRaceDelay = TimeSpan.FromMilliseconds(600);
 
     /// <summary>Requests of other streams' readers (expedited while already running) watched and raced like the head.</summary>
     private const int MaxWaitedWatched = 8;
@@ -29,7 +28,7 @@ public sealed partial class FetchGroup
     private const int MaxRaceLeases = 2;
 
     /// <summary>A reader blocked this long on one article is logged (once per article) with what was tried.</summary>
-    private static readonly long SlowReadTicks = Ticks(TimeSpan.FromSeconds(2));
+    private static readonly TimeSpan SlowRead = TimeSpan.FromSeconds(2);
 
     /// <summary>
     /// How long a race waits for the backup session it asked for before it runs on one of the
@@ -37,10 +36,10 @@ public sealed partial class FetchGroup
     /// recycled only once the old session closed, a connect behind others) must not hold a reader
     /// for seconds when a pipelined racer is at hand (CI soak: 5.9 s waiting for one).
     /// </summary>
-    private static readonly long RaceLeaseWaitTicks = Ticks(TimeSpan.FromMilliseconds(300));
+    private static readonly TimeSpan RaceLeaseWait = TimeSpan.FromMilliseconds(300);
 
     /// <summary>After no backup session was free, how long before asking again (each ask wakes the loop).</summary>
-    private static readonly long RaceLeaseRetryTicks = Ticks(TimeSpan.FromMilliseconds(100));
+    private static readonly TimeSpan RaceLeaseRetry = TimeSpan.FromMilliseconds(100);
 
     /// <summary>
     /// Every request a reader is blocked on: this stream's head, and requests other streams' readers
@@ -115,7 +114,7 @@ public sealed partial class FetchGroup
                 return;
             }
             since = state.WaitedSince;
-            due = since + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks);
+            due = since + Math.Min(StragglerDelayTicks(), _maximumRaceDelayTicks);
         }
         else
         {
@@ -123,7 +122,7 @@ public sealed partial class FetchGroup
             var current = state.Attempts[^1];
             since = current.StartedAt;
             due = Math.Min(
-                current.StartedAt + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks),
+                current.StartedAt + Math.Min(StragglerDelayTicks(), _maximumRaceDelayTicks),
                 Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks());
         }
         if (now < due)
@@ -139,7 +138,7 @@ public sealed partial class FetchGroup
             var (_, note) = RequestRaceLease(request, now);
             state.RacerNote = note;
             state.CheckedRace(now, "waiting for a backup session for the last race");
-            WakeAt(now + RaceLeaseRetryTicks);
+            WakeAt(now + _raceLeaseRetryTicks);
             return;
         }
         if (worker is null || (!worker.IsRacer && (worker.InFlight > 0 || state.Races > 0)))
@@ -147,13 +146,13 @@ public sealed partial class FetchGroup
             // A racer pipelined behind other answers is late by their transfer too, and a second
             // race on the provider that stalled twice may well stall again: a backup session of its
             // own serves the race at once, when one is free. But the race waits for one at most
-            // RaceLeaseWaitTicks when a connection of the group could run it: however the asks
+            // RaceLeaseWait when a connection of the group could run it: however the asks
             // go (granted to another request's race, refused, slow to connect), this bounds it.
             if (state.RaceLeaseWaitSince == 0)
             {
                 state.RaceLeaseWaitSince = now;
             }
-            if (worker is null || now - state.RaceLeaseWaitSince < RaceLeaseWaitTicks)
+            if (worker is null || now - state.RaceLeaseWaitSince < _raceLeaseWaitTicks)
             {
                 var (asked, note) = RequestRaceLease(request, now);
                 state.RacerNote = note;
@@ -162,7 +161,7 @@ public sealed partial class FetchGroup
                 {
                     _wantExtraLease |= worker is null;
                     // Nothing else may wake the loop (every connection of the group stalled): look again.
-                    WakeAt(worker is null ? now + RaceLeaseRetryTicks : Math.Min(now + RaceLeaseRetryTicks, state.RaceLeaseWaitSince + RaceLeaseWaitTicks));
+                    WakeAt(worker is null ? now + _raceLeaseRetryTicks : Math.Min(now + _raceLeaseRetryTicks, state.RaceLeaseWaitSince + _raceLeaseWaitTicks));
                     return;
                 }
             }
@@ -172,10 +171,10 @@ public sealed partial class FetchGroup
         state.CheckedRace(now, "raced");
         state.RacerNote = worker.IsRacer ? $"raced on a backup session of {worker.ProviderName}" : $"raced on another connection to {worker.ProviderName}";
         Statistics.StragglerRaced();
-        FetchLog.StragglerRaced(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(since, now).TotalMilliseconds);
+        FetchLog.StragglerRaced(_logger, request.MessageId, (long)_time.GetElapsedTime(since, now).TotalMilliseconds);
         Start(request, worker, now);
         // The racer may stall too; nothing else may wake the loop before its own race is due.
-        WakeAt(now + Math.Min(StragglerDelayTicks(), MaximumRaceDelayTicks));
+        WakeAt(now + Math.Min(StragglerDelayTicks(), _maximumRaceDelayTicks));
     }
 
     /// <summary>
@@ -225,12 +224,12 @@ public sealed partial class FetchGroup
             {
                 if (worker.State == FetchWorkerState.Acquiring)
                 {
-                    if (now - worker.AcquireStartedAt < RaceLeaseWaitTicks)
+                    if (now - worker.AcquireStartedAt < _raceLeaseWaitTicks)
                     {
-                        WakeAt(worker.AcquireStartedAt + RaceLeaseWaitTicks);
+                        WakeAt(worker.AcquireStartedAt + _raceLeaseWaitTicks);
                         return (true, "none yet: a backup session is being taken");
                     }
-                    return (false, $"none: the backup session asked for {(long)Stopwatch.GetElapsedTime(worker.AcquireStartedAt, now).TotalMilliseconds} ms ago has not come");
+                    return (false, $"none: the backup session asked for {(long)_time.GetElapsedTime(worker.AcquireStartedAt, now).TotalMilliseconds} ms ago has not come");
                 }
                 racers++;
             }
@@ -244,11 +243,11 @@ public sealed partial class FetchGroup
             WakeAt(_nextRaceLeaseAt);
             return (false, "none: no backup session was free");
         }
-        var racer = new FetchWorker(now, Excluded(request), _stopping.Token, isRacer: true);
+        var racer = new FetchWorker(_time, now, Excluded(request), _stopping.Token, isRacer: true);
         _workers.Add(racer);
         // One ask per retry interval for the whole group: a session granted and then taken by
         // another request's race must not have every pass ask again.
-        _nextRaceLeaseAt = now + RaceLeaseRetryTicks;
+        _nextRaceLeaseAt = now + _raceLeaseRetryTicks;
         racer.Acquisition = AcquireRacerAsync(racer);
         return (true, "none yet: asked for a backup session");
     }
@@ -267,7 +266,7 @@ public sealed partial class FetchGroup
         _signal.Set();
     }
 
-    /// <summary>Logs, once per request, a reader blocked on it for longer than <see cref="SlowReadTicks"/>, with what was tried.</summary>
+    /// <summary>Logs, once per request, a reader blocked on it for longer than <see cref="SlowRead"/>, with what was tried.</summary>
     private void WatchSlowRead(ArticleRequest request, long now)
     {
         var state = request.State;
@@ -275,9 +274,9 @@ public sealed partial class FetchGroup
         {
             return;
         }
-        if (now - state.WaitedSince < SlowReadTicks)
+        if (now - state.WaitedSince < _slowReadTicks)
         {
-            WakeAt(state.WaitedSince + SlowReadTicks);
+            WakeAt(state.WaitedSince + _slowReadTicks);
             return;
         }
         state.SlowLogged = true;
@@ -286,8 +285,8 @@ public sealed partial class FetchGroup
             return;
         }
         var attempts = string.Join("; ", state.Attempts.Select(a =>
-            $"{a.Worker.ProviderName}{(a.Worker.IsRacer ? " (race session)" : "")} {(long)Stopwatch.GetElapsedTime(a.StartedAt, now).TotalMilliseconds} ms, "
-            + $"{(a.HasBegun ? "answering" : "no answer yet")}, {a.Worker.InFlight} in flight on it, silent {(a.Worker.LastProgressAt == 0 ? "always" : (long)Stopwatch.GetElapsedTime(a.Worker.LastProgressAt, now).TotalMilliseconds + " ms")}"));
+            $"{a.Worker.ProviderName}{(a.Worker.IsRacer ? " (race session)" : "")} {(long)_time.GetElapsedTime(a.StartedAt, now).TotalMilliseconds} ms, "
+            + $"{(a.HasBegun ? "answering" : "no answer yet")}, {a.Worker.InFlight} in flight on it, silent {(a.Worker.LastProgressAt == 0 ? "always" : (long)_time.GetElapsedTime(a.Worker.LastProgressAt, now).TotalMilliseconds + " ms")}"));
         var failures = state.Failures is { } list ? " / failed on " + string.Join(", ", list.Select(f => f.ProviderName)) : "";
         var missing = state.MissingOn is { } on ? " / 430 on " + string.Join(", ", on) : "";
         var free = 0;
@@ -295,7 +294,7 @@ public sealed partial class FetchGroup
         {
             free += worker.HasCapacity ? 1 : 0;
         }
-        FetchLog.SlowRead(_logger, request.MessageId, (long)Stopwatch.GetElapsedTime(state.WaitedSince, now).TotalMilliseconds,
+        FetchLog.SlowRead(_logger, request.MessageId, (long)_time.GetElapsedTime(state.WaitedSince, now).TotalMilliseconds,
             attempts + failures + missing, state.Races, state.FailedAttempts, (state.RacerNote ?? "not due yet") + RaceLeaseRefusals(), _workers.Count, free);
     }
 

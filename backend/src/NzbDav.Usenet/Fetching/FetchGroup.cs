@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using NzbDav.Usenet.Providers;
 
@@ -19,9 +18,18 @@ namespace NzbDav.Usenet.Fetching;
 public sealed partial class FetchGroup : IAsyncDisposable
 {
     private static readonly TimeSpan ShutdownGrace = TimeSpan.FromSeconds(5);
-    private static readonly long ContentionCheckTicks = Ticks(TimeSpan.FromMilliseconds(50));
+    private static readonly TimeSpan ContentionCheck = TimeSpan.FromMilliseconds(50);
 
     private readonly UsenetClient _client;
+    // The client's clock: every timestamp of the group is one of its GetTimestamp values, so the
+    // timer, the straggler races and the stall decisions all follow a test's fake clock.
+    private readonly TimeProvider _time;
+    private readonly long _frequency;
+    private readonly long _contentionCheckTicks;
+    private readonly long _maximumRaceDelayTicks;
+    private readonly long _slowReadTicks;
+    private readonly long _raceLeaseWaitTicks;
+    private readonly long _raceLeaseRetryTicks;
     private readonly FetchGroupOptions _options;
     private readonly ILogger _logger;
     private readonly ConcurrentQueue<ArticleRequest> _submitted = new();
@@ -37,7 +45,7 @@ public sealed partial class FetchGroup : IAsyncDisposable
     private readonly List<FetchAttempt> _running = [];
     private readonly List<ArticleRequest> _waited = [];
     private readonly List<Task> _closing = [];
-    private readonly FetchTimings _timings = new();
+    private readonly FetchTimings _timings;
     private readonly Task _loop;
     private ArticleRequest? _head;
     private Exception? _fatal;
@@ -62,10 +70,18 @@ public sealed partial class FetchGroup : IAsyncDisposable
     {
         options.Validate();
         _client = client;
+        _time = client.Time;
+        _frequency = _time.TimestampFrequency;
+        _contentionCheckTicks = Ticks(ContentionCheck);
+        _maximumRaceDelayTicks = Ticks(MaximumRaceDelay);
+        _slowReadTicks = Ticks(SlowRead);
+        _raceLeaseWaitTicks = Ticks(RaceLeaseWait);
+        _raceLeaseRetryTicks = Ticks(RaceLeaseRetry);
+        _timings = new FetchTimings(_time);
         _options = options;
         _logger = logger;
         Statistics = statistics ?? new FetchStatistics();
-        _timer = TimeProvider.System.CreateTimer(static state => ((FetchGroup)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        _timer = _time.CreateTimer(static state => ((FetchGroup)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         _loop = RunAsync();
     }
 
@@ -148,7 +164,7 @@ public sealed partial class FetchGroup : IAsyncDisposable
         return DisposeAsync();
     }
 
-    private static long Ticks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
+    private long Ticks(TimeSpan span) => (long)(span.TotalSeconds * _frequency);
 
     private async Task RunAsync()
     {
@@ -163,7 +179,7 @@ public sealed partial class FetchGroup : IAsyncDisposable
                 {
                     break;
                 }
-                Pass(Stopwatch.GetTimestamp());
+                Pass(_time.GetTimestamp());
             }
         }
         catch (Exception error)

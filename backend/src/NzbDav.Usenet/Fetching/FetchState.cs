@@ -16,7 +16,7 @@ internal sealed class FetchState
 
     public bool Queued { get; set; }
 
-    /// <summary>When a reader was first seen waiting on the request (stopwatch timestamp); 0 = never.</summary>
+    /// <summary>When a reader was first seen waiting on the request (timestamp of the group's clock); 0 = never.</summary>
     public long WaitedSince { get; set; }
 
     /// <summary>The slow-read warning was logged for the request (once is enough).</summary>
@@ -25,10 +25,10 @@ internal sealed class FetchState
     /// <summary>Why the last race of the request could or could not start, for the slow-read warning.</summary>
     public string? RacerNote { get; set; }
 
-    /// <summary>When the race now due first waited for a backup session (stopwatch timestamp); 0 = not waiting.</summary>
+    /// <summary>When the race now due first waited for a backup session (timestamp of the group's clock); 0 = not waiting.</summary>
     public long RaceLeaseWaitSince { get; set; }
 
-    /// <summary>When the group last looked at racing the request (stopwatch timestamp), and what it decided, for the slow-read warnings.</summary>
+    /// <summary>When the group last looked at racing the request (timestamp of the group's clock), and what it decided, for the slow-read warnings.</summary>
     public long RaceCheckedAt { get; set; }
 
     public string? RaceCheck { get; set; }

@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace NzbDav.Usenet.Fetching;
 
 /// <summary>
@@ -26,10 +24,10 @@ public sealed class FetchStatistics
     public long LeasesAcquired => Interlocked.Read(ref _leasesAcquired);
 
     /// <summary>Time spent waiting for leases, summed.</summary>
-    public TimeSpan TotalLeaseAcquireTime => Stopwatch.GetElapsedTime(0, Interlocked.Read(ref _leaseAcquireTicks));
+    public TimeSpan TotalLeaseAcquireTime => TimeSpan.FromTicks(Interlocked.Read(ref _leaseAcquireTicks));
 
     /// <summary>The longest single wait for a lease.</summary>
-    public TimeSpan MaxLeaseAcquireTime => Stopwatch.GetElapsedTime(0, Interlocked.Read(ref _maxLeaseAcquireTicks));
+    public TimeSpan MaxLeaseAcquireTime => TimeSpan.FromTicks(Interlocked.Read(ref _maxLeaseAcquireTicks));
 
     /// <summary>Leases held now.</summary>
     public int LeasesHeld => Volatile.Read(ref _leasesHeld);
@@ -41,11 +39,11 @@ public sealed class FetchStatistics
 
     internal void StragglerRaced() => Interlocked.Increment(ref _stragglerRaces);
 
-    internal void LeaseAcquired(long elapsedTimestampTicks)
+    internal void LeaseAcquired(TimeSpan waited)
     {
         Interlocked.Increment(ref _leasesAcquired);
-        Interlocked.Add(ref _leaseAcquireTicks, elapsedTimestampTicks);
-        RaiseMax(ref _maxLeaseAcquireTicks, elapsedTimestampTicks);
+        Interlocked.Add(ref _leaseAcquireTicks, waited.Ticks);
+        RaiseMax(ref _maxLeaseAcquireTicks, waited.Ticks);
         var held = Interlocked.Increment(ref _leasesHeld);
         RaiseMax(ref _peakLeasesHeld, held);
     }

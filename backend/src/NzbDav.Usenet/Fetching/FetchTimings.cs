@@ -1,12 +1,11 @@
-using System.Diagnostics;
-
 namespace NzbDav.Usenet.Fetching;
 
 /// <summary>
 /// Medians of the last few fetches' time to first byte and total time, plus the fastest first byte
-/// seen (the latency floor). Written by the group's loop only; the medians are published for readers.
+/// seen (the latency floor), in timestamp ticks of the group's clock (<paramref name="time"/>).
+/// Written by the group's loop only; the medians are published for readers.
 /// </summary>
-internal sealed class FetchTimings
+internal sealed class FetchTimings(TimeProvider time)
 {
     private const int Window = 32;
 
@@ -28,7 +27,7 @@ internal sealed class FetchTimings
     public long MedianFirstByteTicks => Volatile.Read(ref _medianFirstByte);
 
     public TimeSpan? MedianFirstByte => Volatile.Read(ref _medianFirstByte) is var ticks and >= 0
-        ? Stopwatch.GetElapsedTime(0, ticks)
+        ? time.GetElapsedTime(0, ticks)
         : null;
 
     public void Record(long firstByteTicks, long totalTicks)

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Usenet.Fetching;
@@ -24,9 +23,12 @@ internal enum FetchWorkerState
 /// the group's loop, except for the lease and error the acquisition hands over through a queue and
 /// the progress time that receive loops write.
 /// </summary>
-internal sealed class FetchWorker(long acquireStartedAt, IReadOnlyList<string>? avoid, CancellationToken stopping, bool isRacer = false)
+internal sealed class FetchWorker(TimeProvider time, long acquireStartedAt, IReadOnlyList<string>? avoid, CancellationToken stopping, bool isRacer = false)
 {
     private long _lastProgressAt;
+
+    /// <summary>The group's clock, which every timestamp of the worker comes from.</summary>
+    public TimeProvider Time { get; } = time;
 
     /// <summary>Cancels the lease wait: the group stops, or the lease is no longer needed.</summary>
     public CancellationTokenSource AcquireCancellation { get; } = CancellationTokenSource.CreateLinkedTokenSource(stopping);
@@ -59,7 +61,7 @@ internal sealed class FetchWorker(long acquireStartedAt, IReadOnlyList<string>? 
     /// <summary>When <see cref="InFlight"/> last dropped to zero.</summary>
     public long IdleSince { get; set; }
 
-    /// <summary>When the connection last delivered anything (stopwatch timestamp); written by receive loops.</summary>
+    /// <summary>When the connection last delivered anything (<see cref="Time"/> timestamp); written by receive loops.</summary>
     public long LastProgressAt => Volatile.Read(ref _lastProgressAt);
 
     /// <summary>The connection may still owe an answer we abandoned: close it rather than return it to the pool.</summary>
@@ -70,5 +72,8 @@ internal sealed class FetchWorker(long acquireStartedAt, IReadOnlyList<string>? 
     public bool HasCapacity =>
         State == FetchWorkerState.Ready && InFlight < PipelineDepth && Lease!.Connection.IsUsable && !Lease.IsRetired;
 
-    public void MarkProgress() => Volatile.Write(ref _lastProgressAt, Stopwatch.GetTimestamp());
+    public void MarkProgress() => Volatile.Write(ref _lastProgressAt, Time.GetTimestamp());
+
+    /// <summary>As <see cref="MarkProgress()"/>, with a timestamp the caller has just read.</summary>
+    public void MarkProgress(long timestamp) => Volatile.Write(ref _lastProgressAt, timestamp);
 }

@@ -71,7 +71,7 @@ public sealed partial class NntpConnection
     {
         var timeout = _provider.OperationTimeout;
         var period = TimeSpan.FromTicks(Math.Clamp(timeout.Ticks / 4, TimeSpan.FromMilliseconds(25).Ticks, TimeSpan.FromSeconds(5).Ticks));
-        _watchdog = TimeProvider.System.CreateTimer(static state => ((NntpConnection)state!).CheckProgress(), this, period, period);
+        _watchdog = _time.CreateTimer(static state => ((NntpConnection)state!).CheckProgress(), this, period, period);
     }
 
     /// <summary>Breaks the session when the answer at the head of the line has sent nothing for a whole operation timeout.</summary>
@@ -81,10 +81,10 @@ public sealed partial class NntpConnection
         {
             return;
         }
-        var silentMs = Environment.TickCount64 - Volatile.Read(ref _lastProgressTicks);
-        if (silentMs > _provider.OperationTimeout.TotalMilliseconds)
+        var silent = _time.GetElapsedTime(Volatile.Read(ref _lastProgressAt));
+        if (silent > _provider.OperationTimeout)
         {
-            Break(new NntpTimeoutException($"'{ProviderName}' sent nothing for {silentMs} ms (operation timeout {_provider.OperationTimeout.TotalMilliseconds} ms)."));
+            Break(new NntpTimeoutException($"'{ProviderName}' sent nothing for {(long)silent.TotalMilliseconds} ms (operation timeout {_provider.OperationTimeout.TotalMilliseconds} ms)."));
         }
     }
 }

@@ -12,8 +12,8 @@ public sealed partial class NntpConnection
 
     // Cancelled when the close deadline (CloseTimeout after the close began) passes or an owner
     // cuts the close short; the QUIT wait and the drain then stop and the socket is cut. Never
-    // disposed: a late owner may still cancel it, and it holds no timer once cancelled or unused.
-    private readonly CancellationTokenSource _closeBudget = new();
+    // disposed: a late owner may still cancel it, and its timer is never armed until the close.
+    private readonly CancellationTokenSource _closeBudget;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _closeRequested;
     private int _closeDeadlineStarted;
@@ -123,10 +123,10 @@ public sealed partial class NntpConnection
     /// waits, within CloseTimeout, for the server to end its session, so the caller's next connect is
     /// not refused because of this one. Never throws.
     /// </summary>
-    private static async Task LetGoAfterHandshakeAsync(Socket socket, TimeSpan closeTimeout, CancellationToken cancellationToken)
+    private static async Task LetGoAfterHandshakeAsync(Socket socket, TimeSpan closeTimeout, TimeProvider time, CancellationToken cancellationToken)
     {
-        using var budget = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        budget.CancelAfter(closeTimeout);
+        using var deadline = new CancellationTokenSource(closeTimeout, time);
+        using var budget = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, deadline.Token);
         try
         {
             socket.Shutdown(SocketShutdown.Send);

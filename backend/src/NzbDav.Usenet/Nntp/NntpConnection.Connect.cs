@@ -13,12 +13,12 @@ namespace NzbDav.Usenet.Nntp;
 
 public sealed partial class NntpConnection
 {
-    /// <summary>Connects, layers TLS, reads the greeting and authenticates, all within the provider's operation timeout.</summary>
-    internal static async Task<NntpConnection> ConnectAsync(UsenetProviderOptions provider, ILogger logger, ProviderMetrics? metrics, CancellationToken cancellationToken)
+    /// <summary>Connects, layers TLS, reads the greeting and authenticates, all within the provider's operation timeout (on <paramref name="time"/>).</summary>
+    internal static async Task<NntpConnection> ConnectAsync(UsenetProviderOptions provider, TimeProvider time, ILogger logger, ProviderMetrics? metrics, CancellationToken cancellationToken)
     {
         Validate(provider);
         var started = Stopwatch.GetTimestamp();
-        using var deadline = new CancellationTokenSource(provider.OperationTimeout);
+        using var deadline = new CancellationTokenSource(provider.OperationTimeout, time);
         using var linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, deadline.Token);
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         Stream? stream = null;
@@ -33,7 +33,7 @@ public sealed partial class NntpConnection
                 stream = tls;
                 await tls.AuthenticateAsClientAsync(TlsOptions(provider), linked.Token).ConfigureAwait(false);
             }
-            connection = new NntpConnection(provider, logger, metrics, socket, stream);
+            connection = new NntpConnection(provider, time, logger, metrics, socket, stream);
             await connection.HandshakeAsync(linked.Token).ConfigureAwait(false);
             connection.Start();
             NntpLog.Connected(logger, provider.Name, provider.Host, provider.Port, provider.UseTls, (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds);
@@ -48,7 +48,7 @@ public sealed partial class NntpConnection
             if (connection is not null && e is NntpException and not NntpTimeoutException)
             {
                 // The server answered and counts this session until it sees it end.
-                await LetGoAfterHandshakeAsync(socket, provider.CloseTimeout, cancellationToken).ConfigureAwait(false);
+                await LetGoAfterHandshakeAsync(socket, provider.CloseTimeout, time, cancellationToken).ConfigureAwait(false);
             }
             if (stream is not null)
             {
@@ -71,16 +71,17 @@ public sealed partial class NntpConnection
     /// A session over a transport the caller has already connected (an in-memory duplex pipe, say):
     /// greeting and login as over a socket, then the same send and receive loops. The session owns
     /// <paramref name="transport"/> and disposes it when it closes; there is no socket to half-close
-    /// or drain, so closing ends with the transport's disposal.
+    /// or drain, so closing ends with the transport's disposal. Its deadlines run on <paramref name="time"/>.
     /// </summary>
-    public static async Task<NntpConnection> OpenAsync(UsenetProviderOptions provider, Stream transport, ILogger logger, CancellationToken cancellationToken)
+    public static async Task<NntpConnection> OpenAsync(UsenetProviderOptions provider, Stream transport, TimeProvider time, ILogger logger, CancellationToken cancellationToken)
     {
         Validate(provider);
         ArgumentNullException.ThrowIfNull(transport);
+        ArgumentNullException.ThrowIfNull(time);
         ArgumentNullException.ThrowIfNull(logger);
-        using var deadline = new CancellationTokenSource(provider.OperationTimeout);
+        using var deadline = new CancellationTokenSource(provider.OperationTimeout, time);
         using var linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, deadline.Token);
-        var connection = new NntpConnection(provider, logger, null, null, transport);
+        var connection = new NntpConnection(provider, time, logger, null, null, transport);
         try
         {
             await connection.HandshakeAsync(linked.Token).ConfigureAwait(false);

@@ -26,6 +26,7 @@ public sealed partial class NntpConnection : INntpConnection
     private const int ReadBufferSize = 64 * 1024;
 
     private readonly UsenetProviderOptions _provider;
+    private readonly TimeProvider _time;
     private readonly ILogger _logger;
     private readonly ProviderMetrics? _metrics;
     // Null when the session runs over a transport its caller connected (OpenAsync): no half-close or drain then.
@@ -43,12 +44,16 @@ public sealed partial class NntpConnection : INntpConnection
     private Task _sendLoop = Task.CompletedTask;
     private Task _receiveLoop = Task.CompletedTask;
     private ITimer? _watchdog;
-    private long _lastProgressTicks;
+    // TimeProvider timestamp of the last byte received or the first request after idling.
+    private long _lastProgressAt;
     private int _outstanding;
 
-    private NntpConnection(UsenetProviderOptions provider, ILogger logger, ProviderMetrics? metrics, Socket? socket, Stream stream)
+    private NntpConnection(UsenetProviderOptions provider, TimeProvider time, ILogger logger, ProviderMetrics? metrics, Socket? socket, Stream stream)
     {
         _provider = provider;
+        _time = time;
+        // The close deadline runs on the session's clock; created now, armed by StartCloseDeadline.
+        _closeBudget = new CancellationTokenSource(Timeout.InfiniteTimeSpan, time);
         _logger = logger;
         _metrics = metrics;
         _socket = socket;
@@ -138,7 +143,7 @@ public sealed partial class NntpConnection : INntpConnection
         }
     }
 
-    private void MarkProgress() => Volatile.Write(ref _lastProgressTicks, Environment.TickCount64);
+    private void MarkProgress() => Volatile.Write(ref _lastProgressAt, _time.GetTimestamp());
 
     private void ThrowIfBroken()
     {

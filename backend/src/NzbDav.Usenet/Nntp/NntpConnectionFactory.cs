@@ -17,6 +17,6 @@ public sealed class NntpConnectionFactory(ILoggerFactory loggerFactory, UsenetMe
     /// <exception cref="NntpAuthenticationException">AUTHINFO was refused.</exception>
     /// <exception cref="NntpTimeoutException">Connect, TLS, greeting and login took longer than the provider's OperationTimeout.</exception>
     /// <exception cref="NntpProtocolException">The socket or TLS failed, or the server said something unexpected.</exception>
-    public async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, CancellationToken cancellationToken) =>
-        await NntpConnection.ConnectAsync(provider, _logger, metrics?.For(provider.Name), cancellationToken).ConfigureAwait(false);
+    public async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, TimeProvider time, CancellationToken cancellationToken) =>
+        await NntpConnection.ConnectAsync(provider, time, _logger, metrics?.For(provider.Name), cancellationToken).ConfigureAwait(false);
 }

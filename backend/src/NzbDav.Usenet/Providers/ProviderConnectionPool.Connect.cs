@@ -62,7 +62,7 @@ public sealed partial class ProviderConnectionPool
         var pause = FirstFullRetryDelay;
         for (var refusals = 1; ; refusals++)
         {
-            var attempt = _factory.ConnectAsync(Provider, _stopping.Token);
+            var attempt = _factory.ConnectAsync(Provider, _time, _stopping.Token);
             try
             {
                 return await attempt.WaitAsync(cancellationToken).ConfigureAwait(false);

@@ -70,6 +70,12 @@ public sealed class UsenetClient : IAsyncDisposable
     /// <summary>Tries of one article on one provider when connections break or time out.</summary>
     public int MaxAttemptsPerProvider => Volatile.Read(ref _options).MaxAttemptsPerProvider;
 
+    /// <summary>
+    /// The clock every timer, deadline and backoff of this client runs on: its pools and breakers,
+    /// its sessions' watchdogs, its fetch groups' straggler races, and the streams opened over it.
+    /// </summary>
+    public TimeProvider Time => _time;
+
     /// <summary>The limiter every lease of this client takes its permit from.</summary>
     internal GlobalOperationLimiter Limiter => _limiter;
 
@@ -327,7 +333,7 @@ public sealed class UsenetClient : IAsyncDisposable
             await endpoint.Pool.DisposeAsync().ConfigureAwait(false);
         }
 
-        await Task.WhenAll(retiring).WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        await Task.WhenAll(retiring).WaitAsync(TimeSpan.FromSeconds(5), _time).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
     }
 
     private async Task<(bool Found, YencHeader? Header)> AskAsync(CallRequest request, OperationKind kind, CancellationToken cancellationToken)

@@ -36,6 +36,55 @@ public sealed class HealthCheckTests
     }
 
     [Fact]
+    public async Task The_scheduler_checks_a_file_when_its_clock_passes_NextCheckAt_and_confirms_a_suspect_after_ConfirmDelay()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct, "--Health:ConfirmDelay=00:10:00");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        var imported = (await health.HealthAsync(itemId, ct))!;
+        var checks = health.Checks.ChecksDone;
+        var passes = health.Checks.PassesDone;
+
+        // A second before it is due: the scheduler wakes (its minute of sleep is over) and checks nothing.
+        health.Clock.Advance(imported.NextCheckAt - health.Clock.GetUtcNow().UtcDateTime - TimeSpan.FromSeconds(1));
+        await health.WaitForPassesAsync(passes + 1, ct);
+        Assert.Equal(checks, health.Checks.ChecksDone);
+        Assert.Equal(imported.LastCheckedAt, (await health.HealthAsync(itemId, ct))!.LastCheckedAt);
+
+        // Past it: the next pass (a second later on the clock) checks the file, at the clock's time.
+        health.Clock.Advance(TimeSpan.FromSeconds(2));
+        await health.WaitForChecksAsync(checks + 1, ct);
+        await health.WaitForPassesAsync(passes + 2, ct); // that pass is over: the scheduler sleeps again
+        var scheduled = (await health.HealthAsync(itemId, ct))!;
+        Assert.Equal(health.Clock.GetUtcNow().UtcDateTime, scheduled.LastCheckedAt);
+        Assert.Equal(FileHealthState.Healthy, scheduled.State);
+
+        // Three segments go; a full check sees them once: suspects, due again ConfirmDelay later.
+        HealthHost.SetMissing(health.Primary, 50, 52, missing: true);
+        var sighted = await health.Checks.CheckNowAsync(itemId, full: true, ct);
+        Assert.Equal((FileHealthState.Unknown, 3, 0), (sighted!.State, sighted.Suspects, sighted.ConfirmedHoles));
+        var sightedAt = health.Clock.GetUtcNow().UtcDateTime;
+        Assert.Equal(sightedAt + TimeSpan.FromMinutes(10), sighted.NextCheckAt);
+        checks = health.Checks.ChecksDone;
+        passes = health.Checks.PassesDone;
+
+        // A second short of the delay the scheduler looks, and leaves the suspects be.
+        health.Clock.Advance(TimeSpan.FromMinutes(10) - TimeSpan.FromSeconds(1));
+        await health.WaitForPassesAsync(passes + 1, ct);
+        Assert.Equal(checks, health.Checks.ChecksDone);
+        Assert.Equal(FileHealthState.Unknown, (await health.HealthAsync(itemId, ct))!.State);
+
+        // Past it, the scheduled check sees them again and confirms them: holes, within the tolerance.
+        health.Clock.Advance(TimeSpan.FromSeconds(2));
+        await health.WaitForChecksAsync(checks + 1, ct);
+        var confirmed = (await health.HealthAsync(itemId, ct))!;
+        Assert.Equal((FileHealthState.Degraded, 3), (confirmed.State, confirmed.MissingCount));
+        Assert.Equal(health.Clock.GetUtcNow().UtcDateTime, confirmed.LastCheckedAt);
+        Assert.Empty(health.Sonarr.Calls);
+    }
+
+    [Fact]
     public async Task A_dead_release_fails_at_import_in_seconds_with_the_reason()
     {
         var ct = TestContext.Current.CancellationToken;
@@ -90,7 +139,7 @@ public sealed class HealthCheckTests
         Assert.Equal(0, during.ConfirmedHoles);
         HealthHost.SetMissing(health.Primary, 30, 90, missing: false);
         HealthHost.SetMissing(health.Backup!, 30, 90, missing: false);
-        await Task.Delay(HealthHost.ConfirmDelay + TimeSpan.FromMilliseconds(50), ct);
+        health.Clock.Advance(HealthHost.ConfirmDelay);
         var after = await health.Checks.CheckNowAsync(itemId, full: false, ct);
         Assert.Equal(FileHealthState.Healthy, after!.State);
         Assert.Equal(0, after.Suspects);
@@ -211,7 +260,7 @@ public sealed class HealthCheckTests
         Assert.Equal(3, writes);
 
         // Past the retry delay, the next check finds it Broken again: inside the window, no second repair.
-        await Task.Delay(TimeSpan.FromSeconds(1.1), ct);
+        health.Clock.Advance(TimeSpan.FromSeconds(1));
         Assert.Equal(FileHealthState.Broken, (await health.Checks.CheckNowAsync(itemId, full: false, ct))!.State);
         var after = await health.HealthAsync(itemId, ct);
         Assert.Equal(RepairStatus.ActionNeeded, after!.Repair);
@@ -328,9 +377,10 @@ public sealed class HealthCheckTests
         await using var health = await HealthHost.StartAsync(withBackup: false, ct);
         await health.AddAsync(ct);
         var itemId = await health.ItemIdAsync(ct);
-        var before = (await health.HealthAsync(itemId, ct))!.LastCheckedAt;
         var checksBefore = health.Checks.ChecksDone;
         HealthHost.SetMissing(health.Primary, 100, 100, missing: true);
+        // A second after the import's check on the clock, so the urgent check's time is its own.
+        health.Clock.Advance(TimeSpan.FromSeconds(1));
 
         // The player's read of the gone segment fails (the connection is cut, never a short body).
         await Assert.ThrowsAnyAsync<HttpRequestException>(async () =>
@@ -339,14 +389,9 @@ public sealed class HealthCheckTests
             await response.Content.ReadAsByteArrayAsync(ct);
         });
 
-        var started = Stopwatch.GetTimestamp();
-        while (health.Checks.ChecksDone == checksBefore)
-        {
-            Assert.True(Stopwatch.GetElapsedTime(started) < TimeSpan.FromSeconds(20), "no urgent check after the read error");
-            await Task.Delay(20, ct);
-        }
+        await health.WaitForChecksAsync(checksBefore + 1, ct); // the urgent check after the read error
         var row = await health.HealthAsync(itemId, ct);
-        Assert.NotEqual(before, row!.LastCheckedAt);
+        Assert.Equal(health.Clock.GetUtcNow().UtcDateTime, row!.LastCheckedAt);
         Assert.False(row.Urgent);
         // One sighting is a suspect, not a hole: no state worse than Unknown, no call to Sonarr.
         Assert.Equal(FileHealthState.Unknown, row.State);
@@ -371,7 +416,7 @@ public sealed class HealthCheckTests
         Assert.True(calls >= 1);
 
         // Past the retry delay the repair may be tried again, but one already started this hour.
-        await Task.Delay(TimeSpan.FromSeconds(1.1), ct);
+        health.Clock.Advance(TimeSpan.FromSeconds(1));
         await health.Checks.CheckNowAsync(itemId, full: false, ct);
         row = await health.HealthAsync(itemId, ct);
         Assert.Equal(RepairStatus.Deferred, row!.Repair);
@@ -384,8 +429,9 @@ public sealed class HealthCheckTests
     public async Task Provider_timeouts_leave_a_file_Unknown_and_the_metrics_count_files_and_STATs_by_outcome()
     {
         var ct = TestContext.Current.CancellationToken;
-        // Short deadlines, so a hanging provider costs this test a second, not thirty.
-        await using var health = await HealthHost.StartAsync(withBackup: false, ct,
+        // Short deadlines, so a hanging provider costs this test a second, not thirty; the mock's
+        // stall is real time, so the host's clock is too.
+        await using var health = await HealthHost.StartOnSystemClockAsync(withBackup: false, ct,
             "--Usenet:Providers:0:OperationTimeout=00:00:00.500", "--Usenet:MaxAttemptsPerProvider=1");
         await health.AddAsync(ct);
         var itemId = await health.ItemIdAsync(ct);

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.MockNntp;
@@ -16,8 +17,9 @@ namespace NzbDav.Server.Tests.Health;
 
 /// <summary>
 /// The real host over a primary (and optionally a backup) mock provider holding one release of
-/// <see cref="Segments"/> small articles, with a fake Sonarr that grabbed and imported it, and fast
-/// confirmation so a test can check, wait the delay, and check again.
+/// <see cref="Segments"/> small articles, with a fake Sonarr that grabbed and imported it. The host
+/// runs on <see cref="Clock"/>, which only the test moves: a check, the clock past the confirmation
+/// delay, and a second check confirm what the first saw, with no waiting.
 /// </summary>
 internal sealed class HealthHost : IAsyncDisposable
 {
@@ -26,12 +28,15 @@ internal sealed class HealthHost : IAsyncDisposable
     public const string Release = "Show.S01E01.1080p-GRP";
     public const string FileName = "Show.S01E01.mkv";
     public static readonly TimeSpan ConfirmDelay = TimeSpan.FromMilliseconds(300);
+    private static readonly TimeSpan PassDeadline = TimeSpan.FromSeconds(30);
 
     private readonly TempDirectory _data;
+    private readonly FakeTimeProvider? _clock;
 
-    private HealthHost(TempDirectory data, MockNntpServer primary, MockNntpServer? backup, FakeArrServer sonarr, IngestionHost host, byte[] content, byte[] nzb)
+    private HealthHost(TempDirectory data, FakeTimeProvider? clock, MockNntpServer primary, MockNntpServer? backup, FakeArrServer sonarr, IngestionHost host, byte[] content, byte[] nzb)
     {
         _data = data;
+        _clock = clock;
         Primary = primary;
         Backup = backup;
         Sonarr = sonarr;
@@ -58,13 +63,20 @@ internal sealed class HealthHost : IAsyncDisposable
 
     public HealthCheckService Checks => Services.GetRequiredService<HealthCheckService>();
 
-    public static async Task<HealthHost> StartAsync(bool withBackup, CancellationToken cancellationToken, params string[] configuration)
-    {
-        return await StartAsync(withBackup, TestContext.Current.TestOutputHelper, cancellationToken, configuration);
-    }
+    /// <summary>The host's clock (started at the real time now); the test moves it.</summary>
+    public FakeTimeProvider Clock => _clock ?? throw new InvalidOperationException("This host runs on the system clock.");
 
-    public static async Task<HealthHost> StartAsync(bool withBackup, ITestOutputHelper? output, CancellationToken cancellationToken, params string[] configuration)
+    /// <summary>The host on a <see cref="Clock"/> of the test's, its scheduler asleep after its first pass.</summary>
+    public static Task<HealthHost> StartAsync(bool withBackup, CancellationToken cancellationToken, params string[] configuration) =>
+        StartAsync(withBackup, new FakeTimeProvider(DateTimeOffset.UtcNow), cancellationToken, configuration);
+
+    /// <summary>The host on the system clock, for what real time must end (a provider's operation timeout).</summary>
+    public static Task<HealthHost> StartOnSystemClockAsync(bool withBackup, CancellationToken cancellationToken, params string[] configuration) =>
+        StartAsync(withBackup, null, cancellationToken, configuration);
+
+    private static async Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, CancellationToken cancellationToken, params string[] configuration)
     {
+        var output = TestContext.Current.TestOutputHelper;
         var data = new TempDirectory();
         var token = "health" + Guid.NewGuid().ToString("N")[..8];
         var content = new byte[Segments * SegmentSize];
@@ -92,8 +104,33 @@ internal sealed class HealthHost : IAsyncDisposable
         args.AddRange(configuration);
         using var nzb = new MemoryStream();
         primary.WriteNzb(nzb, Release);
-        var host = await IngestionHost.StartAsync(data.Path, primary.Port, cancellationToken, output, [.. args]);
-        return new HealthHost(data, primary, backup, sonarr, host, content, nzb.ToArray());
+        var host = clock is null
+            ? await IngestionHost.StartAsync(data.Path, primary.Port, cancellationToken, output, [.. args])
+            : await IngestionHost.StartAsync(data.Path, primary.Port, clock, output, cancellationToken, [.. args]);
+        var health = new HealthHost(data, clock, primary, backup, sonarr, host, content, nzb.ToArray());
+        // The scheduler's first pass (an empty library) leaves it asleep for a minute of the clock:
+        // from here on, only the test's moves of the clock or a read error wake it.
+        await health.WaitForPassesAsync(1, cancellationToken);
+        return health;
+    }
+
+    /// <summary>Until the scheduler has finished <paramref name="passes"/> passes since start.</summary>
+    public Task WaitForPassesAsync(long passes, CancellationToken cancellationToken) =>
+        WaitUntilAsync(() => Checks.PassesDone >= passes, () => $"the health scheduler finished {Checks.PassesDone} of {passes} passes", cancellationToken);
+
+    /// <summary>Until <see cref="HealthCheckService.ChecksDone"/> reaches <paramref name="checks"/>.</summary>
+    public Task WaitForChecksAsync(long checks, CancellationToken cancellationToken) =>
+        WaitUntilAsync(() => Checks.ChecksDone >= checks, () => $"{Checks.ChecksDone} of {checks} checks finished", cancellationToken);
+
+    /// <summary>Polls <paramref name="condition"/>; fails with <paramref name="state"/> when it does not hold in time.</summary>
+    private static async Task WaitUntilAsync(Func<bool> condition, Func<string> state, CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        while (!condition())
+        {
+            Assert.True(Stopwatch.GetElapsedTime(started) < PassDeadline, $"not within {PassDeadline.TotalSeconds} s: {state()}");
+            await Task.Delay(10, cancellationToken);
+        }
     }
 
     /// <summary>Adds the release like Sonarr and waits for its history slot; seeds Sonarr's grab and import of it when it completed.</summary>
@@ -124,14 +161,13 @@ internal sealed class HealthHost : IAsyncDisposable
         return await context.HealthAudit.AsNoTracking().OrderBy(a => a.Id).ToListAsync(cancellationToken);
     }
 
-    /// <summary>Checks now, then again once the confirmation delay has passed: what a second sighting confirms.</summary>
+    /// <summary>Checks now, then again once the clock has passed the confirmation delay: what a second sighting confirms.</summary>
     public async Task<FileCheckResult> CheckTwiceAsync(Guid itemId, bool full, CancellationToken cancellationToken)
     {
         var first = await Checks.CheckNowAsync(itemId, full, cancellationToken);
         Assert.NotNull(first);
-        var started = Stopwatch.GetTimestamp();
-        await Task.Delay(ConfirmDelay + TimeSpan.FromMilliseconds(50), cancellationToken);
-        Assert.True(Stopwatch.GetElapsedTime(started) >= ConfirmDelay);
+        // Far short of the scheduler's minute of sleep: it stays asleep, the second check is the test's.
+        Clock.Advance(ConfirmDelay);
         var second = await Checks.CheckNowAsync(itemId, full, cancellationToken);
         Assert.NotNull(second);
         return second;

@@ -36,6 +36,17 @@ internal sealed class IngestionHost : IAsyncDisposable
             output is null ? null : services => services.AddSingleton<ILoggerProvider>(new TestOutputLogger(output, "NzbDav.Server")),
             cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
 
+    /// <summary>As above, with every timer, deadline and due time of the host on <paramref name="time"/> (a test's clock).</summary>
+    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, TimeProvider time, ITestOutputHelper? output, CancellationToken cancellationToken, params string[] configuration) =>
+        new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false,
+            services =>
+            {
+                services.AddSingleton(time);
+                if (output is not null)
+                    services.AddSingleton<ILoggerProvider>(new TestOutputLogger(output, "NzbDav.Server"));
+            },
+            cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
+
     /// <summary>As above, with the host's log entries going to <paramref name="logs"/>.</summary>
     public static async Task<IngestionHost> StartAsync(string dataDirectory, int? nntpPort, ILoggerProvider logs, CancellationToken cancellationToken, params string[] configuration) =>
         new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false, services => services.AddSingleton(logs),

@@ -139,20 +139,20 @@ public sealed class InnServerTests
         };
 
         // A wrong password: 481, a refused login.
-        await Assert.ThrowsAsync<NntpAuthenticationException>(() => factory.ConnectAsync(Tls(InnServer.User, "wrong"), Ct));
+        await Assert.ThrowsAsync<NntpAuthenticationException>(() => factory.ConnectAsync(Tls(InnServer.User, "wrong"), TimeProvider.System, Ct));
         // No login: reading is refused with 480.
-        await using (var anonymous = await factory.ConnectAsync(Tls(null, null), Ct))
+        await using (var anonymous = await factory.ConnectAsync(Tls(null, null), TimeProvider.System, Ct))
             await Assert.ThrowsAsync<NntpAuthenticationException>(() => anonymous.StatAsync("<nothing@nzbdav.test>", Ct));
         // Plain text to the TLS port: no greeting a client could read. innd says nothing until it
         // has a TLS hello, so the client gives up at its operation timeout (short here: with 10 s it
         // was most of this test's time).
-        await Assert.ThrowsAnyAsync<NntpException>(() => factory.ConnectAsync(Tls(null, null) with { UseTls = false, OperationTimeout = TimeSpan.FromSeconds(2) }, Ct));
+        await Assert.ThrowsAnyAsync<NntpException>(() => factory.ConnectAsync(Tls(null, null) with { UseTls = false, OperationTimeout = TimeSpan.FromSeconds(2) }, TimeProvider.System, Ct));
         // A login over the plain port: innd (transit mode) refuses AUTHINFO, MODE READER hands over to nnrpd, which wants TLS first.
         var plain = Tls(InnServer.User, InnServer.Password) with { Host = InnServer.PlainHost, Port = InnServer.PlainPort, UseTls = false };
-        var refused = await Assert.ThrowsAsync<NntpAuthenticationException>(() => factory.ConnectAsync(plain, Ct));
+        var refused = await Assert.ThrowsAsync<NntpAuthenticationException>(() => factory.ConnectAsync(plain, TimeProvider.System, Ct));
         Assert.Contains("turn on TLS", refused.Message, StringComparison.Ordinal);
         // With TLS and the login: in.
-        await using var reader = await factory.ConnectAsync(Tls(InnServer.User, InnServer.Password), Ct);
+        await using var reader = await factory.ConnectAsync(Tls(InnServer.User, InnServer.Password), TimeProvider.System, Ct);
         Assert.False(await reader.StatAsync("<nothing@nzbdav.test>", Ct));
     }
 
@@ -173,7 +173,7 @@ public sealed class InnServerTests
             Name = "innd", Host = InnServer.PlainHost, Port = InnServer.PlainPort, UseTls = false, PipelineDepth = 4, OperationTimeout = TimeSpan.FromSeconds(10),
         };
 
-        await using var connection = await factory.ConnectAsync(provider, Ct);
+        await using var connection = await factory.ConnectAsync(provider, TimeProvider.System, Ct);
 
         Assert.Contains("transit mode", ((NntpConnection)connection).Greeting, StringComparison.Ordinal);
         Assert.True(await connection.StatAsync(posted.Segments[0].MessageId, Ct));

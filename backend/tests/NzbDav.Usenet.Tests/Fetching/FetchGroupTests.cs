@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Logging;
 using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;
@@ -196,6 +197,39 @@ public sealed class FetchGroupTests
         Assert.True(withdrawn <= 10, $"{withdrawn} permit waits were withdrawn while the pool was full");
     }
 
+    [Fact]
+    public async Task A_late_head_is_raced_on_a_backup_session_when_the_groups_clock_passes_the_race_delay()
+    {
+        await using var kit = new ClientTestKit();
+        kit.Post("late@x", "fast", "backup");
+        await OpenIdleSessionAsync(kit); // the gate below holds bodies (and new sessions to fast), not this one
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        kit["fast"].Gate = gate;
+        var log = new RecordingLogger();
+        var group = kit.Client.OpenGroup(new FetchGroupOptions { Kind = OperationKind.Streaming, ConnectionCap = 1, DemandFactor = 1, IdleTimeout = TimeSpan.FromMinutes(1), RaceStragglers = true }, log);
+        await using (group)
+        {
+            var late = Submit(group, "late@x", 0);
+            group.SetHead(late);
+            group.Wake();
+            await WaitUntilAsync(() => kit["fast"].BodyRequests == 1); // out on fast, where nothing comes
+
+            // With no fetch timed yet, a reader's request is raced 600 ms after its attempt started.
+            kit.Time.Advance(TimeSpan.FromMilliseconds(599));
+            Assert.Equal(0, group.Statistics.StragglerRaces);
+            Assert.Equal(0, kit["backup"].BodyRequests);
+
+            // Far past it in one step: the race runs at the group's time, whatever the system clock says.
+            kit.Time.Advance(TimeSpan.FromSeconds(10) - TimeSpan.FromMilliseconds(599));
+            Assert.Equal(ClientTestKit.Article("late@x"), await late.Data);
+            Assert.Equal(1, group.Statistics.StragglerRaces);
+            Assert.Equal(["late@x"], kit["backup"].BodyLog);
+            // Measured on the group's clock: 10 s to the tick; on the system clock it would be about 0.6 s.
+            Assert.Contains(log.Messages, m => m.Contains("<late@x> is late (10000 ms)", StringComparison.Ordinal));
+            gate.SetResult();
+        }
+    }
+
     private static FetchGroupOptions Queue(int cap) => new()
     {
         Kind = OperationKind.Queue,
@@ -227,6 +261,22 @@ public sealed class FetchGroupTests
         {
             await Task.Delay(1, deadline.Token);
         }
+    }
+
+    /// <summary>Keeps every message logged to it (the fetch engine's logs say what it decided, and when).</summary>
+    private sealed class RecordingLogger : ILogger
+    {
+        private readonly System.Collections.Concurrent.ConcurrentQueue<string> _messages = new();
+
+        public IReadOnlyCollection<string> Messages => _messages;
+
+        public IDisposable? BeginScope<TState>(TState state)
+            where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => true;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+            _messages.Enqueue(formatter(state, exception));
     }
 
     /// <summary>A BODY whose answer is the decoded bytes of the attempt that completed.</summary>

@@ -48,7 +48,7 @@ public sealed class NntpConnectionCloseTests
     public async Task A_close_waiting_on_a_silent_server_is_cut_by_its_token()
     {
         await using var silent = new SilentServer();
-        var connection = await NntpTestProviders.Factory.ConnectAsync(NntpTestProviders.For(silent.Port) with { CloseTimeout = TimeSpan.FromHours(1) }, Ct);
+        var connection = await NntpTestProviders.Factory.ConnectAsync(NntpTestProviders.For(silent.Port) with { CloseTimeout = TimeSpan.FromHours(1) }, TimeProvider.System, Ct);
         using var cut = CancellationTokenSource.CreateLinkedTokenSource(Ct);
 
         var closing = connection.CloseAsync(cut.Token).AsTask();
@@ -68,7 +68,7 @@ public sealed class NntpConnectionCloseTests
     {
         var ct = TestContext.Current.CancellationToken;
         await using var silent = new SilentServer();
-        var connection = await NntpTestProviders.Factory.ConnectAsync(NntpTestProviders.For(silent.Port) with { CloseTimeout = TimeSpan.FromMilliseconds(200) }, ct);
+        var connection = await NntpTestProviders.Factory.ConnectAsync(NntpTestProviders.For(silent.Port) with { CloseTimeout = TimeSpan.FromMilliseconds(200) }, TimeProvider.System, ct);
 
         await connection.DisposeAsync();
 

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.MockNntp;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Yenc;
@@ -129,6 +130,30 @@ public sealed class NntpConnectionFaultTests
         var error = await Assert.ThrowsAsync<NntpTimeoutException>(() => first);
         Assert.True(error.ConnectionBroken);
         Assert.True((await Assert.ThrowsAnyAsync<NntpException>(() => second)).ConnectionBroken);
+        Assert.False(connection.IsUsable);
+    }
+
+    [Fact]
+    public async Task A_silent_answer_breaks_the_session_once_the_sessions_clock_passes_OperationTimeout()
+    {
+        var clock = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        // Stalls for an hour of real time (or until the client closes): only the clock ends the wait.
+        var behavior = new MockBehavior { StallFraction = 1, StallDuration = TimeSpan.FromHours(1) };
+        await using var server = await StartAsync(new MockNntpOptions { Behavior = behavior });
+        var timeout = TimeSpan.FromSeconds(30);
+        await using var connection = await NntpTestProviders.ConnectAsync(NntpTestProviders.For(server.Port, timeout: timeout), clock);
+        var body = connection.BodyAsync(FirstId(server), new RecordingBodyTarget(), Ct);
+
+        // The watchdog looks every 5 s of the clock; 29 s of silence is not yet a whole timeout.
+        clock.Advance(timeout - TimeSpan.FromSeconds(1));
+        Assert.False(body.IsCompleted);
+        Assert.True(connection.IsUsable);
+
+        // Its look at 35 s finds more than the timeout; on the system clock nothing would happen for 30 s.
+        clock.Advance(TimeSpan.FromSeconds(6));
+        var error = await Assert.ThrowsAsync<NntpTimeoutException>(() => body.WaitAsync(TimeSpan.FromSeconds(10), Ct));
+        Assert.True(error.ConnectionBroken);
+        Assert.Contains("sent nothing for 35000 ms", error.Message, StringComparison.Ordinal);
         Assert.False(connection.IsUsable);
     }
 

@@ -84,6 +84,6 @@ public sealed class NntpConnectionProtocolTests
     {
         await using var server = new ScriptedNntpServer("");
         using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(100));
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => NntpTestProviders.Factory.ConnectAsync(NntpTestProviders.For(server.Port), cancel.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => NntpTestProviders.Factory.ConnectAsync(NntpTestProviders.For(server.Port), TimeProvider.System, cancel.Token));
     }
 }

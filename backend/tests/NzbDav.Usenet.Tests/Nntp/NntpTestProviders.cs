@@ -19,5 +19,9 @@ internal static class NntpTestProviders
     public static NntpConnectionFactory Factory { get; } = new(NullLoggerFactory.Instance);
 
     public static async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider) =>
-        await Factory.ConnectAsync(provider, TestContext.Current.CancellationToken);
+        await Factory.ConnectAsync(provider, TimeProvider.System, TestContext.Current.CancellationToken);
+
+    /// <summary>A session whose deadlines (connect, watchdog, close) run on <paramref name="time"/>.</summary>
+    public static async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, TimeProvider time) =>
+        await Factory.ConnectAsync(provider, time, TestContext.Current.CancellationToken);
 }

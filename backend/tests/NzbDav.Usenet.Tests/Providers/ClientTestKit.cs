@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Providers;
 
@@ -28,7 +29,7 @@ internal sealed class ClientTestKit : IAsyncDisposable
 
     public FakeConnectionFactory Factory { get; } = new();
 
-    public ManualTimeProvider Time { get; } = new();
+    public FakeTimeProvider Time { get; } = new();
 
     public UsenetOptions Options { get; }
 

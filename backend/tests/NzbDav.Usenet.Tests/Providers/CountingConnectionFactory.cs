@@ -11,9 +11,9 @@ internal sealed class CountingConnectionFactory(INntpConnectionFactory inner) : 
 
     public int AttemptsOn(string provider) => _attempts.GetValueOrDefault(provider);
 
-    public Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, CancellationToken cancellationToken)
+    public Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, TimeProvider time, CancellationToken cancellationToken)
     {
         _attempts.AddOrUpdate(provider.Name, 1, (_, count) => count + 1);
-        return inner.ConnectAsync(provider, cancellationToken);
+        return inner.ConnectAsync(provider, time, cancellationToken);
     }
 }

@@ -19,7 +19,7 @@ internal sealed class FakeConnectionFactory : INntpConnectionFactory
     /// <summary>When set, the next connect attempts throw this instead of connecting.</summary>
     public Func<Exception>? NextConnectError { get; set; }
 
-    public async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, CancellationToken cancellationToken)
+    public async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, TimeProvider time, CancellationToken cancellationToken)
     {
         var fake = this[provider.Name];
         fake.CountConnectAttempt();

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Usenet.Providers;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 
@@ -7,7 +8,7 @@ namespace NzbDav.Usenet.Tests.Providers;
 public sealed class PoolClosingTests
 {
     private readonly FakeConnectionFactory _factory = new();
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new();
 
     [Fact]
     public async Task A_broken_session_closes_in_the_background_and_keeps_its_slot_until_closed()

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
@@ -7,7 +8,7 @@ namespace NzbDav.Usenet.Tests.Providers;
 public sealed class PoolFailureTests
 {
     private readonly FakeConnectionFactory _factory = new();
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new();
 
     [Fact]
     public async Task A_broken_session_is_closed_and_its_slot_goes_to_a_waiter_who_reconnects()
@@ -45,17 +46,18 @@ public sealed class PoolFailureTests
     [Fact]
     public async Task A_full_provider_is_asked_again_with_growing_pauses_until_OperationTimeout()
     {
-        await using var pool = Pool(_factory, _time, max: 1);
+        var time = new TimerCountingTimeProvider();
+        await using var pool = Pool(_factory, time, max: 1);
         _factory.NextConnectError = () => new NntpServiceUnavailableException(502, "too many connections");
-        var started = _time.GetUtcNow();
+        var started = time.GetUtcNow();
 
         var rent = pool.RentAsync(Token).AsTask();
         while (!rent.IsCompleted)
         {
-            // The sweep timer is always armed; a second one is the pause before the next attempt.
-            if (_time.ActiveTimers >= 2)
+            // The sweep timer is always there; a second one is the pause before the next attempt.
+            if (time.LiveTimers >= 2)
             {
-                _time.Advance(TimeSpan.FromMilliseconds(250));
+                time.Advance(TimeSpan.FromMilliseconds(250));
             }
 
             await Task.Yield();
@@ -64,7 +66,7 @@ public sealed class PoolFailureTests
         var error = await Assert.ThrowsAsync<ConnectionPoolTimeoutException>(() => rent);
         Assert.True(error.ProviderRefused);
         Assert.Contains("Provider 'alpha' refused new connections as full for 30 s", error.Message);
-        Assert.True(_time.GetUtcNow() - started >= Provider().OperationTimeout);
+        Assert.True(time.GetUtcNow() - started >= Provider().OperationTimeout);
         // Pauses of 50 ms doubling to 1 s (each jittered to half..full): about 35-65 tries in 30 s;
         // without doubling it would be hundreds, without the cap a handful.
         Assert.InRange(_factory["alpha"].ConnectAttempts, 30, 70);

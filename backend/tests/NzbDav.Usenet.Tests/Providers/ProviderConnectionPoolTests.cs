@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Usenet.Providers;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 
@@ -6,7 +7,7 @@ namespace NzbDav.Usenet.Tests.Providers;
 public sealed class ProviderConnectionPoolTests
 {
     private readonly FakeConnectionFactory _factory = new();
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new();
 
     [Fact]
     public async Task Connects_lazily_and_reuses_a_returned_session()

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Providers;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
@@ -187,7 +188,7 @@ public sealed class ReconfigureTests
         public Kit(LimiterOptions? limits, params UsenetProviderOptions[] providers)
         {
             Limiter = new GlobalOperationLimiter(limits ?? LimiterOptions.CreateDefault(Math.Max(1, LimiterOptions.BudgetOf(providers))));
-            Client = new UsenetClient(Options(providers), Factory, Limiter, new ManualTimeProvider(), NullLogger<UsenetClient>.Instance);
+            Client = new UsenetClient(Options(providers), Factory, Limiter, new FakeTimeProvider(), NullLogger<UsenetClient>.Instance);
         }
 
         public FakeConnectionFactory Factory { get; } = new();

@@ -14,7 +14,7 @@ namespace NzbDav.Server.Health.Arr;
 /// take <c>dryRun</c>: then nothing is sent and the call is listed as it would have been made.
 /// Paths in <see cref="ArrCall.Path"/> are relative to the instance's URL and never hold the key.
 /// </summary>
-public sealed class ArrClient(IHttpClientFactory httpClientFactory)
+public sealed class ArrClient(IHttpClientFactory httpClientFactory, TimeProvider time)
 {
     /// <summary>The named <see cref="HttpClient"/> (see <see cref="ArrServiceCollectionExtensions"/>).</summary>
     public const string HttpClientName = "arr";
@@ -203,8 +203,8 @@ public sealed class ArrClient(IHttpClientFactory httpClientFactory)
         ArrInstanceOptions instance, HttpMethod method, string path, object? body, CancellationToken cancellationToken)
     {
         var call = new ArrCall(instance.Name, method.Method, "/" + path, null, null, DryRun: false);
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(instance.Timeout);
+        using var timeout = new CancellationTokenSource(instance.Timeout, time);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, timeout.Token);
         try
         {
             using var request = new HttpRequestMessage(method, new Uri(instance.BaseAddress(), path));

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using NzbDav.Server.Configuration;
 
 namespace NzbDav.Server.Health.Arr;
@@ -12,6 +13,8 @@ public static class ArrServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(configuration);
         services.AddValidatedOptions<ArrOptions>(configuration.GetSection(ArrOptions.SectionName), static o => o.Validate());
+        // The clock of the calls' timeouts; the host's (or a test's) when one is registered.
+        services.TryAddSingleton(TimeProvider.System);
         // Each call has its instance's own timeout (ArrClient); the factory's logging would repeat
         // every request our own log lines already describe.
         services.AddHttpClient(ArrClient.HttpClientName)

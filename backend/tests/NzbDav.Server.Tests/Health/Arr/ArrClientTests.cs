@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Server.Health.Arr;
 
 namespace NzbDav.Server.Tests.Health.Arr;
@@ -65,7 +66,8 @@ public sealed class ArrClientTests
     {
         var ct = TestContext.Current.CancellationToken;
         await using var sonarr = await FakeArrServer.StartAsync(ArrKind.Sonarr, ct, urlBase: "/sonarr");
-        using var arr = new ArrTestServices();
+        var clock = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        using var arr = new ArrTestServices(clock);
 
         // Nothing listens there.
         var closed = sonarr.Instance("x") with { Url = $"http://127.0.0.1:{ClosedPort()}" };
@@ -77,12 +79,14 @@ public sealed class ArrClientTests
         var missing = await arr.Client.TestAsync(noBase, ct);
         Assert.StartsWith($"404 at {noBase.Url}/api/v3/system/status", missing.Error, StringComparison.Ordinal);
 
-        // Slower than its timeout.
-        sonarr.DelayOn("/api/v3/system/status", TimeSpan.FromSeconds(5));
-        var slow = await arr.Client.GetStatusAsync(sonarr.Instance("x") with { Timeout = TimeSpan.FromMilliseconds(250) }, ct);
+        // Slower than its timeout, which runs on the clock: an hour of it passes at once.
+        sonarr.DelayOn("/api/v3/system/status", TimeSpan.FromMinutes(5));
+        var asking = arr.Client.GetStatusAsync(sonarr.Instance("x") with { Timeout = TimeSpan.FromHours(1) }, ct);
+        clock.Advance(TimeSpan.FromHours(1));
+        var slow = await asking.WaitAsync(TimeSpan.FromSeconds(30), ct);
         Assert.Equal(ArrCallOutcome.Unreachable, slow.Outcome);
         var call = Assert.Single(slow.Calls);
-        Assert.Equal(("x", "GET", "/api/v3/system/status", (int?)null, "no answer within 0.25 s", false), (call.Instance, call.Method, call.Path, call.Status, call.Error, call.DryRun));
+        Assert.Equal(("x", "GET", "/api/v3/system/status", (int?)null, "no answer within 3600 s", false), (call.Instance, call.Method, call.Path, call.Status, call.Error, call.DryRun));
     }
 
     [Fact]

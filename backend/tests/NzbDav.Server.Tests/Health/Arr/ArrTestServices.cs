@@ -16,6 +16,12 @@ public sealed class ArrTestServices : IDisposable
     private readonly ServiceProvider _provider;
 
     public ArrTestServices(params ArrInstanceOptions[] instances)
+        : this(TimeProvider.System, instances)
+    {
+    }
+
+    /// <summary>As above, with the calls' timeouts on <paramref name="time"/>.</summary>
+    public ArrTestServices(TimeProvider time, params ArrInstanceOptions[] instances)
     {
         var data = new Dictionary<string, string?>();
         for (var i = 0; i < instances.Length; i++)
@@ -35,6 +41,7 @@ public sealed class ArrTestServices : IDisposable
         var configuration = new ConfigurationBuilder().AddInMemoryCollection(data).Build();
         var services = new ServiceCollection();
         services.AddLogging(logging => logging.SetMinimumLevel(LogLevel.Trace).AddProvider(new Capture(Log)));
+        services.AddSingleton(time);
         services.AddArrIntegration(configuration);
         _provider = services.BuildServiceProvider(new ServiceProviderOptions { ValidateOnBuild = true, ValidateScopes = true });
     }

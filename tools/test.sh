@@ -103,6 +103,21 @@ if [ "$fast" = true ]; then
   filter=(--filter "Category!=Slow")
   runsettings=(-- xUnit.MaxParallelThreads=4)
 fi
+
+# The UI's lint (ESLint, no warning allowed), when frontend/package.json has a lint script: one test
+# line, passed or failed, summarised like Vitest's. It keeps one core busy for about half a minute
+# while the .NET tests mostly wait, so the fast loop runs it beside them; the full suite runs it
+# after them, leaving the load-sensitive slow tests the machine.
+lint=false
+lint_pid=""
+lint_log=$(mktemp)
+run_lint() { (cd frontend && NO_COLOR=1 CI=1 npm run --silent lint) >"$lint_log" 2>&1; }
+(cd frontend && node -e 'process.exit(require("./package.json").scripts?.lint ? 0 : 1)') 2>/dev/null && lint=true
+if [ "$lint" = true ] && [ "$fast" = true ] && [ "$status" -eq 0 ]; then
+  run_lint &
+  lint_pid=$!
+fi
+
 if [ "$status" -eq 0 ]; then
   # --blame-hang-timeout turns a hung test into a failure with a dump instead of a stuck CI run.
   dotnet test NzbDav.sln --no-build "${filter[@]}" --blame-hang-timeout 5m "${runsettings[@]}" 2>&1 | tee -a "$log"
@@ -123,16 +138,24 @@ echo "$( [ "$ui_status" -eq 0 ] && echo Passed || echo Failed)!  - Failed: ${ui_
 rm -f "$ui_log"
 [ "$ui_status" -ne 0 ] && status=1
 
-# The UI's lint (ESLint, no warning allowed), when frontend/package.json has a lint script: one test
-# line, passed or failed, summarised like Vitest's.
-if (cd frontend && node -e 'process.exit(require("./package.json").scripts?.lint ? 0 : 1)') 2>/dev/null; then
-  if (cd frontend && NO_COLOR=1 CI=1 npm run --silent lint) 2>&1; then
+# The UI's lint, started earlier, or now.
+if [ "$lint" = true ]; then
+  if [ -n "$lint_pid" ]; then
+    wait "$lint_pid"
+    lint_status=$?
+  else
+    run_lint
+    lint_status=$?
+  fi
+  cat "$lint_log"
+  if [ "$lint_status" -eq 0 ]; then
     echo "Passed!  - Failed: 0, Passed: 1, Skipped: 0, Total: 1 - frontend (ESLint)" | tee -a "$log"
   else
     echo "Failed!  - Failed: 1, Passed: 0, Skipped: 0, Total: 1 - frontend (ESLint)" | tee -a "$log"
     status=1
   fi
 fi
+rm -f "$lint_log"
 
 # The UI in a real browser: Playwright drives Debian's chromium against the built server
 # (frontend/e2e; each spec starts its own server; screenshots in frontend/e2e-results/screenshots).

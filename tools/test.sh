@@ -1,8 +1,31 @@
 #!/usr/bin/env bash
-# Runs every test in the solution and ends with one summary line "Total: N passed, N failed, N skipped".
+# Runs the tests and ends with one summary line "Total: N passed, N failed, N skipped".
 # Installs what the tests need on a fresh machine (the .NET SDK is assumed present).
+#
+#   bash tools/test.sh                   every test: README's command, what CI runs (.ci/run)
+#   bash tools/test.sh --fast            the loop while developing: every project's tests except
+#                                        those marked slow ([SlowTest], Category=Slow), Vitest and
+#                                        ESLint; no Playwright and no inn2 (docs/testing.md)
+#   bash tools/test.sh --fast --no-build the same without the incremental build first
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+fast=false
+build=true
+for arg in "$@"; do
+  case "$arg" in
+    --fast) fast=true ;;
+    --no-build) build=false ;;
+    -h | --help)
+      sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "error: unknown argument $arg (see bash tools/test.sh --help)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
@@ -27,15 +50,18 @@ fi
 
 # inn2: the real NNTP server the reliability tests read from (docs/reliability.md §1). Installed on its
 # own: its postinst fails on a host name without a domain, which tools/inn2/setup.sh then fixes before
-# configuring, starting and loading it with the test account, TLS certificate and newsgroup.
+# configuring, starting and loading it with the test account, TLS certificate and newsgroup. The fast
+# loop skips it: every test that reads from inn2 is marked slow.
 sudo_cmd=""
 [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-if [ ! -x /usr/lib/news/bin/innd ]; then
-  echo "Installing test tools: inn2"
-  { [ "${#missing[@]}" -gt 0 ] || $sudo_cmd apt-get update -qq; } && $sudo_cmd apt-get install -y -qq inn2 >/dev/null 2>&1 ||
-    echo "note: inn2's package set-up did not finish; tools/inn2/setup.sh completes it" >&2
+if [ "$fast" = false ]; then
+  if [ ! -x /usr/lib/news/bin/innd ]; then
+    echo "Installing test tools: inn2"
+    { [ "${#missing[@]}" -gt 0 ] || $sudo_cmd apt-get update -qq; } && $sudo_cmd apt-get install -y -qq inn2 >/dev/null 2>&1 ||
+      echo "note: inn2's package set-up did not finish; tools/inn2/setup.sh completes it" >&2
+  fi
+  $sudo_cmd bash tools/inn2/setup.sh || echo "warning: inn2 could not be set up; the real-server tests will fail" >&2
 fi
-$sudo_cmd bash tools/inn2/setup.sh || echo "warning: inn2 could not be set up; the real-server tests will fail" >&2
 
 # The repository's local .NET tools (dotnet-ef, pinned in .config/dotnet-tools.json).
 dotnet tool restore >/dev/null || echo "warning: dotnet tool restore failed" >&2
@@ -55,13 +81,46 @@ fi
 ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
 
 log=$(mktemp)
-# The whole solution is built first: `dotnet test` alone builds only the test projects and what they
-# reference, so the BenchmarkDotNet project (backend/benchmarks) could break unseen.
-dotnet build NzbDav.sln -p:NzbDavRequireUi=true 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
+started=$SECONDS
+status=0
+if [ "$build" = true ]; then
+  # The whole solution is built first: `dotnet test` alone builds only the test projects and what they
+  # reference, so the BenchmarkDotNet project (backend/benchmarks) could break unseen. Incremental:
+  # after a first build only what changed is compiled again.
+  dotnet build NzbDav.sln -p:NzbDavRequireUi=true 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+fi
+build_seconds=$((SECONDS - started))
+started=$SECONDS
+
+filter=()
+runsettings=()
+if [ "$fast" = true ]; then
+  # Tests marked [SlowTest] carry the trait Category=Slow (backend/tests/NzbDav.Testing). Without
+  # them, four test classes at a time instead of xUnit's default of one per core: most of what is
+  # left waits on sockets, timers and child processes (the Server tests took 138 s with two, 99 s
+  # with four). The full suite keeps the default, under which the load-sensitive slow tests run.
+  filter=(--filter "Category!=Slow")
+  runsettings=(-- xUnit.MaxParallelThreads=4)
+fi
+
+# The UI's lint (ESLint, no warning allowed), when frontend/package.json has a lint script: one test
+# line, passed or failed, summarised like Vitest's. It keeps one core busy for about half a minute
+# while the .NET tests mostly wait, so the fast loop runs it beside them; the full suite runs it
+# after them, leaving the load-sensitive slow tests the machine.
+lint=false
+lint_pid=""
+lint_log=$(mktemp)
+run_lint() { (cd frontend && NO_COLOR=1 CI=1 npm run --silent lint) >"$lint_log" 2>&1; }
+(cd frontend && node -e 'process.exit(require("./package.json").scripts?.lint ? 0 : 1)') 2>/dev/null && lint=true
+if [ "$lint" = true ] && [ "$fast" = true ] && [ "$status" -eq 0 ]; then
+  run_lint &
+  lint_pid=$!
+fi
+
 if [ "$status" -eq 0 ]; then
   # --blame-hang-timeout turns a hung test into a failure with a dump instead of a stuck CI run.
-  dotnet test NzbDav.sln --no-build --blame-hang-timeout 5m 2>&1 | tee -a "$log"
+  dotnet test NzbDav.sln --no-build "${filter[@]}" --blame-hang-timeout 5m "${runsettings[@]}" 2>&1 | tee -a "$log"
   status=${PIPESTATUS[0]}
 fi
 
@@ -79,22 +138,44 @@ echo "$( [ "$ui_status" -eq 0 ] && echo Passed || echo Failed)!  - Failed: ${ui_
 rm -f "$ui_log"
 [ "$ui_status" -ne 0 ] && status=1
 
+# The UI's lint, started earlier, or now.
+if [ "$lint" = true ]; then
+  if [ -n "$lint_pid" ]; then
+    wait "$lint_pid"
+    lint_status=$?
+  else
+    run_lint
+    lint_status=$?
+  fi
+  cat "$lint_log"
+  if [ "$lint_status" -eq 0 ]; then
+    echo "Passed!  - Failed: 0, Passed: 1, Skipped: 0, Total: 1 - frontend (ESLint)" | tee -a "$log"
+  else
+    echo "Failed!  - Failed: 1, Passed: 0, Skipped: 0, Total: 1 - frontend (ESLint)" | tee -a "$log"
+    status=1
+  fi
+fi
+rm -f "$lint_log"
+
 # The UI in a real browser: Playwright drives Debian's chromium against the built server
 # (frontend/e2e; each spec starts its own server; screenshots in frontend/e2e-results/screenshots).
-e2e_log=$(mktemp)
-if (cd frontend && CI=1 npx --no-install playwright test) 2>&1 | tee "$e2e_log"; then
-  e2e_status=0
-else
-  e2e_status=1
+# Slow (each spec starts a server and a browser): not in the fast loop.
+if [ "$fast" = false ]; then
+  e2e_log=$(mktemp)
+  if (cd frontend && CI=1 npx --no-install playwright test) 2>&1 | tee "$e2e_log"; then
+    e2e_status=0
+  else
+    e2e_status=1
+  fi
+  e2e_passed=$(grep -oE '^ +[0-9]+ passed' "$e2e_log" | grep -oE '[0-9]+' | tail -1)
+  e2e_failed=$(grep -oE '^ +[0-9]+ (failed|flaky)' "$e2e_log" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')
+  e2e_skipped=$(grep -oE '^ +[0-9]+ skipped' "$e2e_log" | grep -oE '[0-9]+' | tail -1)
+  e2e_passed=${e2e_passed:-0}; e2e_failed=${e2e_failed:-0}; e2e_skipped=${e2e_skipped:-0}
+  [ "$e2e_status" -ne 0 ] && [ "$e2e_failed" -eq 0 ] && e2e_failed=1
+  echo "$( [ "$e2e_status" -eq 0 ] && echo Passed || echo Failed)!  - Failed: ${e2e_failed}, Passed: ${e2e_passed}, Skipped: ${e2e_skipped}, Total: $(( e2e_passed + e2e_failed + e2e_skipped )) - frontend e2e (Playwright, chromium)" | tee -a "$log"
+  rm -f "$e2e_log"
+  [ "$e2e_status" -ne 0 ] && status=1
 fi
-e2e_passed=$(grep -oE '^ +[0-9]+ passed' "$e2e_log" | grep -oE '[0-9]+' | tail -1)
-e2e_failed=$(grep -oE '^ +[0-9]+ (failed|flaky)' "$e2e_log" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')
-e2e_skipped=$(grep -oE '^ +[0-9]+ skipped' "$e2e_log" | grep -oE '[0-9]+' | tail -1)
-e2e_passed=${e2e_passed:-0}; e2e_failed=${e2e_failed:-0}; e2e_skipped=${e2e_skipped:-0}
-[ "$e2e_status" -ne 0 ] && [ "$e2e_failed" -eq 0 ] && e2e_failed=1
-echo "$( [ "$e2e_status" -eq 0 ] && echo Passed || echo Failed)!  - Failed: ${e2e_failed}, Passed: ${e2e_passed}, Skipped: ${e2e_skipped}, Total: $(( e2e_passed + e2e_failed + e2e_skipped )) - frontend e2e (Playwright, chromium)" | tee -a "$log"
-rm -f "$e2e_log"
-[ "$e2e_status" -ne 0 ] && status=1
 
 # dotnet test prints one "Passed!/Failed!  - Failed: a, Passed: b, Skipped: c, Total: d" line per test assembly.
 read -r passed failed skipped < <(
@@ -104,5 +185,6 @@ rm -f "$log"
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
   failed=1 # the build or a test host failed before any test could report
 fi
+echo "Build: ${build_seconds} s; tests: $((SECONDS - started)) s$( [ "$fast" = true ] && echo " (fast: slow tests, Playwright and inn2 left out)")"
 echo "Total: ${passed} passed, ${failed} failed, ${skipped} skipped"
 exit "$status"

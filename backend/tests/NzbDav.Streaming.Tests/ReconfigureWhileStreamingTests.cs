@@ -2,6 +2,7 @@ using NzbDav.MockNntp;
 using NzbDav.Streaming.Tests.Support;
 using NzbDav.Usenet.Providers;
 using static NzbDav.Streaming.Tests.Support.StreamHarness;
+using static NzbDav.Testing.Waiting;
 
 namespace NzbDav.Streaming.Tests;
 
@@ -34,7 +35,7 @@ public sealed class ReconfigureWhileStreamingTests
         }
 
         // The removed provider's sessions drained and closed; the provider saw them go.
-        await WaitUntilAsync(() => first.Stats.CurrentConnections == 0);
+        await WaitUntilAsync(() => first.Stats.CurrentConnections == 0, Token);
         await harness.AssertAllReturnedAsync();
     }
 
@@ -49,7 +50,7 @@ public sealed class ReconfigureWhileStreamingTests
         await using (var stream = await harness.OpenAsync(file))
         {
             await StreamAssert.ReadsExactlyAsync(stream, file, 40 * SegmentSize, Token);
-            await WaitUntilAsync(() => server.Stats.CurrentConnections >= 3); // several sessions are in use
+            await WaitUntilAsync(() => server.Stats.CurrentConnections >= 3, Token); // several sessions are in use
 
             harness.Client.Reconfigure(new UsenetOptions { Providers = [provider with { MaxConnections = 2 }], BreakerFailureThreshold = 50 });
             // From here the provider itself refuses a third session: any we opened would show as a rejection.
@@ -59,7 +60,7 @@ public sealed class ReconfigureWhileStreamingTests
         }
 
         Assert.Equal(0, server.Stats.RejectedConnections);
-        await WaitUntilAsync(() => server.Stats.CurrentConnections <= 2); // the surplus closes as it comes back
+        await WaitUntilAsync(() => server.Stats.CurrentConnections <= 2, Token); // the surplus closes as it comes back
         Assert.Equal(2, Assert.Single(harness.Client.GetProviderStatus()).Pool.MaxConnections);
         await harness.AssertAllReturnedAsync();
     }
@@ -86,15 +87,5 @@ public sealed class ReconfigureWhileStreamingTests
 
         Assert.True(added.Stats.GetCommandCount(MockCommandKind.Body) >= 1);
         await harness.AssertAllReturnedAsync();
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(Token);
-        deadline.CancelAfter(TimeSpan.FromSeconds(15));
-        while (!condition())
-        {
-            await Task.Delay(5, deadline.Token);
-        }
     }
 }

@@ -8,6 +8,7 @@ using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Queue;
 using NzbDav.Server.Tests.WebDav;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Api;
 
@@ -22,7 +23,7 @@ public sealed partial class SabQueueTests(ITestOutputHelper output)
         using var work = new TempDirectory();
         await using var nntp = new MockNntpServer();
         await nntp.StartAsync(ct);
-        var nzb = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
+        var (nzb, _) = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
 
         string id;
         var firstLogs = new LogCapture();
@@ -45,7 +46,7 @@ public sealed partial class SabQueueTests(ITestOutputHelper output)
         Assert.Equal(0, nntp.Stats.GetCommandCount(MockCommandKind.Body));
 
         Assert.True((await Api(second, "mode=resume", ct)).GetProperty("status").GetBoolean());
-        var slot = await WaitForHistoryAsync(second, id, ct);
+        var slot = await second.WaitForHistoryAsync(id, ct);
         Assert.Equal("Completed", slot.GetProperty("status").GetString());
         var queue = (await Api(second, "mode=queue", ct)).GetProperty("queue");
         Assert.False(queue.GetProperty("paused").GetBoolean());
@@ -54,6 +55,7 @@ public sealed partial class SabQueueTests(ITestOutputHelper output)
     }
 
     [Fact]
+    [SlowTest("watches 40 clips ingest over a slowed provider")]
     public async Task Queue_figures_follow_a_running_ingestion()
     {
         var ct = TestContext.Current.CancellationToken;
@@ -91,8 +93,8 @@ public sealed partial class SabQueueTests(ITestOutputHelper output)
         Assert.Equal("0", other.GetProperty("percentage").GetString());
         Assert.Equal(other.GetProperty("mb").GetString(), other.GetProperty("mbleft").GetString());
 
-        await WaitForHistoryAsync(server, running, ct);
-        await WaitForHistoryAsync(server, waiting, ct);
+        await server.WaitForHistoryAsync(running, ct);
+        await server.WaitForHistoryAsync(waiting, ct);
         var idle = (await Api(server, "mode=queue", ct)).GetProperty("queue");
         Assert.Equal("0:00:00", idle.GetProperty("timeleft").GetString());
         Assert.Equal("unknown", idle.GetProperty("eta").GetString());
@@ -150,23 +152,6 @@ public sealed partial class SabQueueTests(ITestOutputHelper output)
             }
 
             await Task.Delay(20, deadline.Token);
-        }
-    }
-
-    private static async Task<JsonElement> WaitForHistoryAsync(TestServer server, string id, CancellationToken cancellationToken)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(TimeSpan.FromSeconds(60));
-        while (true)
-        {
-            var history = (await Api(server, "mode=history", deadline.Token)).GetProperty("history");
-            foreach (var slot in history.GetProperty("slots").EnumerateArray())
-            {
-                if (slot.GetProperty("nzo_id").GetString() == id)
-                    return slot;
-            }
-
-            await Task.Delay(50, deadline.Token);
         }
     }
 

@@ -1,10 +1,7 @@
 using System.Net.Http.Headers;
 using System.Text.Json;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
-using NzbDav.Server.Hosting;
+using NzbDav.Testing.Hosting;
 
 namespace NzbDav.Server.Tests.Api;
 
@@ -13,17 +10,17 @@ public sealed class TestServer : IAsyncDisposable
 {
     public const string ApiKey = "test-api-key";
 
-    private readonly WebApplication _app;
+    private readonly TestHost _host;
 
-    private TestServer(WebApplication app, HttpClient http)
+    private TestServer(TestHost host)
     {
-        _app = app;
-        Http = http;
+        _host = host;
+        Http = host.CreateClient();
     }
 
     public HttpClient Http { get; }
 
-    public IServiceProvider Services => _app.Services;
+    public IServiceProvider Services => _host.Services;
 
     public static Task<TestServer> StartAsync(string dataDirectory, int? nntpPort, bool holdQueue, CancellationToken cancellationToken, params string[] extra) =>
         StartAsync(dataDirectory, nntpPort, holdQueue, null, cancellationToken, extra);
@@ -31,36 +28,15 @@ public sealed class TestServer : IAsyncDisposable
     /// <summary>As above, with <paramref name="configureServices"/> run last (a test's log sink, stand-ins).</summary>
     public static async Task<TestServer> StartAsync(string dataDirectory, int? nntpPort, bool holdQueue, Action<IServiceCollection>? configureServices, CancellationToken cancellationToken, params string[] extra)
     {
-        List<string> args =
-        [
-            "--urls", "http://127.0.0.1:0",
-            "--NzbDav:DataDirectory=" + dataDirectory,
-            "--NzbDav:ApiKey=" + ApiKey,
-            "--NzbDav:Queue:Hold=" + (holdQueue ? "true" : "false"),
-        ];
+        var builder = new TestHostBuilder(dataDirectory, ApiKey).HoldQueue(holdQueue);
         if (nntpPort is { } port)
-        {
-            args.AddRange(
-            [
-                "--Usenet:Providers:0:Name=mock", "--Usenet:Providers:0:Host=127.0.0.1",
-                "--Usenet:Providers:0:Port=" + port, "--Usenet:Providers:0:UseTls=false",
-                "--Usenet:Providers:0:MaxConnections=4",
-            ]);
-        }
-
-        args.AddRange(extra);
-        var app = NzbDavHost.Build([.. args], configureServices);
-        await app.StartAsync(cancellationToken);
-        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
-        return new TestServer(app, new HttpClient { BaseAddress = new Uri(address) });
+            builder.WithProvider(port);
+        return new TestServer(await builder.WithArguments(extra).ConfigureServices(configureServices).StartAsync(cancellationToken));
     }
 
-    public async Task<JsonElement> GetAsync(string query, CancellationToken cancellationToken)
-    {
-        using var response = await Http.GetAsync("/api?output=json&" + query, cancellationToken);
-        response.EnsureSuccessStatusCode();
-        return JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken)).RootElement.Clone();
-    }
+    /// <summary>GET <c>/api?output=json&amp;</c><paramref name="query"/>.</summary>
+    public Task<JsonElement> GetAsync(string query, CancellationToken cancellationToken) =>
+        GetJsonAsync("/api?output=json&" + query, cancellationToken);
 
     public async Task<JsonElement> AddFileAsync(byte[] nzb, string field, string fileName, string category, CancellationToken cancellationToken)
     {
@@ -73,11 +49,24 @@ public sealed class TestServer : IAsyncDisposable
         return JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken)).RootElement.Clone();
     }
 
+    /// <summary>Polls the history like Sonarr until job <paramref name="nzoId"/> is in it, and returns its slot.</summary>
+    public Task<JsonElement> WaitForHistoryAsync(string nzoId, CancellationToken cancellationToken) =>
+        WaitForHistoryAsync(nzoId, mustStayQueued: false, cancellationToken);
+
+    /// <summary>As above; with <paramref name="mustStayQueued"/>, a job found in neither the queue nor the history fails the test as lost.</summary>
+    public Task<JsonElement> WaitForHistoryAsync(string nzoId, bool mustStayQueued, CancellationToken cancellationToken) =>
+        JobHistory.WaitForHistoryAsync(GetJsonAsync, JobListApi.Sab(ApiKey), nzoId, mustStayQueued, cancellationToken);
+
     public async ValueTask DisposeAsync()
     {
         Http.Dispose();
-        await _app.StopAsync(CancellationToken.None);
-        await _app.DisposeAsync();
-        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        await _host.DisposeAsync();
+    }
+
+    private async Task<JsonElement> GetJsonAsync(string path, CancellationToken cancellationToken)
+    {
+        using var response = await Http.GetAsync(path, cancellationToken);
+        response.EnsureSuccessStatusCode();
+        return JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken)).RootElement.Clone();
     }
 }

@@ -6,6 +6,7 @@ using NzbDav.Server.Configuration;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.WebDav;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Configuration;
 
@@ -18,6 +19,7 @@ public sealed class InotifyExhaustedGroup;
 /// still starts, says that settings.json is polled, and still applies a change to it.
 /// </summary>
 [Collection(nameof(InotifyExhaustedTests))]
+[SlowTest("takes every inotify instance of the user, alone in the process")]
 public sealed class InotifyExhaustedTests
 {
     private const int TooManyOpenFiles = 24; // EMFILE: the per-user instance limit is reached

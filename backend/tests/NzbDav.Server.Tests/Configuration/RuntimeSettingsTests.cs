@@ -9,6 +9,7 @@ using NzbDav.Server.Tests.Ingestion;
 using NzbDav.Server.Tests.WebDav;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Providers;
+using static NzbDav.Testing.Waiting;
 
 namespace NzbDav.Server.Tests.Configuration;
 
@@ -98,15 +99,5 @@ public sealed class RuntimeSettingsTests
         var path = RuntimeSettings.PathIn(dataDirectory);
         await File.WriteAllTextAsync(path + ".tmp", JsonSerializer.Serialize(settings), cancellationToken);
         File.Move(path + ".tmp", path, overwrite: true);
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition, CancellationToken cancellationToken)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(TimeSpan.FromSeconds(20));
-        while (!condition())
-        {
-            await Task.Delay(20, deadline.Token);
-        }
     }
 }

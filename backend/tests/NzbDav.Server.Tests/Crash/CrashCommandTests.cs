@@ -1,5 +1,6 @@
 using System.Text.Json;
 using NzbDav.Server.Tests.RealClients;
+using NzbDav.Testing;
 using NzbDav.Tools.Testing.Crash;
 
 namespace NzbDav.Server.Tests.Crash;
@@ -12,6 +13,7 @@ namespace NzbDav.Server.Tests.Crash;
 public sealed class CrashCommandTests
 {
     [Fact]
+    [SlowTest("kill -9 cycles of the real server process")]
     public async Task Four_kills_during_start_ingestion_settings_saves_and_deletions_lose_and_duplicate_nothing()
     {
         // Seed 2 draws one kill during a start and three during the clients' work, each late enough
@@ -26,6 +28,7 @@ public sealed class CrashCommandTests
     }
 
     [Fact]
+    [SlowTest("kill -9 cycles of the real server process with rclone mounts")]
     public async Task With_the_managed_mount_each_kill_leaves_an_rclone_that_the_next_start_stops_and_mounts_again()
     {
         if (RcloneMount.Unusable(out _) is { } reason)

@@ -4,6 +4,7 @@ using System.Text.Json;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.RealClients;
 using NzbDav.Server.Tests.Testing;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Deployment;
 
@@ -47,6 +48,7 @@ public sealed class PublishWorkspace : IDisposable
 /// code for the wrong processor, fails here instead of in a release build.
 /// </summary>
 [Collection(nameof(PublishScriptTests))]
+[SlowTest("publishes the server ReadyToRun and self-contained, alone in the process")]
 public sealed class PublishScriptTests(PublishWorkspace workspace) : IClassFixture<PublishWorkspace>
 {
     // Below the suite's hang timeout (5 minutes per test), so a stuck publish fails with its output.

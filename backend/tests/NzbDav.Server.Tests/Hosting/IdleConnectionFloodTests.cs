@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
-using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Testing;
 using NzbDav.Tools.Testing.DavBenchmark;
 
 namespace NzbDav.Server.Tests.Hosting;
@@ -12,7 +12,8 @@ namespace NzbDav.Server.Tests.Hosting;
 /// (slowloris) — while a file streams from the mock provider: the stream neither stalls nor loses a
 /// byte, the slow ones are cut at the header timeout, and the idle ones were all accepted.
 /// </summary>
-public sealed class IdleConnectionFloodTests
+[SlowTest("holds 1,000 sockets open against the server")]
+public sealed class IdleConnectionFloodTests(MockProviderFixture provider)
 {
     private const int Connections = 1000;
     private const int SegmentSize = 64 * 1024;
@@ -26,15 +27,13 @@ public sealed class IdleConnectionFloodTests
     {
         var ct = TestContext.Current.CancellationToken;
         using var data = new TempDirectory();
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
+        var nntp = provider.Server;
         var file = nntp.Store.AddGeneratedFile("Flood.2024.mkv", FileSize, SegmentSize);
         var expected = SHA256.HashData(file.ReadExpected(0, (int)FileSize));
-        using var nzb = new MemoryStream();
-        nntp.WriteNzb(nzb, "x");
+        var nzb = provider.Nzb("x", file);
         await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, null,
             "--Server:Limits:RequestHeadersTimeout=" + HeaderTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture));
-        Assert.Equal("Completed", (await host.AddAndWaitAsync(nzb.ToArray(), "Flood.2024.nzb", ct)).GetProperty("status").GetString());
+        Assert.Equal("Completed", (await host.AddAndWaitAsync(nzb, "Flood.2024.nzb", ct)).GetProperty("status").GetString());
         var address = host.Dav.BaseAddress!;
 
         // Half idle, half trickling a header one byte every 300 ms, opened one at a time (a burst of

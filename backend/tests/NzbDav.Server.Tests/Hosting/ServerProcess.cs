@@ -5,6 +5,7 @@ using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text.Json;
 using NzbDav.Server.Tests.Api;
+using NzbDav.Testing.Hosting;
 
 namespace NzbDav.Server.Tests.Hosting;
 
@@ -66,12 +67,12 @@ internal sealed class ServerProcess : IAsyncDisposable
         return server;
     }
 
-    public async Task<JsonElement> ApiAsync(string query, CancellationToken cancellationToken)
-    {
-        using var response = await Http.GetAsync($"/api?output=json&apikey={TestServer.ApiKey}&" + query, cancellationToken);
-        response.EnsureSuccessStatusCode();
-        return JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken)).RootElement.Clone();
-    }
+    public Task<JsonElement> ApiAsync(string query, CancellationToken cancellationToken) =>
+        GetJsonAsync($"/api?output=json&apikey={TestServer.ApiKey}&" + query, cancellationToken);
+
+    /// <summary>Polls the history until it holds at least <paramref name="count"/> jobs; answers them all.</summary>
+    public Task<JsonElement[]> WaitForHistoryAsync(int count, CancellationToken cancellationToken) =>
+        JobHistory.WaitForHistoryAsync(GetJsonAsync, JobListApi.Sab(TestServer.ApiKey), count, cancellationToken);
 
     public async Task<string> AddFileAsync(byte[] nzb, string fileName, CancellationToken cancellationToken)
     {
@@ -102,6 +103,13 @@ internal sealed class ServerProcess : IAsyncDisposable
         }
 
         _process.Dispose();
+    }
+
+    private async Task<JsonElement> GetJsonAsync(string path, CancellationToken cancellationToken)
+    {
+        using var response = await Http.GetAsync(path, cancellationToken);
+        response.EnsureSuccessStatusCode();
+        return JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken)).RootElement.Clone();
     }
 
     private static int FreePort()

@@ -1,12 +1,12 @@
 using System.Security.Cryptography;
-using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.WebDav;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Ingestion;
 
 /// <summary>Real archives posted obfuscated with a real PAR2 set, ingested over the SABnzbd API and read back over WebDAV.</summary>
-public sealed class ArchiveIngestionTests
+public sealed class ArchiveIngestionTests(MockProviderFixture provider)
 {
     public static TheoryData<string, string[]> StoredArchives => new()
     {
@@ -72,15 +72,13 @@ public sealed class ArchiveIngestionTests
         return contents;
     }
 
-    private static async Task<IngestionRun> RunAsync(string job, string[] archives, CancellationToken cancellationToken)
+    private async Task<IngestionRun> RunAsync(string job, string[] archives, CancellationToken cancellationToken)
     {
         var data = new TempDirectory();
         var work = new TempDirectory();
-        var nntp = new MockNntpServer();
-        await nntp.StartAsync(cancellationToken);
-        var nzb = await ObfuscatedArchivePost.PostAsync(nntp, work.Path, archives.Select(ArchiveTestData.Archive).ToArray(), cancellationToken);
-        var host = await IngestionHost.StartAsync(data.Path, nntp.Port, cancellationToken);
+        var nzb = await ObfuscatedArchivePost.PostAsync(provider.Server, work.Path, archives.Select(ArchiveTestData.Archive).ToArray(), cancellationToken);
+        var host = await IngestionHost.StartAsync(data.Path, provider.Port, cancellationToken);
         var slot = await host.AddAndWaitAsync(nzb, job + ".nzb", cancellationToken);
-        return new IngestionRun(host, nntp, slot, [data, work]);
+        return new IngestionRun(host, slot, [data, work]);
     }
 }

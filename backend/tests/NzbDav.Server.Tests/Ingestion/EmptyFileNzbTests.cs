@@ -1,9 +1,9 @@
 using System.Text;
-using NzbDav.MockNntp;
 using NzbDav.MockNntp.Articles;
 using NzbDav.MockNntp.Nzb;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.WebDav;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Ingestion;
 
@@ -11,7 +11,7 @@ namespace NzbDav.Server.Tests.Ingestion;
 /// Real NZBs carry <c>&lt;file&gt;</c> elements with no segments (an empty .nfo, a broken post) or
 /// only malformed ones: the job goes on with the other files, and says which it left out.
 /// </summary>
-public sealed class EmptyFileNzbTests
+public sealed class EmptyFileNzbTests(MockProviderFixture provider)
 {
     private const string Video = "Show.S01E01.1080p.mkv";
 
@@ -26,12 +26,11 @@ public sealed class EmptyFileNzbTests
     public async Task Files_without_usable_segments_are_left_out_with_a_logged_reason_and_the_video_streams()
     {
         var ct = TestContext.Current.CancellationToken;
-        var (nntp, video) = await StartWithVideoAsync(ct);
-        await using var _ = nntp;
-        var nzb = WithExtraFiles(NzbFor(nntp), EmptyNfo + BrokenSfv);
+        var video = PostVideo();
+        var nzb = WithExtraFiles(NzbFor(video), EmptyNfo + BrokenSfv);
         using var data = new TempDirectory();
         var logs = new LogCapture();
-        await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, logs, ct);
+        await using var host = await IngestionHost.StartAsync(data.Path, provider.Port, logs, ct);
 
         var slot = await host.AddAndWaitAsync(nzb, "Show.S01E01.nzb", ct);
 
@@ -49,11 +48,9 @@ public sealed class EmptyFileNzbTests
     public async Task An_nzb_with_no_usable_file_fails_with_the_reason()
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
         var nzb = Encoding.UTF8.GetBytes("<?xml version=\"1.0\"?>\n<nzb xmlns=\"http://www.newzbin.com/DTD/2003/nzb\">\n" + EmptyNfo + "\n" + BrokenSfv + "\n</nzb>\n");
         using var data = new TempDirectory();
-        await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct);
+        await using var host = await IngestionHost.StartAsync(data.Path, provider.Port, ct);
 
         var slot = await host.AddAndWaitAsync(nzb, "Nothing.nzb", ct);
 
@@ -66,13 +63,12 @@ public sealed class EmptyFileNzbTests
     public async Task A_video_with_one_malformed_segment_fails_naming_the_file_rather_than_serving_a_hole()
     {
         var ct = TestContext.Current.CancellationToken;
-        var (nntp, video) = await StartWithVideoAsync(ct);
-        await using var _ = nntp;
+        var video = PostVideo();
         // The last segment's id made invalid: no gap shows in the numbers, the file is still incomplete.
         var last = video.Articles[^1].MessageId;
-        var nzb = Encoding.UTF8.GetBytes(Encoding.UTF8.GetString(NzbFor(nntp)).Replace(last, "not valid", StringComparison.Ordinal));
+        var nzb = Encoding.UTF8.GetBytes(Encoding.UTF8.GetString(NzbFor(video)).Replace(last, "not valid", StringComparison.Ordinal));
         using var data = new TempDirectory();
-        await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct);
+        await using var host = await IngestionHost.StartAsync(data.Path, provider.Port, ct);
 
         var slot = await host.AddAndWaitAsync(nzb, "Show.S01E01.nzb", ct);
 
@@ -81,19 +77,13 @@ public sealed class EmptyFileNzbTests
             slot.GetProperty("fail_message").GetString());
     }
 
-    /// <summary>A mock provider holding one four-segment video.</summary>
-    private static async Task<(MockNntpServer Nntp, MockFile Video)> StartWithVideoAsync(CancellationToken cancellationToken)
-    {
-        var nntp = new MockNntpServer();
-        var video = nntp.Store.AddGeneratedFile(Video, 3 * 50_000 + 17, 50_000);
-        await nntp.StartAsync(cancellationToken);
-        return (nntp, video);
-    }
+    /// <summary>Posts one four-segment video to the shared provider.</summary>
+    private MockFile PostVideo() => provider.Store.AddGeneratedFile(Video, 3 * 50_000 + 17, 50_000);
 
-    private static byte[] NzbFor(MockNntpServer nntp)
+    private static byte[] NzbFor(MockFile video)
     {
         using var stream = new MemoryStream();
-        MockNzbWriter.Write(stream, nntp.Store.Files, "Show.S01E01", DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
+        MockNzbWriter.Write(stream, [video], "Show.S01E01", DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
         return stream.ToArray();
     }
 

@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using NzbDav.Archives.Tests.Rar;
 using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Data;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Ingestion;
 
@@ -12,6 +13,7 @@ public sealed class GeneratedReleaseTests(ITestOutputHelper output)
     private const string Video = "Big.Release.S01E01.1080p.WEB.mkv";
 
     [Fact]
+    [SlowTest("fifty volumes ingested over a 50 ms provider")]
     public async Task Fifty_volume_obfuscated_release_ingests_over_a_50ms_provider()
     {
         var ct = TestContext.Current.CancellationToken;

@@ -63,21 +63,7 @@ internal sealed class IngestionHost : IAsyncDisposable
     public async Task<JsonElement> AddAndWaitAsync(byte[] nzb, string fileName, CancellationToken cancellationToken)
     {
         var added = await Server.AddFileAsync(nzb, "name", fileName, "tv", cancellationToken);
-        var id = added.GetProperty("nzo_ids")[0].GetString()!;
-        // The test run's token only fires when the run is cancelled: bound the wait ourselves.
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(TimeSpan.FromSeconds(90));
-        while (true)
-        {
-            var history = (await Server.GetAsync("mode=history&apikey=" + TestServer.ApiKey, deadline.Token)).GetProperty("history");
-            foreach (var slot in history.GetProperty("slots").EnumerateArray())
-            {
-                if (slot.GetProperty("nzo_id").GetString() == id)
-                    return slot;
-            }
-
-            await Task.Delay(20, deadline.Token);
-        }
+        return await Server.WaitForHistoryAsync(added.GetProperty("nzo_ids")[0].GetString()!, cancellationToken);
     }
 
     /// <summary>GET of a file under the job folder; the path is escaped segment by segment.</summary>

@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
 using NzbDav.MockNntp;
+using NzbDav.MockNntp.Articles;
+using NzbDav.MockNntp.Nzb;
 
 namespace NzbDav.Server.Tests.Ingestion;
 
@@ -35,16 +37,18 @@ internal static class ObfuscatedArchivePost
             Assert.True(process.ExitCode == 0, "par2 create failed: " + await process.StandardError.ReadToEndAsync(cancellationToken));
         }
 
+        var posted = new List<MockFile>();
         foreach (var name in names)
-            server.Store.AddFile(RandomHex(), await File.ReadAllBytesAsync(Path.Combine(workDirectory, name), cancellationToken), SegmentSize);
+            posted.Add(server.Store.AddFile(RandomHex(), await File.ReadAllBytesAsync(Path.Combine(workDirectory, name), cancellationToken), SegmentSize));
         foreach (var par2 in Directory.GetFiles(workDirectory, "*.par2").Order(StringComparer.Ordinal))
         {
             var obfuscated = Path.GetFileName(par2).Replace("set", RandomHex(), StringComparison.Ordinal);
-            server.Store.AddFile(obfuscated, await File.ReadAllBytesAsync(par2, cancellationToken), SegmentSize);
+            posted.Add(server.Store.AddFile(obfuscated, await File.ReadAllBytesAsync(par2, cancellationToken), SegmentSize));
         }
 
+        // Of these files only: the server may be the shared provider, holding other tests' files too.
         using var nzb = new MemoryStream();
-        server.WriteNzb(nzb, "obfuscated");
+        MockNzbWriter.Write(nzb, posted, "obfuscated", server.StartedAt);
         return nzb.ToArray();
     }
 

@@ -1,7 +1,7 @@
 using System.Xml.Linq;
 using NzbDav.Archives.Tests.SevenZip;
-using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Data;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Ingestion;
 
@@ -10,7 +10,7 @@ namespace NzbDav.Server.Tests.Ingestion;
 /// added over the SABnzbd API and read back over WebDAV: split volumes, AES-encrypted entries with
 /// the password in the NZB, encrypted headers, and the refusals without the right password.
 /// </summary>
-public sealed class SevenZipReleaseTests(ITestOutputHelper output)
+public sealed class SevenZipReleaseTests(ITestOutputHelper output, MockProviderFixture provider)
 {
     private const string Password = "7z-Ingest-pässword";
     private const string Video = "Show.S01E01.mkv";
@@ -105,7 +105,7 @@ public sealed class SevenZipReleaseTests(ITestOutputHelper output)
         Assert.Equal(expected.AsSpan(first, last - first + 1).ToArray(), await response.Content.ReadAsByteArrayAsync(cancellationToken));
     }
 
-    private static async Task<SevenZipRun> PostToolArchiveAsync(string job, IReadOnlyDictionary<string, byte[]> files, string[] switches, string? nzbPassword, CancellationToken cancellationToken)
+    private async Task<SevenZipRun> PostToolArchiveAsync(string job, IReadOnlyDictionary<string, byte[]> files, string[] switches, string? nzbPassword, CancellationToken cancellationToken)
     {
         using var source = new TempDirectory();
         var volumes = await SevenZipTool.CreateAsync(source.Path, job + ".7z", files, switches, cancellationToken);
@@ -113,18 +113,16 @@ public sealed class SevenZipReleaseTests(ITestOutputHelper output)
     }
 
     /// <summary>Posts the volumes obfuscated with PAR2, puts the password (if any) in the NZB's head, and waits for the job's history slot.</summary>
-    private static async Task<SevenZipRun> PostAsync(string job, string[] volumes, string? nzbPassword, CancellationToken cancellationToken)
+    private async Task<SevenZipRun> PostAsync(string job, string[] volumes, string? nzbPassword, CancellationToken cancellationToken)
     {
         var data = new TempDirectory();
         var work = new TempDirectory();
-        var nntp = new MockNntpServer();
-        await nntp.StartAsync(cancellationToken);
-        var nzb = await ObfuscatedArchivePost.PostAsync(nntp, work.Path, volumes, cancellationToken);
+        var nzb = await ObfuscatedArchivePost.PostAsync(provider.Server, work.Path, volumes, cancellationToken);
         if (nzbPassword is not null)
             nzb = WithPasswordMeta(nzb, nzbPassword);
-        var host = await IngestionHost.StartAsync(data.Path, nntp.Port, cancellationToken);
+        var host = await IngestionHost.StartAsync(data.Path, provider.Port, cancellationToken);
         var slot = await host.AddAndWaitAsync(nzb, job + ".nzb", cancellationToken);
-        return new SevenZipRun(new IngestionRun(host, nntp, slot, [data, work]), volumes.Length);
+        return new SevenZipRun(new IngestionRun(host, slot, [data, work]), volumes.Length);
     }
 
     private static byte[] WithPasswordMeta(byte[] nzb, string password)

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using NzbDav.Data;
-using NzbDav.MockNntp;
 using NzbDav.Server.Mount;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
@@ -10,6 +9,8 @@ using NzbDav.Server.Tests.Ingestion;
 using NzbDav.Server.Tests.Monitoring;
 using NzbDav.Server.Tests.RealClients;
 using NzbDav.Server.Tests.WebUi;
+using NzbDav.Testing;
+using static NzbDav.Testing.Waiting;
 
 namespace NzbDav.Server.Tests.Mount;
 
@@ -20,11 +21,11 @@ namespace NzbDav.Server.Tests.Mount;
 /// comes back, a stale mount a crash left is cleared, a non-empty folder is refused, and stopping
 /// unmounts. Skips, saying why, where FUSE cannot be used.
 /// </summary>
-public sealed class ManagedMountTests
+[SlowTest("real rclone FUSE mounts, killed and mounted again")]
+public sealed class ManagedMountTests(MockProviderFixture provider)
 {
     private const string Release = "Managed.Show.S01E01";
     private const string FileName = "Managed.Show.S01E01.mkv";
-    private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(30);
 
     [Fact]
     public async Task The_mount_reads_byte_exact_shows_new_and_deleted_jobs_within_a_second_comes_back_after_rclone_dies_and_unmounts_on_stop()
@@ -33,13 +34,10 @@ public sealed class ManagedMountTests
         SkipWithoutFuse();
         using var data = new TempDirectory();
         var mount = Path.Combine(data.Path, "mnt");
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
+        var nntp = provider.Server;
         var content = new byte[2_000_003];
         new Random(21).NextBytes(content);
-        nntp.Store.AddFile(FileName, content, 100_000);
-        using var nzb = new MemoryStream();
-        nntp.WriteNzb(nzb, Release);
+        var nzb = provider.Nzb(Release, nntp.Store.AddFile(FileName, content, 100_000));
 
         var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, TestContext.Current.TestOutputHelper,
             "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount, "--Mount:DirCacheTime=1h");
@@ -51,10 +49,11 @@ public sealed class ManagedMountTests
             Assert.True(Directory.Exists(category));
             Assert.Empty(Directory.EnumerateFileSystemEntries(category));
 
-            var slot = await host.AddAndWaitAsync(nzb.ToArray(), Release + ".nzb", ct);
+            var slot = await host.AddAndWaitAsync(nzb, Release + ".nzb", ct);
             Assert.Equal("Completed", slot.GetProperty("status").GetString());
             var file = Path.Combine(category, Release, FileName);
-            var seen = await WaitUntilAsync(() => File.Exists(file), ct);
+            await WaitUntilAsync(() => File.Exists(file), ct);
+            var seen = DateTime.UtcNow;
             DateTime completedAt;
             await using (var context = await host.Server.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
                 completedAt = (await context.Jobs.SingleAsync(ct)).CompletedAt!.Value;
@@ -177,19 +176,6 @@ public sealed class ManagedMountTests
     {
         if (RcloneMount.Unusable(out _) is { } reason)
             Assert.Skip("FUSE is not usable here: " + reason);
-    }
-
-    /// <summary>Waits for <paramref name="condition"/>; the UTC time it first held.</summary>
-    private static async Task<DateTime> WaitUntilAsync(Func<bool> condition, CancellationToken cancellationToken)
-    {
-        var started = Stopwatch.GetTimestamp();
-        while (!condition())
-        {
-            if (Stopwatch.GetElapsedTime(started) > Deadline)
-                Assert.Fail("The condition did not hold within " + Deadline.TotalSeconds + " s.");
-            await Task.Delay(10, cancellationToken);
-        }
-        return DateTime.UtcNow;
     }
 
     /// <summary>The rclone processes mounting <paramref name="mount"/>.</summary>

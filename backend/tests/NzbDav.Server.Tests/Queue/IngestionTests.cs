@@ -1,16 +1,15 @@
-using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.Data.Layout;
-using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Queue;
 
-public sealed class IngestionTests
+public sealed class IngestionTests(MockProviderFixture provider)
 {
     [Fact]
     public async Task Sonarr_conversation_ingests_an_obfuscated_release_named_by_par2()
@@ -18,9 +17,8 @@ public sealed class IngestionTests
         var ct = TestContext.Current.CancellationToken;
         using var temp = new TempDirectory();
         using var work = new TempDirectory();
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
-        var nzb = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
+        var nntp = provider.Server;
+        var (nzb, video) = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
         await using var server = await TestServer.StartAsync(temp.Path, nntp.Port, holdQueue: false, ct);
 
         Assert.StartsWith("4.", (await server.GetAsync("mode=version", ct)).GetProperty("version").GetString());
@@ -28,7 +26,7 @@ public sealed class IngestionTests
         var added = await server.AddFileAsync(nzb, "name", "Sonarr Title S01E01.nzb", "tv", ct);
         var id = added.GetProperty("nzo_ids")[0].GetString()!;
 
-        var slot = await WaitForHistoryAsync(server, id, ct);
+        var slot = await server.WaitForHistoryAsync(id, mustStayQueued: true, ct);
         Assert.Equal("Completed", slot.GetProperty("status").GetString());
         Assert.Equal("/mnt/nzbdav/completed/tv/Sonarr Title S01E01", slot.GetProperty("storage").GetString());
         Assert.Equal(ObfuscatedRelease.VideoSize, slot.GetProperty("bytes").GetInt64());
@@ -42,7 +40,7 @@ public sealed class IngestionTests
             var layout = DavFileLayoutCodec.Decode(file.Layout);
             var part = Assert.Single(layout.Parts);
             Assert.Equal(ObfuscatedRelease.SegmentSize, part.PartSize);
-            Assert.Equal(nntp.Store.Files[0].Articles.Select(a => a.MessageId), part.MessageIds);
+            Assert.Equal(video.Articles.Select(a => a.MessageId), part.MessageIds);
         }
 
         // Sonarr removes the job from the history after importing, with del_files=1: the files it
@@ -60,17 +58,15 @@ public sealed class IngestionTests
     {
         var ct = TestContext.Current.CancellationToken;
         using var temp = new TempDirectory();
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
+        var nntp = provider.Server;
         var file = nntp.Store.AddFile("video.mkv", new byte[5000], 1000);
         nntp.Store.SetMissing(file.Articles[0], true);
-        using var nzb = new MemoryStream();
-        nntp.WriteNzb(nzb, "x");
+        var nzb = provider.Nzb("x", file);
         await using var server = await TestServer.StartAsync(temp.Path, nntp.Port, holdQueue: false, ct);
 
-        var id = (await server.AddFileAsync(nzb.ToArray(), "nzbfile", "Gone.nzb", "tv", ct)).GetProperty("nzo_ids")[0].GetString()!;
+        var id = (await server.AddFileAsync(nzb, "nzbfile", "Gone.nzb", "tv", ct)).GetProperty("nzo_ids")[0].GetString()!;
 
-        var slot = await WaitForHistoryAsync(server, id, ct);
+        var slot = await server.WaitForHistoryAsync(id, mustStayQueued: true, ct);
         Assert.Equal("Failed", slot.GetProperty("status").GetString());
         Assert.Contains("missing on every provider", slot.GetProperty("fail_message").GetString());
     }
@@ -81,9 +77,8 @@ public sealed class IngestionTests
         var ct = TestContext.Current.CancellationToken;
         using var temp = new TempDirectory();
         using var work = new TempDirectory();
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
-        var nzb = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
+        var nntp = provider.Server;
+        var (nzb, _) = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
         string queued, interrupted;
         await using (var first = await TestServer.StartAsync(temp.Path, nntp.Port, holdQueue: true, ct))
         {
@@ -96,32 +91,8 @@ public sealed class IngestionTests
         }
 
         await using var second = await TestServer.StartAsync(temp.Path, nntp.Port, holdQueue: false, ct);
-        Assert.Equal("Completed", (await WaitForHistoryAsync(second, queued, ct)).GetProperty("status").GetString());
-        Assert.Equal("Completed", (await WaitForHistoryAsync(second, interrupted, ct)).GetProperty("status").GetString());
-    }
-
-    private static async Task<JsonElement> WaitForHistoryAsync(TestServer server, string nzoId, CancellationToken cancellationToken)
-    {
-        // Polls like Sonarr does. The queue is read before the history: a job leaves the queue only
-        // by entering the history, so one absent from the earlier queue read must be in the later
-        // history read; otherwise it was lost.
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(TimeSpan.FromSeconds(90));
-        while (true)
-        {
-            var queue = (await server.GetAsync("mode=queue&apikey=" + TestServer.ApiKey, deadline.Token)).GetProperty("queue");
-            var queued = queue.GetProperty("slots").EnumerateArray().Any(s => s.GetProperty("nzo_id").GetString() == nzoId);
-
-            var history = (await server.GetAsync("mode=history&apikey=" + TestServer.ApiKey, deadline.Token)).GetProperty("history");
-            foreach (var slot in history.GetProperty("slots").EnumerateArray())
-            {
-                if (slot.GetProperty("nzo_id").GetString() == nzoId)
-                    return slot;
-            }
-
-            Assert.True(queued, $"Job {nzoId} is neither queued nor in history: it was lost.");
-            await Task.Delay(50, deadline.Token);
-        }
+        Assert.Equal("Completed", (await second.WaitForHistoryAsync(queued, mustStayQueued: true, ct)).GetProperty("status").GetString());
+        Assert.Equal("Completed", (await second.WaitForHistoryAsync(interrupted, mustStayQueued: true, ct)).GetProperty("status").GetString());
     }
 
     private static async Task<int> CountItemsAsync(IDbContextFactory<NzbDavDbContext> factory, CancellationToken cancellationToken)

@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using NzbDav.MockNntp;
+using NzbDav.MockNntp.Articles;
+using NzbDav.MockNntp.Nzb;
 
 namespace NzbDav.Server.Tests.Queue;
 
@@ -13,7 +15,8 @@ internal static class ObfuscatedRelease
     public const int VideoSize = 200_000;
     public const int SegmentSize = 64 * 1024;
 
-    public static async Task<byte[]> PostAsync(MockNntpServer server, string workDirectory, CancellationToken cancellationToken)
+    /// <summary>Posts the video and its PAR2 set to <paramref name="server"/>; answers their NZB and the posted video.</summary>
+    public static async Task<(byte[] Nzb, MockFile Video)> PostAsync(MockNntpServer server, string workDirectory, CancellationToken cancellationToken)
     {
         var video = new byte[VideoSize];
         new Random(11).NextBytes(video);
@@ -33,15 +36,16 @@ internal static class ObfuscatedRelease
             Assert.True(process.ExitCode == 0, "par2 create failed: " + await process.StandardError.ReadToEndAsync(cancellationToken));
         }
 
-        server.Store.AddFile("7f3a9c1e5b2d8f4a6c0e1b3d5f7a9c2e", video, SegmentSize);
+        List<MockFile> posted = [server.Store.AddFile("7f3a9c1e5b2d8f4a6c0e1b3d5f7a9c2e", video, SegmentSize)];
         foreach (var par2 in Directory.GetFiles(workDirectory, "*.par2").Order(StringComparer.Ordinal))
         {
             var obfuscated = Path.GetFileName(par2).Replace("set", "b4e8d2a6c0f9e3b7a1d5c9f2e6b0a4d8", StringComparison.Ordinal);
-            server.Store.AddFile(obfuscated, await File.ReadAllBytesAsync(par2, cancellationToken), SegmentSize);
+            posted.Add(server.Store.AddFile(obfuscated, await File.ReadAllBytesAsync(par2, cancellationToken), SegmentSize));
         }
 
+        // Of these files only: the server may be the shared provider, holding other tests' files too.
         using var nzb = new MemoryStream();
-        server.WriteNzb(nzb, "obfuscated");
-        return nzb.ToArray();
+        MockNzbWriter.Write(nzb, posted, "obfuscated", server.StartedAt);
+        return (nzb.ToArray(), posted[0]);
     }
 }

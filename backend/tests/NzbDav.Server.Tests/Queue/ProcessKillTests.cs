@@ -1,11 +1,12 @@
-using System.Text.Json;
 using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Hosting;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Queue;
 
 /// <summary>The server process killed mid-ingestion and started again on the same data directory loses nothing.</summary>
+[SlowTest("starts, kills and restarts the server process over a 2 s provider")]
 public sealed class ProcessKillTests(ITestOutputHelper output)
 {
     [Fact]
@@ -16,7 +17,7 @@ public sealed class ProcessKillTests(ITestOutputHelper output)
         using var work = new TempDirectory();
         await using var nntp = new MockNntpServer();
         await nntp.StartAsync(ct);
-        var nzb = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
+        var (nzb, _) = await ObfuscatedRelease.PostAsync(nntp, work.Path, ct);
         // Slow enough that the kill lands while the first job is being ingested and the rest wait.
         nntp.Behavior.Latency = TimeSpan.FromSeconds(2);
 
@@ -41,7 +42,7 @@ public sealed class ProcessKillTests(ITestOutputHelper output)
         await using var second = await ServerProcess.StartAsync(data.Path, nntp.Port, ct);
         try
         {
-            var slots = await WaitForHistoryAsync(second, ids.Count, ct);
+            var slots = await second.WaitForHistoryAsync(ids.Count, ct);
             // The kill landed while the first job was being ingested.
             Assert.Contains("Resuming 1 job(s) interrupted during ingestion", second.Output);
             Assert.Equal(ids.Order(), slots.Select(s => s.GetProperty("nzo_id").GetString()!).Order());
@@ -70,20 +71,6 @@ public sealed class ProcessKillTests(ITestOutputHelper output)
             if (slots.EnumerateArray().Any(s => s.GetProperty("nzo_id").GetString() == nzoId && s.GetProperty("status").GetString() == status))
                 return;
             await Task.Delay(50, deadline.Token);
-        }
-    }
-
-    private static async Task<JsonElement[]> WaitForHistoryAsync(ServerProcess server, int count, CancellationToken cancellationToken)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(TimeSpan.FromSeconds(90));
-        while (true)
-        {
-            var history = (await server.ApiAsync("mode=history", deadline.Token)).GetProperty("history");
-            var slots = history.GetProperty("slots").EnumerateArray().ToArray();
-            if (slots.Length >= count)
-                return slots;
-            await Task.Delay(100, deadline.Token);
         }
     }
 }

@@ -6,9 +6,10 @@ namespace NzbDav.Server.Tests.RealClients;
 
 /// <summary>
 /// The Range and auth cases as the <c>curl</c> binary sees them on the wire: status line, the
-/// exact header strings and the body bytes, from a real server on a loopback port.
+/// exact header strings and the body bytes, from a real server on a loopback port. Every test
+/// only reads, so the class shares one server (<see cref="CurlRun"/>).
 /// </summary>
-public sealed class CurlTests
+public sealed class CurlTests(CurlTests.CurlRun run) : IClassFixture<CurlTests.CurlRun>
 {
     private const long Size = 1000;
     private const string File = "/content/tv/Show/e1.mkv";
@@ -17,7 +18,6 @@ public sealed class CurlTests
     [MemberData(nameof(HttpRangeCases.Satisfiable), MemberType = typeof(HttpRangeCases))]
     public async Task Ranges_answer_206_with_exact_content_range_and_length(string range, long from, long to)
     {
-        await using var run = await CurlRun.StartAsync();
         var answer = await run.CurlAsync(File, ["-H", "Range: " + range]);
 
         Assert.Equal(206, answer.Status);
@@ -32,7 +32,6 @@ public sealed class CurlTests
     [InlineData("bytes=5000-6000")]
     public async Task Unsatisfiable_ranges_answer_416_naming_the_length(string range)
     {
-        await using var run = await CurlRun.StartAsync();
         var answer = await run.CurlAsync(File, ["-H", "Range: " + range]);
 
         Assert.Equal(416, answer.Status);
@@ -47,7 +46,6 @@ public sealed class CurlTests
     [InlineData("bytes=0-1,5-6")]
     public async Task Malformed_or_multiple_ranges_get_the_whole_file(string range)
     {
-        await using var run = await CurlRun.StartAsync();
         var answer = await run.CurlAsync(File, ["-H", "Range: " + range]);
 
         Assert.Equal(200, answer.Status);
@@ -59,7 +57,6 @@ public sealed class CurlTests
     [Fact]
     public async Task If_range_and_head_behave_as_curl_expects()
     {
-        await using var run = await CurlRun.StartAsync();
         var whole = await run.CurlAsync(File, []);
         Assert.Equal(200, whole.Status);
         Assert.Equal("bytes", whole.Header("Accept-Ranges"));
@@ -88,7 +85,6 @@ public sealed class CurlTests
     [Fact]
     public async Task Without_the_right_credentials_curl_gets_401_and_no_bytes()
     {
-        await using var run = await CurlRun.StartAsync();
 
         foreach (var credentials in new[] { null, DavTestServer.User + ":wrong", "nobody:" + DavTestServer.Password })
         {
@@ -109,7 +105,6 @@ public sealed class CurlTests
     [InlineData("/content/tv/Show/..%5c..%5cetc%5cpasswd")]
     public async Task Traversal_paths_never_leave_the_tree(string path)
     {
-        await using var run = await CurlRun.StartAsync();
         // --path-as-is: curl must not normalise the dots away before they reach the server.
         var answer = await run.CurlAsync(path, ["--path-as-is"]);
 
@@ -121,27 +116,19 @@ public sealed class CurlTests
         Enumerable.Range(0, body.Length / size).Select(i => body.AsSpan(i * size, size).ToArray());
 
     /// <summary>A WebDAV server with one seeded job, and a work folder for curl's header and body files.</summary>
-    private sealed class CurlRun : IAsyncDisposable
+    public sealed class CurlRun : IAsyncLifetime
     {
-        private readonly TempDirectory _temp;
-        private readonly DavTestServer _server;
+        private readonly TempDirectory _temp = new();
+        private DavTestServer _server = null!;
         private int _calls;
 
-        private CurlRun(TempDirectory temp, DavTestServer server)
-        {
-            _temp = temp;
-            _server = server;
-        }
-
-        public static async Task<CurlRun> StartAsync()
+        public async ValueTask InitializeAsync()
         {
             var ct = TestContext.Current.CancellationToken;
-            var temp = new TempDirectory();
-            var server = await DavTestServer.StartAsync(temp.Path, ct);
+            _server = await DavTestServer.StartAsync(_temp.Path, ct);
             IReadOnlyList<DavItem> files;
-            (_, files) = await server.SeedCompletedJobAsync("tv", "Show", [("e1.mkv", Size)], ct);
+            (_, files) = await _server.SeedCompletedJobAsync("tv", "Show", [("e1.mkv", Size)], ct);
             Assert.Single(files);
-            return new CurlRun(temp, server);
         }
 
         /// <param name="credentials"><c>user:password</c>; the server's account when omitted, none when null.</param>
@@ -164,13 +151,14 @@ public sealed class CurlTests
 
         public async ValueTask DisposeAsync()
         {
-            await _server.DisposeAsync();
+            if (_server is not null)
+                await _server.DisposeAsync();
             _temp.Dispose();
         }
     }
 
     /// <summary>What curl received: the status, the raw header block and the body bytes.</summary>
-    private sealed record CurlAnswer(int Status, byte[] HeaderBytes, byte[] Body)
+    public sealed record CurlAnswer(int Status, byte[] HeaderBytes, byte[] Body)
     {
         /// <summary>The header's value exactly as sent (names compared without case); null when absent.</summary>
         public string? Header(string name) =>

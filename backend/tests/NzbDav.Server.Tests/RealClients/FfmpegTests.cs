@@ -2,12 +2,13 @@ using System.Globalization;
 using System.Text.Json;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Testing;
 using NzbDav.Tools.Demo;
 
 namespace NzbDav.Server.Tests.RealClients;
 
 /// <summary>ffprobe and ffmpeg open a real video over HTTP from the library, probe it and seek into its middle.</summary>
-public sealed class FfmpegTests
+public sealed class FfmpegTests(MockProviderFixture provider)
 {
     private const string Job = "Ffmpeg.Probe.S01E01";
     private const string Video = "Ffmpeg.Probe.S01E01.mkv";
@@ -30,7 +31,7 @@ public sealed class FfmpegTests
             Assert.Fail(ex.Message + " (tools/test.sh installs ffmpeg)");
         }
 
-        await using var run = await RealClientRun.StartAsync(Job, [(Video, await File.ReadAllBytesAsync(path, ct))], SegmentSize, ct);
+        await using var run = await RealClientRun.StartAsync(provider, Job, [(Video, await File.ReadAllBytesAsync(path, ct))], SegmentSize, ct);
         var root = RealClientRun.Root(run);
         var url = $"http://{RealClientRun.User}:{IngestionHost.Password}@{root.Authority}/content/tv/{Job}/{Video}";
 

@@ -5,6 +5,7 @@ using NzbDav.MockNntp;
 using NzbDav.MockNntp.Posting;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Testing;
 using NzbDav.Tools.Demo;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
@@ -18,6 +19,7 @@ namespace NzbDav.Server.Tests.RealClients;
 /// the posted message-ids, and read back over WebDAV byte for byte; failover to a backup for what
 /// inn does not have; the import health check's STATs; TLS and login required.
 /// </summary>
+[SlowTest("reads from inn2, which only the full suite sets up")]
 public sealed class InnServerTests
 {
     private const int SegmentSize = 48 * 1024;

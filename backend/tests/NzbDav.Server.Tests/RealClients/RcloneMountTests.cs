@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using NzbDav.Server.Tests.Data;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.RealClients;
 
@@ -7,7 +8,8 @@ namespace NzbDav.Server.Tests.RealClients;
 /// <c>rclone mount</c> with the flags docs/rclone-plex-jellyfin.md recommends, read through the
 /// kernel like Plex does. Skips, saying why, where FUSE cannot be used (many CI containers).
 /// </summary>
-public sealed class RcloneMountTests
+[SlowTest("a real rclone FUSE mount")]
+public sealed class RcloneMountTests(MockProviderFixture provider)
 {
     private const string Job = "Mount.Show.S01E01";
     private const string Video = "Mount.Show.S01E01.mkv";
@@ -21,7 +23,7 @@ public sealed class RcloneMountTests
             Assert.Skip("FUSE is not usable here: " + reason);
         var video = new byte[3_000_017];
         new Random(11).NextBytes(video);
-        await using var run = await RealClientRun.StartAsync(Job, [(Video, video)], SegmentSize, ct);
+        await using var run = await RealClientRun.StartAsync(provider, Job, [(Video, video)], SegmentSize, ct);
         using var work = new TempDirectory();
         var config = await RcloneConfig.WriteAsync(run, work.Path, ct);
         var relative = Path.Combine("content", "tv", Job, Video);

@@ -1,11 +1,12 @@
 using System.Security.Cryptography;
 using System.Text.Json;
 using NzbDav.Server.Tests.Data;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.RealClients;
 
 /// <summary>The real rclone webdav backend (vendor other, obscured password) against the real host.</summary>
-public sealed class RcloneTests
+public sealed class RcloneTests(MockProviderFixture provider)
 {
     private const string Job = "Rclone.Show.S01E01";
     private const string Video = "Rclone.Show.S01E01.mkv";
@@ -19,7 +20,7 @@ public sealed class RcloneTests
         // Odd sizes, so a size rounded to articles or a short last read would show.
         var video = RandomBytes(2_500_003, 7);
         var extra = RandomBytes(12_345, 8);
-        await using var run = await RealClientRun.StartAsync(Job, [(Video, video), (Extra, extra)], SegmentSize, ct);
+        await using var run = await RealClientRun.StartAsync(provider, Job, [(Video, video), (Extra, extra)], SegmentSize, ct);
         using var work = new TempDirectory();
         var config = await RcloneConfig.WriteAsync(run, work.Path, ct);
 

@@ -1,26 +1,21 @@
-using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.RealClients;
 
-/// <summary>Posts files to a fresh mock provider and ingests them as one job (category tv) on a real host.</summary>
+/// <summary>Posts files to the shared mock provider and ingests them as one job (category tv) on a real host.</summary>
 internal static class RealClientRun
 {
     public const string User = "admin";
 
-    public static async Task<IngestionRun> StartAsync(string job, IReadOnlyList<(string Name, byte[] Data)> files, int segmentSize, CancellationToken cancellationToken)
+    public static async Task<IngestionRun> StartAsync(MockProviderFixture provider, string job, IReadOnlyList<(string Name, byte[] Data)> files, int segmentSize, CancellationToken cancellationToken)
     {
         var data = new TempDirectory();
-        var nntp = new MockNntpServer();
-        await nntp.StartAsync(cancellationToken);
-        foreach (var (name, bytes) in files)
-            nntp.Store.AddFile(name, bytes, segmentSize);
-        using var nzb = new MemoryStream();
-        nntp.WriteNzb(nzb, job);
-        var host = await IngestionHost.StartAsync(data.Path, nntp.Port, cancellationToken);
-        var slot = await host.AddAndWaitAsync(nzb.ToArray(), job + ".nzb", cancellationToken);
-        var run = new IngestionRun(host, nntp, slot, [data]);
+        var nzb = provider.Nzb(job, [.. files.Select(f => provider.Store.AddFile(f.Name, f.Data, segmentSize))]);
+        var host = await IngestionHost.StartAsync(data.Path, provider.Port, cancellationToken);
+        var slot = await host.AddAndWaitAsync(nzb, job + ".nzb", cancellationToken);
+        var run = new IngestionRun(host, slot, [data]);
         if (slot.GetProperty("status").GetString() != "Completed")
         {
             var reason = slot.GetProperty("fail_message").GetString();

@@ -1,4 +1,5 @@
 using NzbDav.MockNntp;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.Testing;
 
@@ -55,6 +56,7 @@ public sealed class FullNzbTesterCommandTests
     }
 
     [Fact]
+    [SlowTest("a health sweep holding every connection through a full read")]
     public async Task A_health_sweep_holding_every_connection_never_makes_a_read_wait_a_second()
     {
         // 50 ms round trips, 8 connections; the sweep borrows all 8 before the read starts and must give them back.

@@ -10,6 +10,7 @@ using NzbDav.Server.Tests.WebDav;
 using NzbDav.Server.Tests.WebUi;
 using NzbDav.Server.WebDav;
 using NzbDav.Server.WebUi;
+using NzbDav.Testing;
 using NzbDav.Tools.Testing.Scale;
 
 namespace NzbDav.Server.Tests.Testing;
@@ -25,6 +26,7 @@ public sealed class ScaleCommandTests
     private static readonly ScaleLibrarySpec Small = new(Jobs: 220, FilesPerJob: 3, FolderSize: 100, Queued: 5, VideoSegments: 20);
 
     [Fact]
+    [SlowTest("generates and measures libraries of several sizes")]
     public async Task A_small_run_reports_every_figure_for_each_size_and_leaves_nothing_behind()
     {
         var started = DateTime.UtcNow;

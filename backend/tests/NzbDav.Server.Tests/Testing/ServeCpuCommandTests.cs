@@ -1,4 +1,5 @@
 using System.Text.Json;
+using NzbDav.Testing;
 using NzbDav.Tools.Testing.ServeCpu;
 
 namespace NzbDav.Server.Tests.Testing;
@@ -12,6 +13,7 @@ public sealed class ServeCpuCommandTests
     private const long SixteenMiB = 16L * 1024 * 1024;
 
     [Fact]
+    [SlowTest("starts the server as a child process and measures its CPU")]
     public async Task A_small_run_measures_only_the_gets_after_the_warm_up_and_leaves_no_child_behind()
     {
         var (exitCode, output, error) = await RunAsync(

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using NzbDav.Testing;
 using NzbDav.Tools.Testing.Soak;
 
 namespace NzbDav.Server.Tests.Testing;
@@ -10,6 +11,7 @@ namespace NzbDav.Server.Tests.Testing;
 public sealed class SoakCommandTests
 {
     [Fact]
+    [SlowTest("a 60 s soak with a 20 s provider outage")]
     public async Task Sixty_seconds_of_faults_and_a_20_s_outage_lose_nothing_and_meet_every_target()
     {
         // Smaller library files than the 10-minute run keep the mocks (in this test process) small.

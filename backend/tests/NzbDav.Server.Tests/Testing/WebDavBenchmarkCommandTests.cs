@@ -1,4 +1,5 @@
 using System.Text.Json;
+using NzbDav.Testing;
 using NzbDav.Tools.Testing.DavBenchmark;
 
 namespace NzbDav.Server.Tests.Testing;
@@ -150,6 +151,7 @@ public sealed class WebDavBenchmarkCommandTests
     }
 
     [Fact]
+    [SlowTest("a flood of hostile connections held through a benchmark run")]
     public async Task Hostile_connections_are_held_through_the_concurrent_phase_and_the_slow_ones_cut()
     {
         // A 1 s header timeout: the slow-header sockets are cut (after 2-3 s) in the 4 s the stream plays.

@@ -1,17 +1,14 @@
 using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text;
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
-using NzbDav.Server.Hosting;
 using NzbDav.Server.WebDav;
+using NzbDav.Testing.Hosting;
 
 namespace NzbDav.Server.Tests.WebDav;
 
@@ -22,18 +19,17 @@ public sealed class DavTestServer : IAsyncDisposable
     public const string Password = "correct horse";
     public const string ApiKey = "dav-test-api-key";
 
-    private readonly WebApplication _app;
+    private readonly TestHost _host;
 
-    private DavTestServer(WebApplication app, Uri address, PatternFileOpener opener, LogCapture logs, ResponseFlushWatch flushes)
+    private DavTestServer(TestHost host, PatternFileOpener opener, LogCapture logs, ResponseFlushWatch flushes)
     {
-        _app = app;
-        Address = address;
+        _host = host;
+        Address = host.Address;
         Opener = opener;
         Logs = logs;
         Flushes = flushes;
-        Http = new HttpClient { BaseAddress = address };
-        Http.DefaultRequestHeaders.Authorization = BasicHeader(User, Password);
-        Anonymous = new HttpClient { BaseAddress = address };
+        Http = host.CreateClient(BasicHeader(User, Password));
+        Anonymous = host.CreateClient();
     }
 
     public Uri Address { get; }
@@ -50,7 +46,7 @@ public sealed class DavTestServer : IAsyncDisposable
     /// <summary>Sends no credentials.</summary>
     public HttpClient Anonymous { get; }
 
-    public IServiceProvider Services => _app.Services;
+    public IServiceProvider Services => _host.Services;
 
     public static AuthenticationHeaderValue BasicHeader(string user, string password) =>
         new("Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes(user + ":" + password)));
@@ -58,28 +54,19 @@ public sealed class DavTestServer : IAsyncDisposable
     /// <summary>Starts with <see cref="Password"/> configured unless <paramref name="configurePassword"/> is false.</summary>
     public static async Task<DavTestServer> StartAsync(string dataDirectory, CancellationToken cancellationToken, bool configurePassword = true, params string[] extra)
     {
-        List<string> args =
-        [
-            "--urls", "http://127.0.0.1:0",
-            "--NzbDav:DataDirectory=" + dataDirectory,
-            "--NzbDav:ApiKey=" + ApiKey,
-            "--NzbDav:Queue:Hold=true",
-        ];
+        var builder = new TestHostBuilder(dataDirectory, ApiKey).HoldQueue(true);
         if (configurePassword)
-            args.Add("--NzbDav:WebDav:Password=" + Password);
-        args.AddRange(extra);
+            builder.WithWebDavPassword(Password);
         var opener = new PatternFileOpener();
         var logs = new LogCapture();
         var flushes = new ResponseFlushWatch();
-        var app = NzbDavHost.Build([.. args], services =>
+        var host = await builder.WithArguments(extra).ConfigureServices(services =>
         {
             services.AddSingleton<IDavFileOpener>(opener);
             services.AddSingleton<ILoggerProvider>(logs);
             services.AddSingleton<IStartupFilter>(flushes);
-        });
-        await app.StartAsync(cancellationToken);
-        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
-        return new DavTestServer(app, new Uri(address), opener, logs, flushes);
+        }).StartAsync(cancellationToken);
+        return new DavTestServer(host, opener, logs, flushes);
     }
 
     /// <summary>Adds a Completed job with a folder under <c>/content/&lt;category&gt;/&lt;name&gt;</c> holding the given files.</summary>
@@ -137,8 +124,6 @@ public sealed class DavTestServer : IAsyncDisposable
     {
         Http.Dispose();
         Anonymous.Dispose();
-        await _app.StopAsync(CancellationToken.None);
-        await _app.DisposeAsync();
-        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        await _host.DisposeAsync();
     }
 }

@@ -1,16 +1,14 @@
 using System.Xml.Linq;
-using NzbDav.Server.Tests.Data;
 
 namespace NzbDav.Server.Tests.WebDav;
 
-public sealed class MethodTests
+public sealed class MethodTests(DavServerFixture dav) : IClassFixture<DavServerFixture>
 {
     [Fact]
     public async Task Options_announces_class_1_and_the_allowed_methods()
     {
         var ct = TestContext.Current.CancellationToken;
-        using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        var server = dav.Server;
 
         using var response = await DavHttp.SendAsync(server.Http, "OPTIONS", "/content/", ct);
 
@@ -32,8 +30,7 @@ public sealed class MethodTests
     public async Task Unsupported_methods_get_405_with_a_dav_error_body(string method, string path)
     {
         var ct = TestContext.Current.CancellationToken;
-        using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        var server = dav.Server;
 
         using var response = await DavHttp.SendAsync(server.Http, method, path, ct);
 
@@ -58,8 +55,7 @@ public sealed class MethodTests
     public async Task Traversal_attempts_never_leave_the_tree(string target)
     {
         var ct = TestContext.Current.CancellationToken;
-        using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        var server = dav.Server;
 
         var propfind = await server.RawStatusAsync("PROPFIND", target, ct);
         var get = await server.RawStatusAsync("GET", target, ct);

@@ -5,14 +5,13 @@ using static NzbDav.Server.Tests.WebDav.DavHttp;
 
 namespace NzbDav.Server.Tests.WebDav;
 
-public sealed class PropfindTests
+public sealed class PropfindTests(DavServerFixture dav) : IClassFixture<DavServerFixture>
 {
     [Fact]
     public async Task Depth_0_and_1_on_the_root_list_the_four_top_folders()
     {
         var ct = TestContext.Current.CancellationToken;
-        using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        var server = dav.Server;
 
         var self = await MultistatusAsync(server.Http, "/", "0", null, ct);
         var root = Assert.Single(self).Value;
@@ -28,8 +27,7 @@ public sealed class PropfindTests
     public async Task Infinite_depth_is_refused_with_propfind_finite_depth(string? depth)
     {
         var ct = TestContext.Current.CancellationToken;
-        using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        var server = dav.Server;
 
         using var response = await PropfindAsync(server.Http, "/content/", depth, null, ct);
 
@@ -103,8 +101,7 @@ public sealed class PropfindTests
     public async Task Bad_bodies_answer_400(string body)
     {
         var ct = TestContext.Current.CancellationToken;
-        using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        var server = dav.Server;
 
         using var response = await PropfindAsync(server.Http, "/", "1", body, ct);
 
@@ -115,8 +112,7 @@ public sealed class PropfindTests
     public async Task Missing_paths_answer_404()
     {
         var ct = TestContext.Current.CancellationToken;
-        using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        var server = dav.Server;
 
         using var response = await PropfindAsync(server.Http, "/content/tv/nothing", "0", null, ct);
 

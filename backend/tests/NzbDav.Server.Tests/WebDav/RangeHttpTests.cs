@@ -4,8 +4,12 @@ using NzbDav.Server.Tests.Data;
 
 namespace NzbDav.Server.Tests.WebDav;
 
-/// <summary>GET/HEAD over a real socket, checking the exact header strings the server sends.</summary>
-public sealed class RangeHttpTests
+/// <summary>
+/// GET/HEAD over a real socket, checking the exact header strings the server sends. The tests that
+/// only read share one seeded server (<see cref="SeededServer"/>); those that watch the file opener
+/// start their own, since another test's reads would move what they count.
+/// </summary>
+public sealed class RangeHttpTests(RangeHttpTests.SeededServer seeded) : IClassFixture<RangeHttpTests.SeededServer>
 {
     private const long Size = 1000;
 
@@ -23,9 +27,7 @@ public sealed class RangeHttpTests
     public async Task Full_get_sends_every_validator_and_the_exact_bytes()
     {
         var ct = TestContext.Current.CancellationToken;
-        var (server, temp, file) = await StartAsync(ct);
-        await using var _ = server;
-        using var __ = temp;
+        var (server, file) = (seeded.Server, seeded.File);
 
         using var response = await DavHttp.SendAsync(server.Http, "GET", "/content/tv/Show/e1.mkv", ct);
 
@@ -44,9 +46,7 @@ public sealed class RangeHttpTests
     public async Task Single_ranges_answer_206_with_exact_headers(string range, long from, long to)
     {
         var ct = TestContext.Current.CancellationToken;
-        var (server, temp, _) = await StartAsync(ct);
-        await using var _s = server;
-        using var _t = temp;
+        var server = seeded.Server;
 
         using var response = await DavHttp.SendAsync(server.Http, "GET", "/.ids/" + (await FileIdAsync(server, ct)), ct, ("Range", range));
 
@@ -62,9 +62,7 @@ public sealed class RangeHttpTests
     public async Task Unsatisfiable_ranges_answer_416_with_the_length(string range)
     {
         var ct = TestContext.Current.CancellationToken;
-        var (server, temp, _) = await StartAsync(ct);
-        await using var _s = server;
-        using var _t = temp;
+        var server = seeded.Server;
 
         using var response = await DavHttp.SendAsync(server.Http, "GET", "/content/tv/Show/e1.mkv", ct, ("Range", range));
 
@@ -81,9 +79,7 @@ public sealed class RangeHttpTests
     public async Task Malformed_or_multiple_ranges_get_the_whole_file(string range)
     {
         var ct = TestContext.Current.CancellationToken;
-        var (server, temp, _) = await StartAsync(ct);
-        await using var _s = server;
-        using var _t = temp;
+        var server = seeded.Server;
 
         using var response = await DavHttp.SendAsync(server.Http, "GET", "/content/tv/Show/e1.mkv", ct, ("Range", range));
 
@@ -96,9 +92,7 @@ public sealed class RangeHttpTests
     public async Task If_range_serves_the_range_only_when_the_validator_matches()
     {
         var ct = TestContext.Current.CancellationToken;
-        var (server, temp, file) = await StartAsync(ct);
-        await using var _s = server;
-        using var _t = temp;
+        var (server, file) = (seeded.Server, seeded.File);
         const string path = "/content/tv/Show/e1.mkv";
 
         using (var byTag = await DavHttp.SendAsync(server.Http, "GET", path, ct, ("Range", "bytes=10-19"), ("If-Range", ETagOf(file))))
@@ -196,5 +190,25 @@ public sealed class RangeHttpTests
         var listing = await DavHttp.MultistatusAsync(server.Http, "/.ids/", "1", null, ct);
         var entry = listing.Single(e => DavHttp.OkProp(e.Value, "getcontentlength")?.Value == "1000");
         return Guid.Parse(entry.Key["/.ids/".Length..]);
+    }
+
+    /// <summary>The server with the seeded job, started once for the tests that only read from it.</summary>
+    public sealed class SeededServer : IAsyncLifetime
+    {
+        private TempDirectory? _temp;
+
+        public DavTestServer Server { get; private set; } = null!;
+
+        public DavItem File { get; private set; } = null!;
+
+        public async ValueTask InitializeAsync() =>
+            (Server, _temp, File) = await StartAsync(TestContext.Current.CancellationToken);
+
+        public async ValueTask DisposeAsync()
+        {
+            if (Server is not null)
+                await Server.DisposeAsync();
+            _temp?.Dispose();
+        }
     }
 }

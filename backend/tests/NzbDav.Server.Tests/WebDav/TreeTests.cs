@@ -7,7 +7,7 @@ using NzbDav.Server.Tests.Data;
 
 namespace NzbDav.Server.Tests.WebDav;
 
-public sealed class TreeTests
+public sealed class TreeTests(DavServerFixture dav) : IClassFixture<DavServerFixture>
 {
     private static byte[] SampleNzb()
     {
@@ -76,8 +76,8 @@ public sealed class TreeTests
     public async Task Put_elsewhere_is_refused(string path, int status)
     {
         var ct = TestContext.Current.CancellationToken;
-        using var temp = new TempDirectory();
-        await using var server = await DavTestServer.StartAsync(temp.Path, ct);
+        // Shared: no test PUTs an accepted NZB into this server, so its queue stays empty.
+        var server = dav.Server;
 
         using var response = await PutAsync(server, path, SampleNzb(), ct);
 

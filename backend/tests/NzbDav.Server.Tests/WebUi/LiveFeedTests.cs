@@ -7,6 +7,8 @@ using Microsoft.Extensions.DependencyInjection;
 using NzbDav.Server.Live;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
+using NzbDav.Testing;
+using static NzbDav.Testing.Waiting;
 
 namespace NzbDav.Server.Tests.WebUi;
 
@@ -20,7 +22,8 @@ public sealed class LiveFeedGroup;
 /// serialization per tick, a client that stops reading is dropped instead of buffered, and nothing
 /// is sampled once nobody listens.
 /// </summary>
-[Collection(nameof(LiveFeedGroup))]
+[Collection(nameof(LiveFeedTests))]
+[SlowTest("200 live-feed subscribers, alone in the process")]
 public sealed class LiveFeedTests
 {
     private const string Password = "correct horse battery";
@@ -79,7 +82,7 @@ public sealed class LiveFeedTests
             var request = $"GET /ui/api/live HTTP/1.1\r\nHost: {address.Authority}\r\nCookie: {ui.Cookies.GetCookieHeader(new Uri(address, "/ui/api/live"))}\r\n\r\n";
             await slow.SendAsync(Encoding.ASCII.GetBytes(request), SocketFlags.None, ct);
             await WaitUntilAsync(() => feed.SubscriberCount == 201, State, ct);
-            await WaitUntilAsync(() => feed.Dropped >= 1, State, ct, TimeSpan.FromSeconds(60));
+            await WaitUntilAsync(() => feed.Dropped >= 1, State, TimeSpan.FromSeconds(60), ct);
         }
 
         Assert.Equal(1, feed.Dropped);
@@ -120,16 +123,6 @@ public sealed class LiveFeedTests
             }
         }, CancellationToken.None);
         return reader;
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition, Func<string> state, CancellationToken cancellationToken, TimeSpan? limit = null)
-    {
-        var deadline = System.Diagnostics.Stopwatch.GetTimestamp() + (long)((limit ?? TimeSpan.FromSeconds(30)).TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
-        while (!condition())
-        {
-            Assert.True(System.Diagnostics.Stopwatch.GetTimestamp() < deadline, "Not reached in time: " + state());
-            await Task.Delay(20, cancellationToken);
-        }
     }
 
     private sealed class FrameReader

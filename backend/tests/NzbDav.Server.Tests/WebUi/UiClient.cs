@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
+using NzbDav.Testing.Hosting;
 
 namespace NzbDav.Server.Tests.WebUi;
 
@@ -45,6 +46,19 @@ public sealed class UiClient : IDisposable
     }
 
     public Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken) => _http.SendAsync(request, cancellationToken);
+
+    /// <summary>GET <paramref name="path"/>, which must answer 200, and its JSON.</summary>
+    public async Task<JsonElement> GetJsonAsync(string path, CancellationToken cancellationToken)
+    {
+        using var response = await _http.GetAsync(path, cancellationToken);
+        var body = await response.Content.ReadAsStringAsync(cancellationToken);
+        Assert.True(response.StatusCode == HttpStatusCode.OK, $"{path} answered {(int)response.StatusCode}: {body}");
+        return JsonDocument.Parse(body).RootElement.Clone();
+    }
+
+    /// <summary>Polls the queue and the history like the page does until job <paramref name="id"/> is in the history; the queue must hold it meanwhile.</summary>
+    public Task<JsonElement> WaitForHistoryAsync(string id, CancellationToken cancellationToken) =>
+        JobHistory.WaitForHistoryAsync(GetJsonAsync, JobListApi.WebUi, id, mustStayQueued: true, cancellationToken);
 
     /// <summary>As <see cref="SendAsync(HttpRequestMessage, CancellationToken)"/>, returning at the headers (for the live feed, which never ends).</summary>
     public Task<HttpResponseMessage> SendHeadersAsync(HttpRequestMessage request, CancellationToken cancellationToken) =>

@@ -1,8 +1,8 @@
 using System.Net;
 using System.Net.Http.Headers;
-using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.WebUi;
 
@@ -11,7 +11,7 @@ namespace NzbDav.Server.Tests.WebUi;
 /// mount path, a file's bytes (whole, ranged, as a download) equal to what WebDAV serves, the read
 /// test, and paths that are refused.
 /// </summary>
-public sealed class UiFilesTests
+public sealed class UiFilesTests(MockProviderFixture provider)
 {
     private const string Password = "correct horse battery";
 
@@ -20,10 +20,9 @@ public sealed class UiFilesTests
     {
         var ct = TestContext.Current.CancellationToken;
         using var data = new TempDirectory();
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
-        var nzb = UiJobsTests.Nzb(nntp, "Show.S01E01.mkv", "Show.S01E01");
-        var original = nntp.Store.Files[0].ReadExpected(0, (int)nntp.Store.Files[0].Size);
+        var nntp = provider.Server;
+        var (nzb, posted) = UiJobsTests.Post(nntp, "Show.S01E01.mkv", "Show.S01E01");
+        var original = posted.ReadExpected(0, (int)posted.Size);
         await using var server = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, ct,
             "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password, "--NzbDav:Categories:0=tv", "--NzbDav:MountPath=/mnt/media/nzbdav/",
             "--NzbDav:WebDav:Password=dav-secret", "--NzbDav:WebDav:PublicUrl=https://dav.example.org/");
@@ -33,7 +32,7 @@ public sealed class UiFilesTests
             Assert.Equal(HttpStatusCode.Unauthorized, anonymous.StatusCode);
 
         var id = await UiJobsTests.AddOneAsync(ui, "Show.S01E01.nzb", nzb, ct, ("category", "tv"));
-        Assert.Equal("Completed", (await UiJobsTests.WaitForHistoryAsync(ui, id, ct)).GetProperty("status").GetString());
+        Assert.Equal("Completed", (await ui.WaitForHistoryAsync(id, ct)).GetProperty("status").GetString());
 
         var root = await UiJobsTests.GetAsync(ui, "/ui/api/files", ct);
         Assert.Equal("/content", root.GetProperty("path").GetString());

@@ -1,12 +1,12 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
-using NzbDav.MockNntp;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
 using NzbDav.Server.Tests.Mount;
 using NzbDav.Server.Tests.RealClients;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.WebUi;
 
@@ -17,7 +17,7 @@ namespace NzbDav.Server.Tests.WebUi;
 /// the wrong size — without ever answering 500, and through NzbDav's real managed mount (rclone,
 /// FUSE) every check passes.
 /// </summary>
-public sealed class UiIntegrationsTests
+public sealed class UiIntegrationsTests(MockProviderFixture provider)
 {
     private const string Password = "correct horse battery";
     private const string Placeholder = "<your WebDAV password>";
@@ -119,8 +119,7 @@ public sealed class UiIntegrationsTests
         var ct = TestContext.Current.CancellationToken;
         using var data = new TempDirectory();
         var mount = Path.Combine(data.Path, "mnt");
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
+        var nntp = provider.Server;
         await using var server = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, ct,
             "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password, "--NzbDav:Categories:0=tv", "--NzbDav:MountPath=" + mount);
         using var ui = new UiClient(server.Http.BaseAddress!);
@@ -150,7 +149,7 @@ public sealed class UiIntegrationsTests
         // A job completes; the folder holds a fake tree whose copy of its file has the wrong size.
         var nzb = UiJobsTests.Nzb(nntp, "Show.S01E01.mkv", "Show.S01E01");
         var id = await UiJobsTests.AddOneAsync(ui, "Show.S01E01.nzb", nzb, ct, ("category", "tv"));
-        Assert.Equal("Completed", (await UiJobsTests.WaitForHistoryAsync(ui, id, ct)).GetProperty("status").GetString());
+        Assert.Equal("Completed", (await ui.WaitForHistoryAsync(id, ct)).GetProperty("status").GetString());
         var fake = Path.Combine(mount, "content", "tv", "Show.S01E01", "Show.S01E01.mkv");
         Directory.CreateDirectory(Path.GetDirectoryName(fake)!);
         await File.WriteAllBytesAsync(fake, new byte[5_000], ct);
@@ -186,19 +185,16 @@ public sealed class UiIntegrationsTests
         const string fileName = release + ".mkv";
         using var data = new TempDirectory();
         var mount = Path.Combine(data.Path, "mnt");
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
+        var nntp = provider.Server;
         var content = new byte[300_007];
         new Random(14).NextBytes(content);
-        nntp.Store.AddFile(fileName, content, 100_000);
-        using var nzb = new MemoryStream();
-        nntp.WriteNzb(nzb, release);
+        var nzb = provider.Nzb(release, nntp.Store.AddFile(fileName, content, 100_000));
 
         // A one-second directory cache: the switch to .strm entries below shows in the mount soon.
         await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, TestContext.Current.TestOutputHelper,
             "--Mount:Enabled=true", "--NzbDav:MountPath=" + mount, "--Mount:DirCacheTime=1s", "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password);
         var links = (await MountHealth.WaitMountedAsync(host.Server, ct)).GetProperty("links").GetBoolean();
-        var slot = await host.AddAndWaitAsync(nzb.ToArray(), release + ".nzb", ct);
+        var slot = await host.AddAndWaitAsync(nzb, release + ".nzb", ct);
         Assert.Equal("Completed", slot.GetProperty("status").GetString());
         using var ui = new UiClient(host.Server.Http.BaseAddress!);
         await ui.LoginAsync("admin", Password, ct);

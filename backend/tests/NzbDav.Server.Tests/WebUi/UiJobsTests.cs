@@ -7,6 +7,7 @@ using NzbDav.MockNntp.Nzb;
 using NzbDav.Server.Tests.Api;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Testing;
+using NzbDav.Testing;
 
 namespace NzbDav.Server.Tests.WebUi;
 
@@ -15,7 +16,7 @@ namespace NzbDav.Server.Tests.WebUi;
 /// ingestion queue: uploads and URLs, the queue's pause, a job's pause, priority and delete, paging
 /// and search of the history, retry, removal with and without files, and the stored NZB.
 /// </summary>
-public sealed class UiJobsTests
+public sealed class UiJobsTests(MockProviderFixture provider)
 {
     private const string Password = "correct horse battery";
 
@@ -24,8 +25,7 @@ public sealed class UiJobsTests
     {
         var ct = TestContext.Current.CancellationToken;
         using var data = new TempDirectory();
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
+        var nntp = provider.Server;
         var first = Nzb(nntp, "first.mkv", "First");
         var second = Nzb(nntp, "second.mkv", "Second");
         await using var server = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: false, ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password, "--NzbDav:Categories:0=tv");
@@ -75,7 +75,7 @@ public sealed class UiJobsTests
 
         Assert.False((await ReadOkAsync(await ui.PostAsync("/ui/api/queue/resume", new { }, ct), ct)).GetProperty("paused").GetBoolean());
         foreach (var id in ids)
-            Assert.Equal("Completed", (await WaitForHistoryAsync(ui, id, ct)).GetProperty("status").GetString());
+            Assert.Equal("Completed", (await ui.WaitForHistoryAsync(id, ct)).GetProperty("status").GetString());
         Assert.Empty((await GetAsync(ui, "/ui/api/queue", ct)).GetProperty("jobs").EnumerateArray());
 
         // Paging, newest first, search and the status filter.
@@ -104,8 +104,7 @@ public sealed class UiJobsTests
     {
         var ct = TestContext.Current.CancellationToken;
         using var data = new TempDirectory();
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
+        var nntp = provider.Server;
         var gone = nntp.Store.AddFile("gone.mkv", new byte[5000], 1000);
         nntp.Store.SetMissing(gone.Articles[0], true);
         var goneNzb = Write(nntp, gone, "Gone");
@@ -115,7 +114,7 @@ public sealed class UiJobsTests
         await ui.LoginAsync("admin", Password, ct);
 
         var goneId = await AddOneAsync(ui, "Gone.nzb", goneNzb, ct);
-        var failed = await WaitForHistoryAsync(ui, goneId, ct);
+        var failed = await ui.WaitForHistoryAsync(goneId, ct);
         Assert.Equal("Failed", failed.GetProperty("status").GetString());
         Assert.Contains("missing on every provider", failed.GetProperty("failMessage").GetString(), StringComparison.Ordinal);
         Assert.Equal(JsonValueKind.Null, failed.GetProperty("contentPath").ValueKind);
@@ -124,17 +123,17 @@ public sealed class UiJobsTests
         // The article is back (a provider caught up): retry ingests the stored NZB again.
         nntp.Store.SetMissing(gone.Articles[0], false);
         Assert.Equal(goneId, (await ReadOkAsync(await ui.PostAsync($"/ui/api/jobs/{goneId}/retry", new { }, ct), ct)).GetProperty("id").GetString());
-        Assert.Equal("Completed", (await WaitForHistoryAsync(ui, goneId, ct)).GetProperty("status").GetString());
+        Assert.Equal("Completed", (await ui.WaitForHistoryAsync(goneId, ct)).GetProperty("status").GetString());
         await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{goneId}/retry", new { }, ct), HttpStatusCode.Conflict, "not found in failed history", ct);
 
         // An NZB that can never parse cannot be retried.
         var brokenId = await AddOneAsync(ui, "Broken.nzb", "<nzb><file"u8.ToArray(), ct);
-        Assert.StartsWith("Invalid NZB: ", (await WaitForHistoryAsync(ui, brokenId, ct)).GetProperty("failMessage").GetString(), StringComparison.Ordinal);
+        Assert.StartsWith("Invalid NZB: ", (await ui.WaitForHistoryAsync(brokenId, ct)).GetProperty("failMessage").GetString(), StringComparison.Ordinal);
         await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{brokenId}/retry", new { }, ct), HttpStatusCode.Conflict, "Invalid NZB", ct);
 
         // Removing the entry keeps the files: WebDAV still serves them and the SAB history agrees.
         var keptId = await AddOneAsync(ui, "Kept.nzb", kept, ct);
-        Assert.Equal("Completed", (await WaitForHistoryAsync(ui, keptId, ct)).GetProperty("status").GetString());
+        Assert.Equal("Completed", (await ui.WaitForHistoryAsync(keptId, ct)).GetProperty("status").GetString());
         Assert.Equal(HttpStatusCode.NoContent, (await ui.PostAsync($"/ui/api/jobs/{keptId}/delete", new { deleteFiles = false }, ct)).StatusCode);
         var history = await GetAsync(ui, "/ui/api/history", ct);
         Assert.DoesNotContain(history.GetProperty("jobs").EnumerateArray(), j => j.GetProperty("id").GetString() == keptId);
@@ -155,8 +154,7 @@ public sealed class UiJobsTests
     {
         var ct = TestContext.Current.CancellationToken;
         using var data = new TempDirectory();
-        await using var nntp = new MockNntpServer();
-        await nntp.StartAsync(ct);
+        var nntp = provider.Server;
         var nzb = Nzb(nntp, "fromurl.mkv", "From URL");
         await using var web = new LoopbackHttpServer();
         web.Serve("/get/1", 200, nzb, "Indexer.Release.nzb");
@@ -167,7 +165,7 @@ public sealed class UiJobsTests
         var added = await ReadOkAsync(await ui.PostAsync("/ui/api/queue/url", new { url = web.Url("/get/1").ToString(), priority = 1 }, ct), ct);
         var one = Assert.Single(added.GetProperty("added").EnumerateArray());
         Assert.Equal("Indexer.Release.nzb", one.GetProperty("file").GetString());
-        var slot = await WaitForHistoryAsync(ui, one.GetProperty("id").GetString()!, ct);
+        var slot = await ui.WaitForHistoryAsync(one.GetProperty("id").GetString()!, ct);
         Assert.Equal("Completed", slot.GetProperty("status").GetString());
         Assert.Equal("Indexer.Release", slot.GetProperty("name").GetString());
 
@@ -177,11 +175,15 @@ public sealed class UiJobsTests
         await AssertRefusedAsync(await ui.PostAsync("/ui/api/queue/url", new { url = web.Url("/get/1").ToString(), name = "a/b" }, ct), HttpStatusCode.BadRequest, "without slashes", ct);
     }
 
-    internal static byte[] Nzb(MockNntpServer nntp, string fileName, string title)
+    internal static byte[] Nzb(MockNntpServer nntp, string fileName, string title) => Post(nntp, fileName, title).Nzb;
+
+    /// <summary>Posts a 12,000-byte file; answers an NZB of it alone and the posted file.</summary>
+    internal static (byte[] Nzb, MockFile File) Post(MockNntpServer nntp, string fileName, string title)
     {
         var data = new byte[12_000];
         new Random(fileName.Length).NextBytes(data);
-        return Write(nntp, nntp.Store.AddFile(fileName, data, 4000), title);
+        var file = nntp.Store.AddFile(fileName, data, 4000);
+        return (Write(nntp, file, title), file);
     }
 
     private static byte[] Write(MockNntpServer nntp, MockFile file, string title)
@@ -222,11 +224,8 @@ public sealed class UiJobsTests
     private static IEnumerable<string?> SabHistoryIds(JsonElement answer) =>
         answer.GetProperty("history").GetProperty("slots").EnumerateArray().Select(s => s.GetProperty("nzo_id").GetString());
 
-    internal static async Task<JsonElement> GetAsync(UiClient ui, string path, CancellationToken cancellationToken)
-    {
-        using var response = await ui.SendAsync(new HttpRequestMessage(HttpMethod.Get, path), cancellationToken);
-        return await ReadOkAsync(response, cancellationToken);
-    }
+    internal static Task<JsonElement> GetAsync(UiClient ui, string path, CancellationToken cancellationToken) =>
+        ui.GetJsonAsync(path, cancellationToken);
 
     private static async Task<JsonElement> ReadOkAsync(HttpResponseMessage response, CancellationToken cancellationToken)
     {
@@ -245,26 +244,6 @@ public sealed class UiJobsTests
             var body = await response.Content.ReadAsStringAsync(cancellationToken);
             Assert.True(response.StatusCode == status, $"expected {(int)status}, got {(int)response.StatusCode}: {body}");
             Assert.Contains(reason, JsonDocument.Parse(body).RootElement.GetProperty("error").GetString(), StringComparison.Ordinal);
-        }
-    }
-
-    /// <summary>Polls the UI's history like the page does until the job is in it; the queue must hold it meanwhile.</summary>
-    internal static async Task<JsonElement> WaitForHistoryAsync(UiClient ui, string id, CancellationToken cancellationToken)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(TimeSpan.FromSeconds(60));
-        while (true)
-        {
-            var queued = (await GetAsync(ui, "/ui/api/queue", deadline.Token)).GetProperty("jobs").EnumerateArray().Any(j => j.GetProperty("id").GetString() == id);
-            var history = await GetAsync(ui, "/ui/api/history?pageSize=200", deadline.Token);
-            foreach (var job in history.GetProperty("jobs").EnumerateArray())
-            {
-                if (job.GetProperty("id").GetString() == id)
-                    return job;
-            }
-
-            Assert.True(queued, $"Job {id} is neither queued nor in the history: it was lost.");
-            await Task.Delay(50, deadline.Token);
         }
     }
 }

@@ -13,6 +13,7 @@ using NzbDav.Server.Tests.Ingestion;
 using NzbDav.Server.Tests.WebDav;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Providers;
+using static NzbDav.Testing.Waiting;
 
 namespace NzbDav.Server.Tests.WebUi;
 
@@ -320,16 +321,6 @@ public sealed class UiSettingsTests
         using var stream = new MemoryStream();
         MockNzbWriter.Write(stream, nntp.Store.Files, "Show.S01E01", DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
         return stream.ToArray();
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition, CancellationToken cancellationToken)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(TimeSpan.FromSeconds(30));
-        while (!condition())
-        {
-            await Task.Delay(10, deadline.Token);
-        }
     }
 
     /// <summary>Readers that fetch ranges of the file in a loop, as players seeking about, and check every byte.</summary>

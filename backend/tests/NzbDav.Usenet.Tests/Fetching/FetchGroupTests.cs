@@ -5,6 +5,7 @@ using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
 using NzbDav.Usenet.Tests.Providers;
 using NzbDav.Usenet.Yenc;
+using static NzbDav.Testing.Waiting;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 
 namespace NzbDav.Usenet.Tests.Fetching;
@@ -110,7 +111,7 @@ public sealed class FetchGroupTests
         var held = Submit(group, "held@x", 0);
         var queued = Submit(group, "queued@x", 1);
         group.Wake();
-        await WaitUntilAsync(() => kit["fast"].BodyRequests == 1); // the first is out, waiting at the gate
+        await WaitUntilAsync(() => kit["fast"].BodyRequests == 1, Token); // the first is out, waiting at the gate
 
         await group.DisposeAsync();
 
@@ -133,7 +134,7 @@ public sealed class FetchGroupTests
         var first = Submit(group, "first@x", 0);
         var second = Submit(group, "second@x", 1);
         group.Wake();
-        await WaitUntilAsync(() => kit["fast"].BodyRequests == 1);
+        await WaitUntilAsync(() => kit["fast"].BodyRequests == 1, Token);
 
         kit.Client.Reconfigure(new UsenetOptions { Providers = [.. kit.Options.Providers.Where(p => p.Name != "fast")] });
         gate.SetResult();
@@ -142,7 +143,7 @@ public sealed class FetchGroupTests
         Assert.Equal(ClientTestKit.Article("second@x"), await second.Data);
         Assert.Equal(["first@x"], kit["fast"].BodyLog);
         Assert.Equal(["second@x"], kit["slow"].BodyLog);
-        await WaitUntilAsync(() => kit["fast"].OpenNow == 0); // its session closed when the lease came back
+        await WaitUntilAsync(() => kit["fast"].OpenNow == 0, Token); // its session closed when the lease came back
     }
 
     [Fact]
@@ -175,7 +176,7 @@ public sealed class FetchGroupTests
         first.Wake();
         second.Wake();
 
-        await WaitUntilAsync(() => kit.Limiter.GetStats() is { InUse: 6, StreamingWaiting: > 0 });
+        await WaitUntilAsync(() => kit.Limiter.GetStats() is { InUse: 6, StreamingWaiting: > 0 }, Token);
         // More reads arrive while the pool is full: each wakes both groups' loops again.
         for (var i = 20; i < 40; i++)
         {
@@ -212,7 +213,7 @@ public sealed class FetchGroupTests
             var late = Submit(group, "late@x", 0);
             group.SetHead(late);
             group.Wake();
-            await WaitUntilAsync(() => kit["fast"].BodyRequests == 1); // out on fast, where nothing comes
+            await WaitUntilAsync(() => kit["fast"].BodyRequests == 1, Token); // out on fast, where nothing comes
 
             // With no fetch timed yet, a reader's request is raced 600 ms after its attempt started.
             kit.Time.Advance(TimeSpan.FromMilliseconds(599));
@@ -251,16 +252,6 @@ public sealed class FetchGroupTests
         var request = new BodyRequest(messageId, order);
         group.Submit(request);
         return request;
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(Token);
-        deadline.CancelAfter(TimeSpan.FromSeconds(10));
-        while (!condition())
-        {
-            await Task.Delay(1, deadline.Token);
-        }
     }
 
     /// <summary>Keeps every message logged to it (the fetch engine's logs say what it decided, and when).</summary>

@@ -1,6 +1,7 @@
 using NzbDav.Usenet.Health;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Tests.Providers;
+using static NzbDav.Testing.Waiting;
 
 namespace NzbDav.Usenet.Tests.Health;
 
@@ -78,7 +79,7 @@ public sealed class StatSweepTests
         await using var sweep = new StatSweep(kit.Client, OperationKind.HealthCheck, window: 2000);
         kit["fast"].Gate = gate;
         var running = sweep.CheckAsync(ids, TestContext.Current.CancellationToken);
-        await WaitUntilAsync(() => kit.Limiter.GetStats().InUse == 9);
+        await WaitUntilAsync(() => kit.Limiter.GetStats().InUse == 9, TestContext.Current.CancellationToken);
 
         // A player asks for every connection while the sweep holds them all with full pipelines.
         var players = Enumerable.Range(0, 8).Select(_ => kit.Limiter.AcquireAsync(OperationKind.Streaming, TestContext.Current.CancellationToken).AsTask()).ToArray();
@@ -95,12 +96,5 @@ public sealed class StatSweepTests
         Assert.All(results, r => Assert.Equal(ArticleAvailability.Present, r));
         foreach (var permit in permits)
             permit.Dispose();
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition)
-    {
-        using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(10));
-        while (!condition())
-            await Task.Delay(5, deadline.Token);
     }
 }

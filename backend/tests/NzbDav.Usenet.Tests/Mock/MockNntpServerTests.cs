@@ -1,4 +1,3 @@
-using NzbDav.MockNntp;
 using NzbDav.MockNntp.Articles;
 using NzbDav.MockNntp.Yenc;
 
@@ -57,11 +56,10 @@ public sealed class MockNntpServerTests(MockNntpServerFixture fixture)
     [Fact]
     public async Task UnknownAndMissingArticles_Answer430()
     {
-        await using var server = new MockNntpServer();
-        var file = server.Store.AddFile("x.bin", TestData.Random(5000, 3), 1000);
-        server.Store.SetMissing(file.Articles[1], missing: true);
-        await server.StartAsync(Ct);
-        await using var client = await ConnectReadyAsync(server.Port);
+        // Its own file on the shared server: marking an article missing touches no other test's.
+        var file = fixture.Store.AddFile("x.bin", TestData.Random(5000, 3), 1000);
+        fixture.Store.SetMissing(file.Articles[1], missing: true);
+        await using var client = await ConnectReadyAsync(fixture.Port);
         await client.SendAsync($"STAT <nope@nowhere>\r\nBODY <{file.Articles[1].MessageId}>\r\nSTAT {file.Articles[2].MessageId}\r\n", Ct);
         Assert.StartsWith("430 ", await client.ReadLineAsync(Ct));
         Assert.StartsWith("430 ", await client.ReadLineAsync(Ct));

@@ -1,6 +1,7 @@
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Providers;
 using NzbDav.Usenet.Yenc;
+using static NzbDav.Testing.Waiting;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 
 namespace NzbDav.Usenet.Tests.Providers;
@@ -54,7 +55,7 @@ public sealed class CircuitBreakerTests
         kit["fast"].Gate = gate; // the trial's connect hangs
         kit.Time.Advance(TimeSpan.FromSeconds(30));
         var trial = Body(kit, "b@x");
-        await WaitUntilAsync(() => kit.Status("fast").Circuit == CircuitState.HalfOpen);
+        await WaitUntilAsync(() => kit.Status("fast").Circuit == CircuitState.HalfOpen, Token);
 
         var attemptsBefore = kit["fast"].ConnectAttempts;
         await Body(kit, "b@x"); // not the trial: goes straight to slow
@@ -81,16 +82,6 @@ public sealed class CircuitBreakerTests
         Assert.All(error.Failures, f => Assert.StartsWith("skipped", f.Reason));
         await Assert.ThrowsAsync<NoProviderAvailableException>(() => kit.Client.AcquireAsync(OperationKind.Streaming, Token).AsTask());
         Assert.Equal(0, kit.Limiter.GetStats().InUse); // the permit was given back
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(Token);
-        deadline.CancelAfter(TimeSpan.FromSeconds(10));
-        while (!condition())
-        {
-            await Task.Delay(1, deadline.Token);
-        }
     }
 
     private static Task<YencHeader> Body(ClientTestKit kit, string messageId) =>

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Logging.Abstractions;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
+using static NzbDav.Testing.Waiting;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 using static NzbDav.Usenet.Tests.Providers.RealSocketKit;
 
@@ -16,10 +17,10 @@ public sealed class PoolWarmTests
         await using var pool = NewPool(Real("warm", server, maxConnections: 6));
 
         Assert.Equal(4, pool.Warm(4));
-        await WaitUntilAsync(() => pool.GetStats().Idle == 4);
+        await WaitUntilAsync(() => pool.GetStats().Idle == 4, Token);
         Assert.Equal(0, pool.Warm(3)); // four open already
         Assert.Equal(2, pool.Warm(100)); // only two more fit under the cap
-        await WaitUntilAsync(() => pool.GetStats().Idle == 6);
+        await WaitUntilAsync(() => pool.GetStats().Idle == 6, Token);
         Assert.Equal(6, server.Stats.TotalConnections);
 
         // Every rent is served by a warmed session: nothing more connects.
@@ -69,7 +70,7 @@ public sealed class PoolWarmTests
         await using var pool = NewPool(provider);
 
         Assert.Equal(3, pool.Warm(3));
-        await WaitUntilAsync(() => pool.GetStats().Open == 0);
+        await WaitUntilAsync(() => pool.GetStats().Open == 0, Token);
         Assert.Equal(0, pool.GetStats().Idle);
     }
 
@@ -86,15 +87,4 @@ public sealed class PoolWarmTests
 
     private static ProviderConnectionPool NewPool(UsenetProviderOptions provider) =>
         new(provider, new NntpConnectionFactory(NullLoggerFactory.Instance), TimeProvider.System, NullLogger.Instance);
-
-    private static async Task WaitUntilAsync(Func<bool> condition)
-    {
-        // A bound for a hung test, not a timing claim: the condition normally holds within milliseconds.
-        for (var i = 0; i < 1000 && !condition(); i++)
-        {
-            await Task.Delay(10, Token);
-        }
-
-        Assert.True(condition());
-    }
 }

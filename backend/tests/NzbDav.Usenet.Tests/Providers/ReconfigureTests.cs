@@ -2,6 +2,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Time.Testing;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Providers;
+using static NzbDav.Testing.Waiting;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 
 namespace NzbDav.Usenet.Tests.Providers;
@@ -15,7 +16,7 @@ public sealed class ReconfigureTests
         await using var kit = new Kit(Provider("alpha", max: 1));
         var held = await kit.Client.AcquireAsync(OperationKind.Streaming, Token);
         var waiters = Enumerable.Range(0, 3).Select(_ => kit.Client.AcquireAsync(OperationKind.Streaming, Token).AsTask()).ToList();
-        await WaitUntilAsync(() => kit.Waiting("alpha") == 3);
+        await WaitUntilAsync(() => kit.Waiting("alpha") == 3, Token);
 
         kit.Client.Reconfigure(Options(Provider("alpha", max: 3)));
 
@@ -46,12 +47,12 @@ public sealed class ReconfigureTests
 
         kit.Client.Reconfigure(Options(Provider("alpha", max: 1)));
         var waiting = kit.Client.AcquireAsync(OperationKind.Streaming, Token).AsTask();
-        await WaitUntilAsync(() => kit.Waiting("alpha") == 1);
+        await WaitUntilAsync(() => kit.Waiting("alpha") == 1, Token);
 
         // Returned sessions beyond the new cap close instead of going to the waiter.
         await leases[0].DisposeAsync();
         await leases[1].DisposeAsync();
-        await WaitUntilAsync(() => kit.Factory["alpha"].OpenNow == 1);
+        await WaitUntilAsync(() => kit.Factory["alpha"].OpenNow == 1, Token);
         Assert.Equal(1, kit.Waiting("alpha"));
 
         // The last one is within the cap: it is handed to the waiter as it is, no new connect.
@@ -81,7 +82,7 @@ public sealed class ReconfigureTests
 
         Assert.Equal(1, kit.Factory["alpha"].OpenNow); // still lent: closes when it comes back
         await onAlpha.DisposeAsync();
-        await WaitUntilAsync(() => kit.Factory["alpha"].OpenNow == 0);
+        await WaitUntilAsync(() => kit.Factory["alpha"].OpenNow == 0, Token);
     }
 
     [Fact]
@@ -93,10 +94,10 @@ public sealed class ReconfigureTests
         var onBeta = await kit.Client.AcquireAsync(OperationKind.Streaming, Token);
         Assert.Equal("beta", onBeta.ProviderName);
         var waiting = kit.Client.AcquireAsync(OperationKind.Streaming, Token).AsTask();
-        await WaitUntilAsync(() => kit.Pool("alpha").Waiters == 1); // it waits on the first primary
+        await WaitUntilAsync(() => kit.Pool("alpha").Waiters == 1, Token); // it waits on the first primary
 
         kit.Client.Reconfigure(Options(Provider("beta", max: 1, priority: 1)));
-        await WaitUntilAsync(() => kit.Pool("beta").Waiters == 1); // told to ask elsewhere, it queues at beta
+        await WaitUntilAsync(() => kit.Pool("beta").Waiters == 1, Token); // told to ask elsewhere, it queues at beta
 
         await onBeta.DisposeAsync();
         await using var lease = await waiting.WaitAsync(TimeSpan.FromSeconds(10), Token);
@@ -121,7 +122,7 @@ public sealed class ReconfigureTests
         }
 
         await old.DisposeAsync();
-        await WaitUntilAsync(() => kit.Factory["alpha"].OpenNow == 1); // the old one closed; the new one idles
+        await WaitUntilAsync(() => kit.Factory["alpha"].OpenNow == 1, Token); // the old one closed; the new one idles
     }
 
     [Fact]
@@ -166,16 +167,6 @@ public sealed class ReconfigureTests
     }
 
     private static UsenetOptions Options(params UsenetProviderOptions[] providers) => new() { Providers = providers };
-
-    private static async Task WaitUntilAsync(Func<bool> condition)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(Token);
-        deadline.CancelAfter(TimeSpan.FromSeconds(10));
-        while (!condition())
-        {
-            await Task.Delay(1, deadline.Token);
-        }
-    }
 
     /// <summary>A client over fake providers with a limiter derived from them, as the server registers it.</summary>
     private sealed class Kit : IAsyncDisposable

@@ -18,7 +18,7 @@ namespace NzbDav.Server.Tests.WebUi;
 /// loads and keeps its password, and secrets live in the one configuration path, so a regenerated
 /// API key is refused everywhere at once.
 /// </summary>
-public sealed class UiEntityFieldTests
+public sealed class UiEntityFieldTests(UiEntityFieldTests.RefusingServer shared) : IClassFixture<UiEntityFieldTests.RefusingServer>
 {
     private const string Admin = "correct horse battery";
 
@@ -46,10 +46,7 @@ public sealed class UiEntityFieldTests
     public async Task Garbage_in_a_provider_field_is_refused_naming_the_field_and_nothing_is_saved(string body, string field, string error)
     {
         var ct = TestContext.Current.CancellationToken;
-        using var data = new TempDirectory();
-        await using var server = await StartAsync(data, ct);
-        using var ui = await LoginAsync(server, ct);
-
+        var ui = shared.Ui;
         foreach (var path in (string[])["/ui/api/settings/providers", "/ui/api/settings/providers/test"])
         {
             using var response = await ui.PostAsync(path, JsonDocument.Parse(body).RootElement, ct);
@@ -60,7 +57,7 @@ public sealed class UiEntityFieldTests
         }
 
         Assert.Empty((await ViewAsync(ui, ct)).GetProperty("providers").EnumerateArray());
-        await using var db = await server.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct);
+        await using var db = await shared.Server.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct);
         Assert.False(await db.ConfigItems.AnyAsync(c => c.Key.StartsWith(StoredSettingsSource.KeyPrefix + "Usenet:Providers"), ct));
     }
 
@@ -82,16 +79,12 @@ public sealed class UiEntityFieldTests
     public async Task Garbage_in_a_sonarr_field_is_refused_naming_the_field_and_nothing_is_saved(string body, string field, string error)
     {
         var ct = TestContext.Current.CancellationToken;
-        using var data = new TempDirectory();
-        await using var server = await StartAsync(data, ct);
-        using var ui = await LoginAsync(server, ct);
-
-        using var response = await ui.PostAsync("/ui/api/settings/arr", JsonDocument.Parse(body).RootElement, ct);
+        using var response = await shared.Ui.PostAsync("/ui/api/settings/arr", JsonDocument.Parse(body).RootElement, ct);
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         var answer = await UiClient.ReadAsync(response, ct);
         Assert.Equal(error, answer.GetProperty("error").GetString());
         Assert.Equal(field, answer.GetProperty("field").GetString());
-        Assert.Empty((await ViewAsync(ui, ct)).GetProperty("arr").EnumerateArray());
+        Assert.Empty((await ViewAsync(shared.Ui, ct)).GetProperty("arr").EnumerateArray());
     }
 
     [Fact]
@@ -231,5 +224,29 @@ public sealed class UiEntityFieldTests
     {
         using var response = await server.Http.GetAsync("/metrics?apikey=" + Uri.EscapeDataString(key), ct);
         return response.StatusCode;
+    }
+
+    /// <summary>One server for the refusals: none of them may change it, which each test checks.</summary>
+    public sealed class RefusingServer : IAsyncLifetime
+    {
+        private readonly TempDirectory _data = new();
+
+        public TestServer Server { get; private set; } = null!;
+
+        public UiClient Ui { get; private set; } = null!;
+
+        public async ValueTask InitializeAsync()
+        {
+            Server = await StartAsync(_data, TestContext.Current.CancellationToken);
+            Ui = await LoginAsync(Server, TestContext.Current.CancellationToken);
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            Ui?.Dispose();
+            if (Server is not null)
+                await Server.DisposeAsync();
+            _data.Dispose();
+        }
     }
 }

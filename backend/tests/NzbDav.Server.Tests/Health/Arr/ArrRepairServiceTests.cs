@@ -138,7 +138,8 @@ public sealed class ArrRepairServiceTests
         await using var sonarr = await FakeArrServer.StartAsync(ArrKind.Sonarr, ct);
         await using var radarr = await FakeArrServer.StartAsync(ArrKind.Radarr, ct);
         sonarr.SeedImportedDownload("SABnzbd_nzo_fault1", "Show.S01E01.1080p-GRP", "Show.S01E01.mkv");
-        var instance = sonarr.Instance("sonarr") with { Timeout = TimeSpan.FromMilliseconds(300) };
+        // The shortest timeout an instance may have (ArrFields: 1 s), so the fault case stays quick.
+        var instance = sonarr.Instance("sonarr") with { Timeout = TimeSpan.FromSeconds(1) };
         switch (fault)
         {
             case "timeout":
@@ -160,7 +161,7 @@ public sealed class ArrRepairServiceTests
         Assert.All(outcome.Calls, static c => Assert.Equal("GET", c.Method));
         Assert.Empty(sonarr.Writes);
         Assert.Empty(radarr.Writes);
-        var expected = fault switch { "timeout" => "no answer within 0.3 s", "401" => "API key was refused", _ => "503" };
+        var expected = fault switch { "timeout" => "no answer within 1 s", "401" => "API key was refused", _ => "503" };
         Assert.Contains(expected, outcome.Reason, StringComparison.Ordinal);
         Assert.DoesNotContain("not-the-key", outcome.Reason, StringComparison.Ordinal);
         Assert.DoesNotContain(arr.Log, l => l.Contains(sonarr.ApiKey, StringComparison.Ordinal) || l.Contains("not-the-key", StringComparison.Ordinal));

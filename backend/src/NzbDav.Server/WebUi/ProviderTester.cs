@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Diagnostics.CodeAnalysis;
-using System.Net.Security;
 using System.Net.Sockets;
 using System.Security.Authentication;
 using Microsoft.EntityFrameworkCore;
@@ -19,8 +17,10 @@ public sealed record UiProviderTest(
     bool Ok, string? Error, IReadOnlyList<UiTestStep> Steps, string? Greeting, double? RoundTripMs, int ArticlesProbed, int ArticlesFound, double? ArticlesPerSecond);
 
 /// <summary>
-/// Tests a provider's settings without touching the running pools: connects, layers TLS, reads the
-/// greeting and logs in on a session of its own, measures the round trip of a STAT, then STATs
+/// Tests a provider's settings without touching the running pools: opens a session of its own the way
+/// the pools do (<see cref="NntpConnection.ConnectAsync(UsenetProviderOptions, TimeProvider, ILogger, INntpConnectObserver?, CancellationToken)"/>:
+/// connect, TLS under the provider's certificate policy, greeting, login; each step timed for the
+/// UI), measures the round trip of a STAT, then STATs
 /// articles of the newest job in the library for a moment (pipelined as the provider allows) to
 /// show articles per second and how many it has. The test passes when the session works; missing
 /// articles are reported, not failed (a backup with other retention may rightly lack them). The
@@ -38,35 +38,18 @@ public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFac
     {
         ArgumentNullException.ThrowIfNull(provider);
         provider = provider with { OperationTimeout = TimeSpan.FromSeconds(10), CloseTimeout = TimeSpan.FromSeconds(1) };
-        var steps = new List<UiTestStep>();
         using var timeout = new CancellationTokenSource(Deadline, time);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, timeout.Token);
         var ct = deadline.Token;
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-        Stream? stream = null;
+        var recorder = new StepRecorder(time, provider.User is not null);
+        var steps = recorder.Steps;
         NntpConnection? connection = null;
-        string? step = "connect";
+        string? step = null;
         try
         {
-            var clock = Stopwatch.GetTimestamp();
-            await socket.ConnectAsync(provider.Host, provider.Port, ct);
-            steps.Add(new UiTestStep("connect", true, Elapsed(clock), $"{provider.Host}:{provider.Port} ({socket.RemoteEndPoint})"));
-            stream = new NetworkStream(socket, ownsSocket: true);
-            if (provider.UseTls)
-            {
-                step = "TLS";
-                clock = Stopwatch.GetTimestamp();
-                var tls = new SslStream(stream, leaveInnerStreamOpen: false);
-                stream = tls;
-                await tls.AuthenticateAsClientAsync(TlsOptions(provider), ct);
-                steps.Add(new UiTestStep("TLS", true, Elapsed(clock), $"{tls.SslProtocol}, {tls.NegotiatedCipherSuite}"));
-            }
-
-            step = provider.User is null ? "greeting" : "greeting and login";
-            clock = Stopwatch.GetTimestamp();
-            connection = await NntpConnection.OpenAsync(provider, stream, time, logger, ct);
-            stream = null; // the session owns it now
-            steps.Add(new UiTestStep(step, true, Elapsed(clock), provider.User is null ? "no login configured" : $"logged in as {provider.User}"));
+            // The pools' own way in: the same connect, TLS certificate policy, greeting and login.
+            connection = await NntpConnection.ConnectAsync(provider, time, logger, recorder, ct);
+            long clock;
 
             step = "round trip";
             var trips = new List<double>(3);
@@ -112,14 +95,18 @@ public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFac
                 throw;
             }
 
+            // A step of the session's opening failed, or one of the test's own after it.
+            step ??= recorder.Current ?? "test";
             var reason = error switch
             {
+                NntpTimeoutException => $"no answer within {provider.OperationTimeout.TotalSeconds:0} s",
                 OperationCanceledException => $"no answer within {Deadline.TotalSeconds:0} s",
-                AuthenticationException => "TLS failed: " + (error.InnerException?.Message ?? error.Message),
+                { InnerException: AuthenticationException tls } => "TLS failed: " + (tls.InnerException?.Message ?? tls.Message),
+                NntpProtocolException { InnerException: SocketException or IOException } => error.InnerException!.Message,
                 _ => error.Message,
             };
-            steps.Add(new UiTestStep(step ?? "test", false, 0, reason));
-            return new UiProviderTest(false, $"{step ?? "test"} failed: {reason}", steps, connection?.Greeting, null, 0, 0, null);
+            steps.Add(new UiTestStep(step, false, 0, reason));
+            return new UiProviderTest(false, $"{step} failed: {reason}", steps, connection?.Greeting ?? recorder.Greeting, null, 0, 0, null);
         }
         finally
         {
@@ -129,12 +116,6 @@ public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFac
                 await connection.CloseAsync(close.Token);
             }
 
-            if (stream is not null)
-            {
-                await stream.DisposeAsync();
-            }
-
-            socket.Dispose();
         }
     }
 
@@ -206,11 +187,46 @@ public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFac
 
     private static double Elapsed(long started) => Math.Round(Stopwatch.GetElapsedTime(started).TotalMilliseconds, 2);
 
-    [SuppressMessage("Security", "CA5359:Do not disable certificate validation",
-        Justification = "Only when the user ticks AllowUntrustedCertificate for a self-signed provider; off by default.")]
-    private static SslClientAuthenticationOptions TlsOptions(UsenetProviderOptions provider) => new()
+    /// <summary>
+    /// The session's opening as the UI's steps: "connect", "TLS", then the greeting and the login as
+    /// one step ("greeting and login", or "greeting" without a user), each with its time.
+    /// </summary>
+    private sealed class StepRecorder(TimeProvider time, bool logsIn) : INntpConnectObserver
     {
-        TargetHost = provider.Host,
-        RemoteCertificateValidationCallback = provider.AllowUntrustedCertificate ? static (_, _, _, _) => true : null,
-    };
+        private long _started;
+
+        public List<UiTestStep> Steps { get; } = [];
+
+        /// <summary>The step under way, null once the session is open.</summary>
+        public string? Current { get; private set; }
+
+        public string? Greeting { get; private set; }
+
+        public void Starting(NntpConnectStep step)
+        {
+            if (step == NntpConnectStep.Login)
+                return;
+            Current = step switch
+            {
+                NntpConnectStep.Connect => "connect",
+                NntpConnectStep.Tls => "TLS",
+                _ => logsIn ? "greeting and login" : "greeting",
+            };
+            _started = time.GetTimestamp();
+        }
+
+        public void Done(NntpConnectStep step, string detail)
+        {
+            if (step == NntpConnectStep.Greeting)
+            {
+                Greeting = detail;
+                if (logsIn)
+                    return;
+                detail = "no login configured";
+            }
+
+            Steps.Add(new UiTestStep(Current!, true, Math.Round(time.GetElapsedTime(_started).TotalMilliseconds, 2), detail));
+            Current = null;
+        }
+    }
 }

@@ -13,8 +13,23 @@ namespace NzbDav.Usenet.Nntp;
 
 public sealed partial class NntpConnection
 {
+    /// <summary>
+    /// Opens a session as the pools do (connect, TLS with the provider's certificate policy, greeting,
+    /// login, all within its operation timeout on <paramref name="time"/>), telling
+    /// <paramref name="observer"/> each step: for a caller that tests a provider's settings and shows
+    /// what happened, without a pool. The session records no metrics.
+    /// </summary>
+    public static Task<NntpConnection> ConnectAsync(
+        UsenetProviderOptions provider, TimeProvider time, ILogger logger, INntpConnectObserver? observer, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(time);
+        ArgumentNullException.ThrowIfNull(logger);
+        return ConnectAsync(provider, time, logger, null, observer, cancellationToken);
+    }
+
     /// <summary>Connects, layers TLS, reads the greeting and authenticates, all within the provider's operation timeout (on <paramref name="time"/>).</summary>
-    internal static async Task<NntpConnection> ConnectAsync(UsenetProviderOptions provider, TimeProvider time, ILogger logger, ProviderMetrics? metrics, CancellationToken cancellationToken)
+    internal static async Task<NntpConnection> ConnectAsync(
+        UsenetProviderOptions provider, TimeProvider time, ILogger logger, ProviderMetrics? metrics, INntpConnectObserver? observer, CancellationToken cancellationToken)
     {
         Validate(provider);
         var started = Stopwatch.GetTimestamp();
@@ -25,16 +40,20 @@ public sealed partial class NntpConnection
         NntpConnection? connection = null;
         try
         {
+            observer?.Starting(NntpConnectStep.Connect);
             await socket.ConnectAsync(provider.Host, provider.Port, linked.Token).ConfigureAwait(false);
+            observer?.Done(NntpConnectStep.Connect, $"{provider.Host}:{provider.Port} ({socket.RemoteEndPoint})");
             stream = new NetworkStream(socket, ownsSocket: false);
             if (provider.UseTls)
             {
+                observer?.Starting(NntpConnectStep.Tls);
                 var tls = new SslStream(stream, leaveInnerStreamOpen: false);
                 stream = tls;
                 await tls.AuthenticateAsClientAsync(TlsOptions(provider), linked.Token).ConfigureAwait(false);
+                observer?.Done(NntpConnectStep.Tls, $"{tls.SslProtocol}, {tls.NegotiatedCipherSuite}");
             }
             connection = new NntpConnection(provider, time, logger, metrics, socket, stream);
-            await connection.HandshakeAsync(linked.Token).ConfigureAwait(false);
+            await connection.HandshakeAsync(observer, linked.Token).ConfigureAwait(false);
             connection.Start();
             NntpLog.Connected(logger, provider.Name, provider.Host, provider.Port, provider.UseTls, (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             return connection;
@@ -84,7 +103,7 @@ public sealed partial class NntpConnection
         var connection = new NntpConnection(provider, time, logger, null, null, transport);
         try
         {
-            await connection.HandshakeAsync(linked.Token).ConfigureAwait(false);
+            await connection.HandshakeAsync(null, linked.Token).ConfigureAwait(false);
         }
         catch
         {
@@ -131,8 +150,9 @@ public sealed partial class NntpConnection
 
     private bool _readerMode;
 
-    private async Task HandshakeAsync(CancellationToken cancellationToken)
+    private async Task HandshakeAsync(INntpConnectObserver? observer, CancellationToken cancellationToken)
     {
+        observer?.Starting(NntpConnectStep.Greeting);
         var greeting = await ReadStatusLineAsync(cancellationToken).ConfigureAwait(false);
         Greeting = greeting.ToString();
         switch (greeting.Code)
@@ -151,9 +171,12 @@ public sealed partial class NntpConnection
         {
             await SwitchToReaderModeAsync(cancellationToken).ConfigureAwait(false);
         }
+        observer?.Done(NntpConnectStep.Greeting, Greeting);
         if (_provider.User is not null)
         {
+            observer?.Starting(NntpConnectStep.Login);
             await AuthenticateAsync(_provider.User, _provider.Password, cancellationToken).ConfigureAwait(false);
+            observer?.Done(NntpConnectStep.Login, $"logged in as {_provider.User}");
         }
     }
 

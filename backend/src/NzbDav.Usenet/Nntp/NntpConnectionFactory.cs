@@ -18,5 +18,5 @@ public sealed class NntpConnectionFactory(ILoggerFactory loggerFactory, UsenetMe
     /// <exception cref="NntpTimeoutException">Connect, TLS, greeting and login took longer than the provider's OperationTimeout.</exception>
     /// <exception cref="NntpProtocolException">The socket or TLS failed, or the server said something unexpected.</exception>
     public async Task<INntpConnection> ConnectAsync(UsenetProviderOptions provider, TimeProvider time, CancellationToken cancellationToken) =>
-        await NntpConnection.ConnectAsync(provider, time, _logger, metrics?.For(provider.Name), cancellationToken).ConfigureAwait(false);
+        await NntpConnection.ConnectAsync(provider, time, _logger, metrics?.For(provider.Name), null, cancellationToken).ConfigureAwait(false);
 }

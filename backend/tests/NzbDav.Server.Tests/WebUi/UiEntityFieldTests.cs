@@ -4,6 +4,7 @@ using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using NzbDav.Data;
+using NzbDav.MockNntp;
 using NzbDav.Data.Entities;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Tests.Api;
@@ -85,6 +86,39 @@ public sealed class UiEntityFieldTests(UiEntityFieldTests.RefusingServer shared)
         Assert.Equal(error, answer.GetProperty("error").GetString());
         Assert.Equal(field, answer.GetProperty("field").GetString());
         Assert.Empty((await ViewAsync(shared.Ui, ct)).GetProperty("arr").EnumerateArray());
+    }
+
+    [Fact]
+    public async Task The_provider_test_opens_its_session_as_the_pools_do_tls_policy_login_and_all_and_names_the_step_that_failed()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var nntp = new MockNntpServer(new MockNntpOptions { UseTls = true, User = "reader", Password = "secret" });
+        await nntp.StartAsync(ct);
+        object Request(bool untrusted, string password) => new
+        {
+            name = "tls", host = "127.0.0.1", port = nntp.Port, useTls = true, allowUntrustedCertificate = untrusted, user = "reader", password,
+        };
+
+        // The mock's certificate is self-signed: refused unless the provider allows it.
+        var refused = await ReadOkAsync(await shared.Ui.PostAsync("/ui/api/settings/providers/test", Request(false, "secret"), ct), ct);
+        Assert.False(refused.GetProperty("ok").GetBoolean());
+        Assert.StartsWith("TLS failed: ", refused.GetProperty("error").GetString(), StringComparison.Ordinal);
+        Assert.Equal(["connect", "TLS"], refused.GetProperty("steps").EnumerateArray().Select(static s => s.GetProperty("step").GetString()));
+
+        var passed = await ReadOkAsync(await shared.Ui.PostAsync("/ui/api/settings/providers/test", Request(true, "secret"), ct), ct);
+        Assert.True(passed.GetProperty("ok").GetBoolean(), passed.ToString());
+        var steps = passed.GetProperty("steps").EnumerateArray().ToList();
+        Assert.Equal(["connect", "TLS", "greeting and login", "round trip", "article probe"], steps.Select(static s => s.GetProperty("step").GetString()));
+        Assert.Contains("Tls", steps[1].GetProperty("detail").GetString(), StringComparison.Ordinal);
+        Assert.Equal("logged in as reader", steps[2].GetProperty("detail").GetString());
+        Assert.StartsWith("200", passed.GetProperty("greeting").GetString(), StringComparison.Ordinal);
+
+        // A wrong password fails the login, after the greeting it still shows.
+        var wrong = await ReadOkAsync(await shared.Ui.PostAsync("/ui/api/settings/providers/test", Request(true, "wrong"), ct), ct);
+        Assert.False(wrong.GetProperty("ok").GetBoolean());
+        Assert.StartsWith("greeting and login failed: ", wrong.GetProperty("error").GetString(), StringComparison.Ordinal);
+        Assert.Contains("refused the login", wrong.GetProperty("error").GetString(), StringComparison.Ordinal);
+        Assert.StartsWith("200", wrong.GetProperty("greeting").GetString(), StringComparison.Ordinal);
     }
 
     [Fact]

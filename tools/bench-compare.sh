@@ -312,9 +312,9 @@ publish_commit() {
   pub_entry=$(head -n 1 "$marker")
 }
 
-publish_commit "$sha_a" "A $short_a ($subject_a)"
+publish_commit "$sha_a" "A ($short_a)"
 pub_a=$pub_dir/$pub_entry
-publish_commit "$sha_b" "B $short_b ($subject_b)"
+publish_commit "$sha_b" "B ($short_b)"
 pub_b=$pub_dir/$pub_entry
 
 # ---------------------------------------------------------------------------------------------- runs
@@ -554,7 +554,10 @@ END {
   for (p = 1; p <= pairs; p++) printf " %.3f", ratio[p]
   printf "\n"
   printf "B/A median %.3f, 90%% bootstrap interval %.3f–%.3f (2,000 resamples of the %d pair ratios, fixed seed)\n", med, ci_lo, ci_hi, pairs
-  printf "%s\n\n", (ci_lo <= 1 && ci_hi >= 1) ? "the interval contains 1: no difference shown at this number of pairs" : (((better == "higher") == (med > 1)) ? "B is better than A" : "B is worse than A")
+  if (pairs < 4) verdict = "only " pairs " pair" (pairs == 1 ? "" : "s") ": too few to tell a difference from noise (the default is 12)"
+  else if (ci_lo <= 1 && ci_hi >= 1) verdict = "the interval contains 1: no difference shown by " pairs " pairs"
+  else verdict = ((better == "higher") == (med > 1)) ? "the interval excludes 1: B is better than A" : "the interval excludes 1: B is worse than A"
+  printf "%s\n\n", verdict
   summarize("A", 5); a_med = S_med; a_min = S_min; a_max = S_max
   summarize("B", 5)
   printf "%s %s%s: B/A median %.3f (90%% CI %.3f–%.3f), %d pair%s; A %s %s (%s–%s), B %s %s (%s–%s)\n", \

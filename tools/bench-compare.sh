@@ -553,7 +553,7 @@ END {
   printf "\nB/A per pair:"
   for (p = 1; p <= pairs; p++) printf " %.3f", ratio[p]
   printf "\n"
-  printf "B/A median %.3f, 90%% bootstrap interval %.3f–%.3f (2,000 resamples of the %d pair ratios, fixed seed)\n", med, ci_lo, ci_hi, pairs
+  printf "B/A median %.3f, 90%% bootstrap interval %.3f–%.3f (2,000 resamples of the %d pair ratio%s, fixed seed)\n", med, ci_lo, ci_hi, pairs, (pairs == 1 ? "" : "s")
   if (pairs < 4) verdict = "only " pairs " pair" (pairs == 1 ? "" : "s") ": too few to tell a difference from noise (the default is 12)"
   else if (ci_lo <= 1 && ci_hi >= 1) verdict = "the interval contains 1: no difference shown by " pairs " pairs"
   else verdict = ((better == "higher") == (med > 1)) ? "the interval excludes 1: B is better than A" : "the interval excludes 1: B is worse than A"

@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { mkdirSync, readFileSync } from "node:fs";
 import { listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
-import { logIn as logInAs } from "./pages";
+import { logIn as logInAs, settled } from "./pages";
 
 // The dashboard's provider economy while files play: the real server, whose one provider is a mock
 // Usenet server of its own (40 MiB in 160 articles); players read the file over WebDAV at about 2 MB/s.
@@ -143,7 +143,7 @@ test("while files play, the streams table shows what each fetched and the Provid
     await expect(economy.getByTestId("economy-read-ahead")).toHaveText(/^[1-9][\d.]* [KMG]?B of [\d.]+ [KMG]?B$/);
     await expect(economy).toContainText(/in use by [12] streams?/);
 
-    await page.waitForTimeout(1_500);
+    await settled(page);
     await page.screenshot({ path: `${shots}/dashboard-economy.png`, fullPage: true });
     // At phone width the figures stack and only the streams table scrolls sideways.
     await page.setViewportSize({ width: 375, height: 800 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startServer, type RunningServer } from "./server";
 import { watchConsole } from "./console";
-import { logIn as logInAs, nav } from "./pages";
+import { logIn as logInAs, nav, settled } from "./pages";
 
 // Settings → Integrations against the real server in demo mode (its library holds the demo's
 // completed jobs), with NzbDav:MountPath set on the Settings page to an empty folder where nothing
@@ -146,7 +146,7 @@ test("Check the mount with nothing mounted: each failing check says why, and the
     await page.emulateMedia({ colorScheme: variant.dark ? "dark" : "light" });
     await page.setViewportSize({ width: variant.width, height: 900 });
     await expect(result).toBeVisible();
-    await page.waitForTimeout(300);
+    await settled(page);
     await page.screenshot({ path: `${shots}/integrations${variant.suffix}.png`, fullPage: true });
     const overflowing = await page.evaluate((width) => {
       const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll"));

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { startServer, type RunningServer } from "./server";
 import { expectOnlyRefusals, watchConsole } from "./console";
-import { logIn as logInAs, nav } from "./pages";
+import { logIn as logInAs, nav, nextPolls, settled } from "./pages";
 
 // The Queue, History and Files pages against the real server in demo mode: its mock Usenet server
 // holds the two demo releases, and the NZBs it wrote for them can be added again and complete.
@@ -107,7 +107,7 @@ test("queue: pause, upload by picker, resume to History; drop two at once; add b
 
   // Priority changes at once and stays after the next refreshes.
   await picked.getByLabel("Priority").selectOption({ label: "High" });
-  await page.waitForTimeout(1_500);
+  await nextPolls(page, "/ui/api/queue");
   await expect(picked.getByLabel("Priority")).toHaveValue("1");
 
   // A job of its own can be held and let go.
@@ -346,7 +346,7 @@ test("the three pages at desktop width, at 375 px and dark, with nothing overflo
     await page.setViewportSize({ width: variant.width, height: 900 });
     for (const p of pages) {
       await p.open();
-      await page.waitForTimeout(300);
+      await settled(page);
       await page.screenshot({ path: `${shots}/${p.name}${variant.suffix}.png`, fullPage: true });
       // At phone width nothing may push the page sideways; name what does, to fix it.
       const overflowing = await page.evaluate((width) => {

@@ -11,3 +11,18 @@ export async function logIn(page: Page, account: { ui: string; user: string; pas
 
 /** Follows a link of the main navigation. */
 export const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
+
+/**
+ * Waits until the page has polled `path` (a GET of the UI API) `count` more times: a value that must
+ * stay as it is after later refreshes is checked after them, not after a guessed pause.
+ */
+export async function nextPolls(page: Page, path: string, count = 2): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await page.waitForResponse((response) => new URL(response.url()).pathname === path && response.request().method() === "GET" && response.ok());
+  }
+}
+
+/** Waits until the browser has laid out and painted what the last change (a viewport size, a colour scheme) caused. */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { expectOnlyRefusals, watchConsole } from "./console";
-import { logIn as logInAs, nav } from "./pages";
+import { logIn as logInAs, nav, nextPolls, settled } from "./pages";
 
 // The Settings page against the real server in demo mode (8 connections of its own mock provider,
 // from the command line), plus a second mock Usenet server that asks for a login (u / p).
@@ -280,7 +280,7 @@ test("pool shares: a queue guarantee of 2 is in effect on both pages; one that s
   );
   expectOnlyRefusals(errors, beforeRefusal, 400);
   // What is in effect stays 2, across the next polls too.
-  await page.waitForTimeout(2_500);
+  await nextPolls(page, "/ui/api/settings");
   await expect(guaranteed).toHaveText("2");
   expect((await apiSettings(page)).settings.find((s) => s.key === "Usenet:Limiter:QueueGuarantee")?.value).toBe("2");
   // The typed 7 stays in the field to correct.
@@ -395,7 +395,7 @@ test("the page at desktop width, at 375 px and dark, with nothing overflowing; l
     await fillProvider(form, "third", "p");
     await form.getByRole("button", { name: "Test" }).click();
     await expect(form.getByTestId("provider-test").getByText("Test passed")).toBeVisible({ timeout: 20_000 });
-    await page.waitForTimeout(300);
+    await settled(page);
     await page.screenshot({ path: `${shots}/settings${variant.suffix}.png`, fullPage: true });
     const overflowing = await page.evaluate((width) => {
       const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll"));

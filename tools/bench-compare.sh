@@ -19,6 +19,8 @@ Arguments
   REF, OTHER      anything `git rev-parse` takes (sha, branch, tag, HEAD~3, main, …) naming a commit of the
                   repository of the current directory. OTHER may be WORKTREE: the working tree as it is
                   now, uncommitted changes included, published from the repository itself (never cached).
+                  Either may also be a folder holding a publish already made (its NzbDav.dll), used as it
+                  is: a build from elsewhere, or one publish shared by several comparisons.
   --pairs N       pairs of runs (default 12). Pair i (from 0) runs A then B when i is even, B then A when
                   it is odd (ABBA), so a machine that drifts during the session favours neither build.
   --bench NAME    the benchmark (default b1); each run adds --json --Serilog:MinimumLevel:Default=Warning:
@@ -162,10 +164,15 @@ command_args+=("${extra[@]}" --json --Serilog:MinimumLevel:Default=Warning)
 repo=$(git rev-parse --show-toplevel 2>/dev/null) || fail "not inside a git repository (run it from a clone of NzbDav; the current directory is $(pwd))"
 cd "$repo"
 
-resolve() { # prints the full sha of a commit, or fails naming it
+resolve() { # prints the full sha of a commit, DIR:<path> for a folder holding a publish, or fails naming it
   local name=$1 sha
   if [ "$name" = WORKTREE ]; then
     printf 'WORKTREE'
+    return
+  fi
+  if [ -d "$name" ]; then
+    [ -f "$name/NzbDav.dll" ] || fail "'$name' is a folder but holds no publish (no NzbDav.dll in it)"
+    printf 'DIR:%s' "$(cd "$name" && pwd)"
     return
   fi
   sha=$(git rev-parse --verify --quiet --end-of-options "$name^{commit}" 2>/dev/null) ||
@@ -177,7 +184,9 @@ sha_a=$(resolve "$ref_a")
 sha_b=$(resolve "$ref_b")
 
 describe() { # short sha and subject
-  if [ "$1" = WORKTREE ]; then
+  if [ "${1#DIR:}" != "$1" ]; then
+    printf 'publish\tthe publish in %s\n' "${1#DIR:}"
+  elif [ "$1" = WORKTREE ]; then
     local changed
     changed=$(git status --porcelain --untracked-files=no | wc -l | tr -d ' ')
     printf 'WORKTREE\tworking tree of %s (HEAD %s with %s changed files)\n' "$repo" "$(git rev-parse --short HEAD)" "$changed"
@@ -263,6 +272,12 @@ publish_failed() { # $1 label, $2 log
 # Sets pub_dir and pub_entry for commit $1 (a sha or WORKTREE), publishing it unless cached.
 publish_commit() {
   local sha=$1 label=$2 dir marker log entry
+  if [ "${sha#DIR:}" != "$sha" ]; then
+    note "$label: using the publish in ${sha#DIR:} as it is"
+    pub_dir=${sha#DIR:}
+    pub_entry=NzbDav.dll
+    return
+  fi
   if [ "$sha" = WORKTREE ]; then
     dir="$scratch/worktree-publish"
     if [ ! -f "$dir/.complete" ]; then

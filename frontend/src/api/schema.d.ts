@@ -1266,6 +1266,7 @@ export interface paths {
                         pipelineDepth?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
+                        /** @description The saved entity a test stands for, whose stored secrets it may use. */
                         originalName?: null | string;
                     };
                 };
@@ -1352,6 +1353,7 @@ export interface paths {
                         pipelineDepth?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
+                        /** @description The saved entity a test stands for, whose stored secrets it may use. */
                         originalName?: null | string;
                     };
                 };
@@ -1422,6 +1424,7 @@ export interface paths {
                         pipelineDepth?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
+                        /** @description The saved entity a test stands for, whose stored secrets it may use. */
                         originalName?: null | string;
                     };
                 };
@@ -1573,6 +1576,7 @@ export interface paths {
                         timeoutSeconds?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
+                        /** @description The saved entity a test stands for, whose stored secrets it may use. */
                         originalName?: null | string;
                     };
                 };
@@ -1651,6 +1655,7 @@ export interface paths {
                         timeoutSeconds?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
+                        /** @description The saved entity a test stands for, whose stored secrets it may use. */
                         originalName?: null | string;
                     };
                 };
@@ -1713,6 +1718,7 @@ export interface paths {
                         timeoutSeconds?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
+                        /** @description The saved entity a test stands for, whose stored secrets it may use. */
                         originalName?: null | string;
                     };
                 };
@@ -2407,11 +2413,7 @@ export interface components {
         UiApiKey: {
             apiKey: string;
         };
-        /**
-         * @description A Sonarr or Radarr instance; the API key is never sent, only whether one is set
-         *     (`hasApiKey`). Only bool UiArrInstance.Editable ones (added in the UI) can be changed here. Its
-         *     fields are those of ArrFields.
-         */
+        /** @description A Sonarr or Radarr instance with the fields of ArrFields; the API key is never sent, only `hasApiKey`. */
         UiArrInstance: {
             name: string;
             /** @enum {string} */
@@ -2671,9 +2673,8 @@ export interface components {
             checks: components["schemas"]["UiMountCheck"][];
         };
         /**
-         * @description A provider; the password is never sent, only whether one is set (`hasPassword`). Only
-         *     bool UiProvider.Editable ones (added in the UI) can be changed here. Its fields are those of
-         *     ProviderFields, which also describes them in the API's document.
+         * @description A provider with the fields of ProviderFields (which also describes them in the API's
+         *     document); the password is never sent, only `hasPassword`.
          */
         UiProvider: {
             name: string;

@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ArrInstance } from "../api/types";
+import { instance } from "../testing/entities";
 import { arrChecks, arrFacts, arrTestLine, arrUrlProblem, formKind, urlPlaceholder } from "./arr";
 
-const instance: ArrInstance = {
-  name: "sonarr",
-  kind: "Sonarr",
-  url: "http://sonarr:8989",
-  hasApiKey: true,
-  enabled: true,
-  categories: ["tv", "anime"],
-  timeoutSeconds: 15,
-  editable: true,
-  source: "web UI",
-};
 
 describe("arrUrlProblem", () => {
   it("takes http and https addresses with a port and a URL base", () => {

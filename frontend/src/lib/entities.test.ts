@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api/client";
-import type { ArrInstance, Provider, UiField } from "../api/types";
+import type { UiField } from "../api/types";
 import { arrChecks } from "./arr";
 import {
   asSaveRefusal,
@@ -15,40 +15,9 @@ import {
   type EntityForm,
   type FieldValue,
 } from "./entities";
-import declared from "../api/fields.json";
+import { arrFields, instance, provider, providerFields } from "../testing/entities";
 
-// The server's own declarations, as its settings view sends them (kept equal by the server's UiOpenApiTests).
-const providerFields = declared.providerFields as UiField[];
-const arrFields = declared.arrFields as UiField[];
 
-const provider: Provider = {
-  name: "news",
-  host: "news.example.com",
-  port: 563,
-  useTls: true,
-  allowUntrustedCertificate: false,
-  user: "me",
-  hasPassword: true,
-  maxConnections: 20,
-  role: "BackupOnly",
-  priority: 3,
-  pipelineDepth: 8,
-  enabled: true,
-  editable: true,
-  source: "web UI",
-};
-
-const instance: ArrInstance = {
-  name: "sonarr",
-  kind: "Sonarr",
-  url: "http://sonarr:8989",
-  hasApiKey: true,
-  enabled: true,
-  categories: ["tv", "anime"],
-  timeoutSeconds: 15,
-  editable: true,
-  source: "web UI",
-};
 
 const none = new Set<string>();
 const withValues = (form: EntityForm, values: Record<string, FieldValue>, remove: Record<string, boolean> = {}): EntityForm => ({

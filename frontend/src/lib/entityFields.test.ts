@@ -4,11 +4,8 @@ import { describe, expect, it } from "vitest";
 import { apiPaths } from "../api/paths";
 import type { UiField } from "../api/types";
 import { storedFlag } from "./entities";
-import declared from "../api/fields.json";
+import { arrFields, providerFields } from "../testing/entities";
 
-// The server's own declarations, as its settings view sends them (kept equal by the server's UiOpenApiTests).
-const providerFields = declared.providerFields as UiField[];
-const arrFields = declared.arrFields as UiField[];
 
 // The descriptors against the server's own OpenAPI document (src/api/openapi.json, kept equal to what
 // the server serves): every field is a property of the entity's request and view, of the type its

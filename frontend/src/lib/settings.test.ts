@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Provider, ProviderTest, Setting } from "../api/types";
+import { provider } from "../testing/entities";
+import type { ProviderTest, Setting } from "../api/types";
 import {
   bytesHint,
   changedValues,
@@ -36,22 +37,6 @@ function setting(key: string, overrides: Partial<Setting> = {}): Setting {
   };
 }
 
-const provider: Provider = {
-  name: "news",
-  host: "news.example.com",
-  port: 563,
-  useTls: true,
-  allowUntrustedCertificate: false,
-  user: "me",
-  hasPassword: true,
-  maxConnections: 20,
-  role: "BackupOnly",
-  priority: 3,
-  pipelineDepth: 8,
-  enabled: true,
-  editable: true,
-  source: "web UI",
-};
 
 describe("groupBySection", () => {
   it("keeps the server's order within each section and every section present", () => {

@@ -1,4 +1,3 @@
-using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration.Json;
 using NzbDav.Data;
@@ -63,53 +62,11 @@ public sealed class StoredSecretsSource : IConfigurationSource
 }
 
 /// <summary>The stored secrets layer; see <see cref="StoredSecretsSource"/>.</summary>
-public sealed class StoredSecretsProvider(string databasePath) : ConfigurationProvider
+public sealed class StoredSecretsProvider(string databasePath) : ConfigItemsProvider(databasePath)
 {
-    /// <summary>
-    /// Reads the rows; before the store exists or is migrated the layer is empty (the store's
-    /// initializer reloads it). The file is never created here.
-    /// </summary>
-    public override void Load()
-    {
-        var data = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-        if (File.Exists(databasePath))
-        {
-            try
-            {
-                var connectionString = new SqliteConnectionStringBuilder { DataSource = databasePath, Mode = SqliteOpenMode.ReadOnly, Pooling = false }.ToString();
-                using var connection = new SqliteConnection(connectionString);
-                connection.Open();
-                using var command = connection.CreateCommand();
-                command.CommandText = "SELECT Key, Value FROM ConfigItems WHERE Key IN ($a, $b, $c, $d, $e)";
-                var rows = StoredSecretsSource.Keys.ToDictionary(static p => p.Value, static p => p.Key, StringComparer.Ordinal);
-                var names = new[] { "$a", "$b", "$c", "$d", "$e" };
-                var i = 0;
-                foreach (var row in rows.Keys)
-                {
-                    command.Parameters.AddWithValue(names[i++], row);
-                }
+    private static readonly Dictionary<string, string> ByRow = StoredSecretsSource.Keys.ToDictionary(static p => p.Value, static p => p.Key, StringComparer.Ordinal);
 
-                using var reader = command.ExecuteReader();
-                while (reader.Read())
-                {
-                    data[rows[reader.GetString(0)]] = reader.GetString(1);
-                }
-            }
-            catch (SqliteException)
-            {
-                // No ConfigItems table yet (a database from before migration): nothing stored.
-            }
-        }
-
-        Data = data;
-    }
-
-    /// <summary>Reads the rows again and raises the reload every options monitor follows.</summary>
-    public void Reload()
-    {
-        Load();
-        OnReload();
-    }
+    protected override string? KeyOf(string row) => ByRow.GetValueOrDefault(row);
 }
 
 /// <summary>Writes the stored secrets (<see cref="StoredSecretsSource"/>) and puts them in effect.</summary>

@@ -1,4 +1,3 @@
-using Microsoft.Data.Sqlite;
 using NzbDav.Data;
 
 namespace NzbDav.Server.Configuration;
@@ -36,40 +35,10 @@ public sealed class StoredSettingsSource : IConfigurationSource
 }
 
 /// <summary>The stored settings layer; see <see cref="StoredSettingsSource"/>.</summary>
-public sealed class StoredSettingsProvider(string databasePath) : ConfigurationProvider
+public sealed class StoredSettingsProvider(string databasePath) : ConfigItemsProvider(databasePath)
 {
-    /// <summary>
-    /// Reads the rows. At the host's first build the database may not exist yet or lack the table
-    /// (the store is migrated later, by <see cref="StoreInitializer"/>, which reloads this layer):
-    /// then the layer is empty. The file is never created here.
-    /// </summary>
-    public override void Load()
-    {
-        var data = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-        if (File.Exists(databasePath))
-        {
-            try
-            {
-                var connectionString = new SqliteConnectionStringBuilder { DataSource = databasePath, Mode = SqliteOpenMode.ReadOnly, Pooling = false }.ToString();
-                using var connection = new SqliteConnection(connectionString);
-                connection.Open();
-                using var command = connection.CreateCommand();
-                command.CommandText = "SELECT Key, Value FROM ConfigItems WHERE substr(Key, 1, length($prefix)) = $prefix";
-                command.Parameters.AddWithValue("$prefix", StoredSettingsSource.KeyPrefix);
-                using var reader = command.ExecuteReader();
-                while (reader.Read())
-                {
-                    data[reader.GetString(0)[StoredSettingsSource.KeyPrefix.Length..]] = reader.GetString(1);
-                }
-            }
-            catch (SqliteException)
-            {
-                // No ConfigItems table yet (a database from before migration): nothing stored.
-            }
-        }
-
-        Data = data;
-    }
+    protected override string? KeyOf(string row) =>
+        row.StartsWith(StoredSettingsSource.KeyPrefix, StringComparison.Ordinal) ? row[StoredSettingsSource.KeyPrefix.Length..] : null;
 
     /// <summary>The stored keys and values (without the prefix).</summary>
     public IReadOnlyDictionary<string, string?> Snapshot() => new Dictionary<string, string?>(Data, StringComparer.OrdinalIgnoreCase);
@@ -78,13 +47,6 @@ public sealed class StoredSettingsProvider(string databasePath) : ConfigurationP
     public void Replace(IReadOnlyDictionary<string, string?> values)
     {
         Data = new Dictionary<string, string?>(values, StringComparer.OrdinalIgnoreCase);
-        OnReload();
-    }
-
-    /// <summary>Reads the rows again and raises the reload.</summary>
-    public void Reload()
-    {
-        Load();
         OnReload();
     }
 }

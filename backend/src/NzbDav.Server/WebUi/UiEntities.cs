@@ -28,11 +28,11 @@ public sealed record UiField(
 }
 
 /// <summary>
-/// A provider; the password is never sent, only whether one is set (<c>hasPassword</c>). Only
-/// <see cref="Editable"/> ones (added in the UI) can be changed here. Its fields are those of
-/// <see cref="ProviderFields"/>, which also describes them in the API's document.
+/// A configured entity as the UI lists it: its declared fields, each under its JSON name (a secret
+/// only as whether one is set), whether the UI may change it (<see cref="Editable"/>: added there),
+/// and the layer it comes from.
 /// </summary>
-public sealed class UiProvider
+public abstract class UiEntity
 {
     [JsonExtensionData]
     public Dictionary<string, object?> Fields { get; init; } = [];
@@ -40,58 +40,49 @@ public sealed class UiProvider
     public required bool Editable { get; init; }
 
     public required string Source { get; init; }
+}
 
+/// <summary>A request to add, change or test an entity: its declared fields by JSON name; <see cref="Force"/> saves even when the test fails.</summary>
+public abstract class UiEntityRequest
+{
+    [JsonExtensionData]
+    public Dictionary<string, JsonElement>? Fields { get; init; }
+
+    public bool Force { get; init; }
+
+    /// <summary>The saved entity a test stands for, whose stored secrets it may use.</summary>
+    public string? OriginalName { get; init; }
+}
+
+/// <summary>
+/// A provider with the fields of <see cref="ProviderFields"/> (which also describes them in the API's
+/// document); the password is never sent, only <c>hasPassword</c>.
+/// </summary>
+public sealed class UiProvider : UiEntity
+{
     internal static UiProvider Of(ProviderView view) =>
         new() { Fields = new(ProviderFields.All.View(view.Options)), Editable = view.Editable, Source = view.Source };
 }
 
 /// <summary>
-/// A provider to add, change or test, with the fields of <see cref="ProviderFields"/>. A null (or
-/// absent) password keeps the stored one (for a test, the one of <see cref="OriginalName"/>); an
-/// empty one removes it. <see cref="Force"/> saves even when the test fails.
+/// A provider to add, change or test. A null (or absent) password keeps the stored one (for a test,
+/// the one of <see cref="UiEntityRequest.OriginalName"/>); an empty one removes it.
 /// </summary>
-public sealed class UiProviderRequest
+public sealed class UiProviderRequest : UiEntityRequest;
+
+/// <summary>A Sonarr or Radarr instance with the fields of <see cref="ArrFields"/>; the API key is never sent, only <c>hasApiKey</c>.</summary>
+public sealed class UiArrInstance : UiEntity
 {
-    [JsonExtensionData]
-    public Dictionary<string, JsonElement>? Fields { get; init; }
-
-    public bool Force { get; init; }
-
-    public string? OriginalName { get; init; }
-}
-
-/// <summary>
-/// A Sonarr or Radarr instance; the API key is never sent, only whether one is set
-/// (<c>hasApiKey</c>). Only <see cref="Editable"/> ones (added in the UI) can be changed here. Its
-/// fields are those of <see cref="ArrFields"/>.
-/// </summary>
-public sealed class UiArrInstance
-{
-    [JsonExtensionData]
-    public Dictionary<string, object?> Fields { get; init; } = [];
-
-    public required bool Editable { get; init; }
-
-    public required string Source { get; init; }
-
     internal static UiArrInstance Of(ArrInstanceView view) =>
         new() { Fields = new(ArrFields.All.View(view.Options)), Editable = view.Editable, Source = view.Source };
 }
 
 /// <summary>
-/// A Sonarr or Radarr instance to add, change or test, with the fields of <see cref="ArrFields"/>.
-/// A null or empty API key keeps the stored one (for a test, the one of <see cref="OriginalName"/>,
-/// or of the name); empty categories mean any category. <see cref="Force"/> saves even when the test fails.
+/// A Sonarr or Radarr instance to add, change or test. A null or empty API key keeps the stored one
+/// (for a test, the one of <see cref="UiEntityRequest.OriginalName"/>, or of the name); empty
+/// categories mean any category.
 /// </summary>
-public sealed class UiArrRequest
-{
-    [JsonExtensionData]
-    public Dictionary<string, JsonElement>? Fields { get; init; }
-
-    public bool Force { get; init; }
-
-    public string? OriginalName { get; init; }
-}
+public sealed class UiArrRequest : UiEntityRequest;
 
 /// <summary>
 /// Writes the declared fields into the API document's schemas of the entities and their requests,

@@ -40,14 +40,7 @@ public sealed class UiOpenApiTests
         Assert.Empty(routes.Except(described));
         Assert.NotNull(document["components"]!["schemas"]!["UiQueueView"]);
 
-        var text = document.ToJsonString(new JsonSerializerOptions { WriteIndented = true }) + "\n";
-        var copy = Path.Combine(RepositoryRoot(), "frontend", "src", "api", "openapi.json");
-        if (Environment.GetEnvironmentVariable("NZBDAV_WRITE_OPENAPI") == "1")
-            await File.WriteAllTextAsync(copy, text, ct);
-        Assert.True(File.Exists(copy), $"{copy} is missing: run this test with NZBDAV_WRITE_OPENAPI=1 to write it.");
-        Assert.True(
-            text == (await File.ReadAllTextAsync(copy, ct)).ReplaceLineEndings("\n"),
-            $"The UI API changed but {copy} did not: run this test with NZBDAV_WRITE_OPENAPI=1, then `npm run build` in frontend/ to check the UI against it.");
+        await AssertFrontendCopyAsync(document, "openapi.json", "The UI API changed", "then `npm run build` in frontend/ to check the UI against it", ct);
     }
 
     /// <summary>
@@ -74,14 +67,23 @@ public sealed class UiOpenApiTests
         Assert.True(fields["providerFields"]![1]!["account"]!.GetValue<bool>());
         Assert.Equal(563, fields["providerFields"]![2]!["default"]!.GetValue<int>());
 
-        var text = fields.ToJsonString(new JsonSerializerOptions { WriteIndented = true }) + "\n";
-        var copy = Path.Combine(RepositoryRoot(), "frontend", "src", "api", "fields.json");
+        await AssertFrontendCopyAsync(fields, "fields.json", "A provider or Sonarr/Radarr field changed", "then the frontend's tests", ct);
+    }
+
+    /// <summary>
+    /// <paramref name="served"/> equals the frontend's copy <c>frontend/src/api/<paramref name="file"/></c>;
+    /// <c>NZBDAV_WRITE_OPENAPI=1</c> writes the copy instead.
+    /// </summary>
+    private static async Task AssertFrontendCopyAsync(JsonNode served, string file, string change, string next, CancellationToken ct)
+    {
+        var text = served.ToJsonString(new JsonSerializerOptions { WriteIndented = true }) + "\n";
+        var copy = Path.Combine(RepositoryRoot(), "frontend", "src", "api", file);
         if (Environment.GetEnvironmentVariable("NZBDAV_WRITE_OPENAPI") == "1")
             await File.WriteAllTextAsync(copy, text, ct);
         Assert.True(File.Exists(copy), $"{copy} is missing: run this test with NZBDAV_WRITE_OPENAPI=1 to write it.");
         Assert.True(
             text == (await File.ReadAllTextAsync(copy, ct)).ReplaceLineEndings("\n"),
-            $"A provider or Sonarr/Radarr field changed but {copy} did not: run this test with NZBDAV_WRITE_OPENAPI=1, then the frontend's tests.");
+            $"{change} but {copy} did not: run this test with NZBDAV_WRITE_OPENAPI=1, {next}.");
     }
 
     private static string RepositoryRoot()

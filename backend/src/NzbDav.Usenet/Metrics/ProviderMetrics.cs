@@ -42,7 +42,10 @@ public sealed class ProviderMetrics
 
     internal KeyValuePair<string, object?>[][] OutcomeTags { get; }
 
-    /// <summary>Decoded bytes of every article answered so far.</summary>
+    /// <summary>
+    /// Decoded bytes of every article answered so far that its caller still wanted: the answer to a
+    /// request abandoned meanwhile (a straggler race's loser) is skipped undecoded and not counted.
+    /// </summary>
     public long FetchedBytes => Interlocked.Read(ref _fetchedBytes);
 
     internal long RefusedFull => Interlocked.Read(ref _refusedFull);
@@ -61,7 +64,8 @@ public sealed class ProviderMetrics
     /// <summary>
     /// One BODY answer ended. Timestamps are <see cref="Stopwatch.GetTimestamp"/> values: when the
     /// command was queued on the session, when its status line had been read (0 when it never was),
-    /// and now. Decoded bytes count whatever the outcome: they crossed the wire either way.
+    /// and now. Decoded bytes count whatever the outcome: they crossed the wire either way. Not called for
+    /// an answer nobody waits for any more.
     /// </summary>
     internal void ArticleEnded(ArticleOutcome outcome, long decodedBytes, long queuedAt, long statusAt)
     {

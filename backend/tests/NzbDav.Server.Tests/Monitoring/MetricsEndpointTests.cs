@@ -61,13 +61,15 @@ public sealed class MetricsEndpointTests
 
         // Served: exactly what the client received.
         Assert.Equal(received, after.Value("nzbdav_stream_served_bytes_total") - before.Value("nzbdav_stream_served_bytes_total"));
-        // Fetched: every BODY the mock answered for the stream, a whole 64 KiB segment each; at least
-        // the file, at most a few segments more (a straggler race may fetch one twice).
+        // Fetched: a whole 64 KiB segment per article answered ok; at least the file, at most a few
+        // segments more (a straggler race may fetch one twice). A race's loser that arrives after the
+        // winner is abandoned and skipped undecoded, so it is not counted: the mock may have answered
+        // more BODYs than were counted (on a loaded machine a few stragglers are raced), never fewer.
         var fetched = after.Value("nzbdav_provider_fetched_bytes_total", ("provider", Provider)) - before.Value("nzbdav_provider_fetched_bytes_total", ("provider", Provider));
-        Assert.Equal(bodies * SegmentSize, fetched);
-        Assert.InRange(fetched, file.Size, file.Size + (4L * SegmentSize));
         var ok = after.Value("nzbdav_provider_articles_total", ("outcome", "ok"), ("provider", Provider)) - before.Value("nzbdav_provider_articles_total", ("outcome", "ok"), ("provider", Provider));
-        Assert.Equal(bodies, ok);
+        Assert.Equal(ok * SegmentSize, fetched);
+        Assert.InRange(ok, 1, bodies);
+        Assert.InRange(fetched, file.Size, file.Size + (4L * SegmentSize));
         Assert.Equal(0, after.Value("nzbdav_provider_articles_total", ("outcome", "missing"), ("provider", Provider)));
         Assert.True(after.Value("nzbdav_provider_body_first_byte_seconds_count", ("provider", Provider)) >= ok);
         Assert.True(after.Value("nzbdav_provider_body_duration_seconds_count", ("provider", Provider)) >= ok);

@@ -142,9 +142,13 @@ public sealed class WebDavBenchmarkCommandTests
     [InlineData("--probe-concurrency=257", "--probe-concurrency must be a whole number from 1 to 256; got '257'.")]
     [InlineData("--hostile-connections=20001", "--hostile-connections must be a whole number from 0 to 20000; got '20001'.")]
     [InlineData("--bogus", "Unknown argument '--bogus'.")]
+    [InlineData("--distinct-files=yes", "--distinct-files takes no value.")]
+    [InlineData("--streams-held=0", "--streams-held must be a whole number from 1 to 1000; got '0'.")]
+    [InlineData("--held-seconds=5", "--held-seconds, --held-start, --held-step and --held-max belong to --streams-held=MBps.")]
+    [InlineData("--streams-held=7 --held-start=20 --held-max=10", "--held-start (20) must not be above --held-max (10).")]
     public async Task Bad_arguments_exit_2_with_the_reason(string argument, string reason)
     {
-        var (exitCode, _, error) = await RunAsync("--mock-server", argument);
+        var (exitCode, _, error) = await RunAsync(["--mock-server", .. argument.Split(' ')]);
 
         Assert.Equal(2, exitCode);
         Assert.Contains(reason, error, StringComparison.Ordinal);
@@ -208,6 +212,63 @@ public sealed class WebDavBenchmarkCommandTests
         Assert.Contains("--test-webdav --mock-server", output, StringComparison.Ordinal);
         foreach (var flag in new[] { "--probe-files=N", "--probe-file-mib=N", "--probe-concurrency=N" })
             Assert.Contains(flag, output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Distinct_files_give_each_stream_its_own_file_and_every_byte_is_compared()
+    {
+        var (exitCode, output, error) = await RunAsync(
+            "--mock-server", "--size=2", "--latency=5", "--jitter=0", "--connections=8", "--distinct-files",
+            "--streams=3", "--stream-mbps=0", "--stream-seconds=0", "--propfinds=5", "--header-reads=0", "--library-files=1", "--probe-files=0", "--json");
+
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("3 files, one each", output, StringComparison.Ordinal);
+        using var document = JsonDocument.Parse(output.TrimEnd().Split('\n')[^1]);
+        var concurrent = document.RootElement.GetProperty("concurrent");
+        Assert.Equal(3, concurrent.GetProperty("distinctFiles").GetInt32());
+        // Unpaced streams of 2 MiB each finish before the five PROPFINDs end the phase or soon after:
+        // what they received was compared against each one's own generated file.
+        var streamBytes = concurrent.GetProperty("streamBytes").GetInt64();
+        Assert.InRange(streamBytes, 3 * 256 * 1024, 3 * 2L * 1024 * 1024);
+        // Nothing was shared between the streams: the provider sent at least what they received.
+        Assert.True(concurrent.GetProperty("providerBytes").GetInt64() >= streamBytes);
+        Assert.True(document.RootElement.GetProperty("verification").GetProperty("passed").GetBoolean());
+    }
+
+    [Fact]
+    public async Task Streams_held_steps_up_until_the_maximum_with_the_server_in_its_own_process()
+    {
+        // Two steps (1 then 2 streams) of 2 s at 1 MB/s against a mock without latency: both hold.
+        var (exitCode, output, error) = await RunAsync(
+            "--mock-server", "--latency=0", "--jitter=0", "--connections=4", "--segment-size=256",
+            "--streams-held=1", "--held-seconds=2", "--held-start=1", "--held-step=1", "--held-max=2", "--json");
+
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("STREAMS HELD:          2 at 1 MB/s", output, StringComparison.Ordinal);
+        using var document = JsonDocument.Parse(output.TrimEnd().Split('\n')[^1]);
+        var json = document.RootElement;
+        Assert.Equal("test-webdav-streams-held", json.GetProperty("command").GetString());
+        Assert.Equal(2, json.GetProperty("held").GetInt32());
+        var steps = json.GetProperty("steps").EnumerateArray().ToList();
+        Assert.Equal([1, 2], steps.Select(s => s.GetProperty("streams").GetInt32()));
+        foreach (var step in steps)
+        {
+            Assert.True(step.GetProperty("held").GetBoolean(), step.GetRawText());
+            Assert.InRange(step.GetProperty("slowestFraction").GetDouble(), 0.95, 1.05);
+            // Each stream reads about 2 MB in its 2 s: served bytes, and a provider that sent about as much.
+            var served = step.GetProperty("servedBytes").GetInt64();
+            Assert.InRange(served, step.GetProperty("streams").GetInt32() * 1_500_000L, step.GetProperty("streams").GetInt32() * 2_600_000L);
+            // At least every byte served; in a 2 s step the read-ahead a whole-file GET starts with
+            // (before the stream has measured its reader's rate) is most of what was fetched.
+            Assert.InRange(step.GetProperty("fetchedToServed").GetDouble(), 1.0, 40.0);
+            // The server's own process: far more than nothing, far less than this test host.
+            Assert.InRange(step.GetProperty("serverPeakRssMB").GetDouble(), 20, 2000);
+            Assert.Empty(step.GetProperty("failures").EnumerateArray());
+        }
+
+        var verification = json.GetProperty("verification");
+        Assert.True(verification.GetProperty("passed").GetBoolean());
+        Assert.Equal(steps.Sum(s => s.GetProperty("servedBytes").GetInt64()), verification.GetProperty("verifiedBytes").GetInt64());
     }
 
     private static async Task<(int ExitCode, string Output, string Error)> RunAsync(params string[] args)

@@ -63,16 +63,17 @@ internal sealed class BenchmarkHost : IAsyncDisposable
     public long? ChildPeakRssBytes => _child?.PeakRssBytes();
 
     public static Task<BenchmarkHost> StartAsync(int nntpPort, int connections, IReadOnlyList<string> configuration, CancellationToken cancellationToken) =>
-        StartAsync(
-            [
-                "--Usenet:Providers:0:Name=mock",
-                "--Usenet:Providers:0:Host=127.0.0.1",
-                "--Usenet:Providers:0:Port=" + nntpPort,
-                "--Usenet:Providers:0:UseTls=false",
-                "--Usenet:Providers:0:MaxConnections=" + connections,
-            ],
-            configuration,
-            cancellationToken);
+        StartAsync(MockProvider(nntpPort, connections), configuration, cancellationToken);
+
+    /// <summary>The arguments that make the mock server on <paramref name="nntpPort"/> the host's one provider.</summary>
+    public static IReadOnlyList<string> MockProvider(int nntpPort, int connections) =>
+    [
+        "--Usenet:Providers:0:Name=mock",
+        "--Usenet:Providers:0:Host=127.0.0.1",
+        "--Usenet:Providers:0:Port=" + nntpPort,
+        "--Usenet:Providers:0:UseTls=false",
+        "--Usenet:Providers:0:MaxConnections=" + connections,
+    ];
 
     /// <summary>Starts the host with <paramref name="providers"/> (<c>--Usenet:Providers:N:Key=value</c> arguments) as its providers.</summary>
     public static async Task<BenchmarkHost> StartAsync(IReadOnlyList<string> providers, IReadOnlyList<string> configuration, CancellationToken cancellationToken)

@@ -11,7 +11,8 @@ namespace NzbDav.Tools.Testing.DavBenchmark;
 /// </summary>
 internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavBenchmarkOptions options, ILogger logger)
 {
-    public async Task<ConcurrentLoadResult> RunAsync(BenchmarkFile streamed, CancellationToken cancellationToken)
+    /// <summary>Plays stream i on <c>files[i % files.Count]</c>: one file for all, or one each.</summary>
+    public async Task<ConcurrentLoadResult> RunAsync(IReadOnlyList<BenchmarkFile> files, CancellationToken cancellationToken)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var allStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -27,8 +28,9 @@ internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavB
         var bytesPerSecond = options.StreamMbps * 1_000_000L / 8;
         var blockTimes = Enumerable.Range(0, options.Streams).Select(_ => new List<double>()).ToArray();
         var started = Stopwatch.GetTimestamp();
+        var played = Enumerable.Range(0, options.Streams).Select(i => files[i % files.Count]).ToArray();
         var streams = blockTimes
-            .Select(times => PlayAsync(streamed, new Playback(bytesPerSecond, times, Started, stop.Token), stop, cancellationToken))
+            .Select((times, i) => PlayAsync(played[i], new Playback(bytesPerSecond, times, Started, stop.Token), stop, cancellationToken))
             .ToArray();
         var playing = Task.WhenAll(streams);
 
@@ -52,7 +54,8 @@ internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavB
             SlowestStart = TimeSpan.FromMilliseconds(blockTimes.Select(t => t.Count > 0 ? t[0] : 0).DefaultIfEmpty(0).Max()),
             StreamReads = LatencySummary.From(later),
             StreamBytes = results.Sum(r => r.Bytes),
-            StreamsAtEnd = results.Count(r => r.Bytes == streamed.Size),
+            StreamsAtEnd = results.Where((r, i) => r.Bytes == played[i].Size).Count(),
+            DistinctFiles = played.Select(f => f.Path).Distinct(StringComparer.Ordinal).Count(),
             Propfinds = scanResult.Propfinds,
             HeaderReads = scanResult.HeaderReads,
             HeaderBytes = scanResult.HeaderBytes,

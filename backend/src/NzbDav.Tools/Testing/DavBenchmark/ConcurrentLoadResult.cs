@@ -20,6 +20,9 @@ public sealed record ConcurrentLoadResult
     /// <summary>Body bytes the streams received in total.</summary>
     public required long StreamBytes { get; init; }
 
+    /// <summary>Files the streams played: 1 when all played the benchmark file, the stream count with <c>--distinct-files</c>.</summary>
+    public int DistinctFiles { get; init; } = 1;
+
     /// <summary>Streams that reached the end of the file before the phase ended.</summary>
     public required int StreamsAtEnd { get; init; }
 

@@ -4,6 +4,7 @@ namespace NzbDav.Tools.Testing.DavBenchmark;
 internal sealed partial class WebDavBenchmark
 {
     private const string LibraryJob = "library";
+    private const string StreamsJob = "streams";
 
     private async Task<ConcurrentLoadResult> LoadAsync(
         BenchmarkHost host, DavReader reader, BenchmarkFile streamed, byte[] libraryNzb, long librarySize, MockBenchmarkServer mock, CancellationToken cancellationToken)
@@ -21,8 +22,19 @@ internal sealed partial class WebDavBenchmark
             : null;
         if (hostile is not null)
             _logger.LogInformation("{Count} hostile connections open (half idle, half trickling a header)", options.HostileConnections);
+        IReadOnlyList<BenchmarkFile> played = [streamed];
+        if (options.DistinctFiles && options.Streams > 0)
+        {
+            // Ingested before the phase's clock and provider count start, as a library is before it is played.
+            var folder = await host.WaitForCompletedAsync(await host.AddFileAsync(mock.AddFiles(StreamsJob, options.Streams, streamed.Size), StreamsJob + ".nzb", cancellationToken), cancellationToken);
+            played = [.. Enumerable.Range(1, options.Streams)
+                .Select(i => $"{StreamsJob}-{i:D3}.bin")
+                .Select(name => new BenchmarkFile(folder + name, streamed.Size, mock.ExpectedFor(name)))];
+            _logger.LogInformation("{Files} files of {Size:N0} bytes ingested, one per stream", played.Count, streamed.Size);
+        }
+
         var sentBefore = mock.Report().BytesSent;
-        var result = await new ConcurrentLoad(reader, scan, options, _logger).RunAsync(streamed, cancellationToken);
+        var result = await new ConcurrentLoad(reader, scan, options, _logger).RunAsync(played, cancellationToken);
         result = result with { ProviderBytes = mock.Report().BytesSent - sentBefore, Hostile = hostile is null ? null : await hostile.StopAsync() };
         if (result.Hostile is { } held)
             _logger.LogInformation("Hostile connections: {Cut} of {Slow} slow-header ones cut by the server, {Held} of {Idle} idle ones still held", held.SlowCut, held.Slow, held.IdleHeld, held.Idle);

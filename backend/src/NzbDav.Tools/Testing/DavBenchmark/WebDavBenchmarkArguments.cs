@@ -30,8 +30,19 @@ public static class WebDavBenchmarkArguments
               --probe-files=N      generated files in a third job; 0 skips the phase (default 200)
               --probe-file-mib=N   size of each of them in MiB (default 64)
               --probe-concurrency=N files probed at once (default 4)
+              --distinct-files     each stream plays a file of its own (a job of N files of --size MiB)
+                                   instead of all of them playing the benchmark file
               --hostile-connections=N sockets held open through the concurrent phase: half idle, half
                                    sending a request header one byte every 300 ms (default 0)
+              Streams held (instead of the phases above; the server runs as a child process):
+              --streams-held=MBps  finds the most streams of this rate in MB/s (10^6 bytes), each on
+                                   a file of its own, that all hold ≥ 95 % of it for --held-seconds
+                                   with no read waiting > 1 s: N = --held-start, then + --held-step
+                                   until a step does not hold or --held-max is reached
+              --held-seconds=N     how long each step plays (default 60)
+              --held-start=N       streams of the first step (default 10)
+              --held-step=N        streams added per step (default 10)
+              --held-max=N         the most streams tried (default 200)
               Web UI:
               --dashboards=N       browsers with the dashboard's live feed open during the web phase (default 0)
               Metrics:
@@ -47,11 +58,18 @@ public static class WebDavBenchmarkArguments
         ArgumentNullException.ThrowIfNull(args);
         var rest = new List<string>();
         var own = new Dictionary<string, int>(StringComparer.Ordinal);
+        var distinct = false;
         for (var i = 0; i < args.Count; i++)
         {
             var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
             var equals = arg.IndexOf('=', StringComparison.Ordinal);
             var name = equals < 0 ? arg : arg[..equals];
+            if (name == "--distinct-files")
+            {
+                distinct = equals < 0 ? true : throw new FullNzbTesterUsageException("--distinct-files takes no value.");
+                continue;
+            }
+
             if (Limits(name) is not { } limits)
             {
                 rest.Add(arg);
@@ -80,8 +98,14 @@ public static class WebDavBenchmarkArguments
 
         int Get(string name, int fallback) => own.TryGetValue(name, out var value) ? value : fallback;
         var defaults = new WebDavBenchmarkOptions { Mock = mock };
-        return defaults with
+        var result = defaults with
         {
+            DistinctFiles = distinct,
+            StreamsHeldMBps = Get("--streams-held", defaults.StreamsHeldMBps),
+            HeldSeconds = Get("--held-seconds", defaults.HeldSeconds),
+            HeldStart = Get("--held-start", defaults.HeldStart),
+            HeldStep = Get("--held-step", defaults.HeldStep),
+            HeldMax = Get("--held-max", defaults.HeldMax),
             Streams = Get("--streams", defaults.Streams),
             StreamMbps = Get("--stream-mbps", defaults.StreamMbps),
             StreamSeconds = Get("--stream-seconds", defaults.StreamSeconds),
@@ -95,6 +119,11 @@ public static class WebDavBenchmarkArguments
             Dashboards = Get("--dashboards", defaults.Dashboards),
             HostileConnections = Get("--hostile-connections", defaults.HostileConnections),
         };
+        if (result.StreamsHeldMBps > 0 && result.HeldStart > result.HeldMax)
+            throw new FullNzbTesterUsageException($"--held-start ({result.HeldStart}) must not be above --held-max ({result.HeldMax}).");
+        if (result.StreamsHeldMBps == 0 && own.Keys.Any(k => k.StartsWith("--held-", StringComparison.Ordinal)))
+            throw new FullNzbTesterUsageException("--held-seconds, --held-start, --held-step and --held-max belong to --streams-held=MBps.");
+        return result;
     }
 
     private static (int Min, int Max)? Limits(string name) => name switch
@@ -111,6 +140,11 @@ public static class WebDavBenchmarkArguments
         "--probe-concurrency" => (1, 256),
         "--dashboards" => (0, 1000),
         "--hostile-connections" => (0, 20_000),
+        "--streams-held" => (1, 1000),
+        "--held-seconds" => (1, 3600),
+        "--held-start" => (1, 1000),
+        "--held-step" => (1, 1000),
+        "--held-max" => (1, 1000),
         _ => null,
     };
 }

@@ -74,6 +74,7 @@ public static class WebDavBenchmarkJson
         WriteLatency(json, "streamReads", c.StreamReads);
         json.WriteNumber("streamBytes", c.StreamBytes);
         json.WriteNumber("streamsAtEnd", c.StreamsAtEnd);
+        json.WriteNumber("distinctFiles", c.DistinctFiles);
         WriteLatency(json, "propfinds", c.Propfinds);
         WriteLatency(json, "headerReads", c.HeaderReads);
         json.WriteNumber("headerBytes", c.HeaderBytes);

@@ -45,6 +45,31 @@ public sealed record WebDavBenchmarkOptions
     /// </summary>
     public int HostileConnections { get; init; }
 
+    /// <summary>
+    /// Each stream of the concurrent phase plays a file of its own (a job of <see cref="Streams"/>
+    /// files of the run's size) instead of all playing the one benchmark file, as players on a
+    /// library do: nothing is shared between them through the segment cache.
+    /// </summary>
+    public bool DistinctFiles { get; init; }
+
+    /// <summary>
+    /// When above 0, the run is the streams-held search instead of the phases above: how many
+    /// streams of this many MB/s (10^6 bytes), each on a file of its own, the server holds.
+    /// </summary>
+    public int StreamsHeldMBps { get; init; }
+
+    /// <summary>How long each step of the streams-held search plays. Default 60.</summary>
+    public int HeldSeconds { get; init; } = 60;
+
+    /// <summary>Streams of the search's first step. Default 10.</summary>
+    public int HeldStart { get; init; } = 10;
+
+    /// <summary>Streams added from one step to the next. Default 10.</summary>
+    public int HeldStep { get; init; } = 10;
+
+    /// <summary>The search stops after the step with this many streams even when it held. Default 200.</summary>
+    public int HeldMax { get; init; } = 200;
+
     /// <summary>Only print the usage text.</summary>
     public bool Help { get; init; }
 

@@ -41,7 +41,7 @@ public static class WebDavBenchmarkSummary
         lines.Add($"  {c.Streams} STREAMS AT {(c.StreamMbps > 0 ? c.StreamMbps + " Mbit/s" : "FULL SPEED")} + LIBRARY SCAN (target: no read waits > {F(WebDavBenchmarkReport.StreamWaitTargetMs / 1000, "0")} s):");
         lines.Add($"    Stream reads:       {Num(c.StreamReads.Count)} blocks after start, p50/p99/max {Lat(c.StreamReads)} {Met(c.StreamReads.MaxMs <= WebDavBenchmarkReport.StreamWaitTargetMs)}");
         lines.Add($"    Slowest start:      {Ms(c.SlowestStart)} to the first 256 KiB");
-        lines.Add($"    Stream bytes:       {Num(c.StreamBytes)} in {F(c.Elapsed.TotalSeconds, "0.0")} s ({c.StreamsAtEnd} streams reached the end)");
+        lines.Add($"    Stream bytes:       {Num(c.StreamBytes)} in {F(c.Elapsed.TotalSeconds, "0.0")} s ({c.StreamsAtEnd} streams reached the end; {(c.DistinctFiles == 1 ? "all on one file" : c.DistinctFiles + " files, one each")})");
         lines.Add($"    PROPFIND:           {Num(c.Propfinds.Count)}, p50/p99/max {Lat(c.Propfinds)}");
         lines.Add($"    Header reads:       {Num(c.HeaderReads.Count)} of 64 KiB, p50/p99/max {Lat(c.HeaderReads)}");
         lines.Add($"    Scan time:          {F(c.ScanElapsed.TotalSeconds, "0.00")} s");

@@ -111,7 +111,12 @@ fi
 lint=false
 lint_pid=""
 lint_log=$(mktemp)
-run_lint() { (cd frontend && NO_COLOR=1 CI=1 npm run --silent lint) >"$lint_log" 2>&1; }
+# The fast loop keeps ESLint's cache (node_modules/.cache/eslint): only files changed since the last
+# run are linted again (about 2 s instead of 35 s of CPU). A type-aware rule's finding that depends on
+# another, changed file can be missed by the cache, so the full suite always lints everything afresh.
+lint_args=()
+[ "$fast" = true ] && lint_args=(-- --cache --cache-location node_modules/.cache/eslint/)
+run_lint() { (cd frontend && NO_COLOR=1 CI=1 npm run --silent lint "${lint_args[@]}") >"$lint_log" 2>&1; }
 (cd frontend && node -e 'process.exit(require("./package.json").scripts?.lint ? 0 : 1)') 2>/dev/null && lint=true
 if [ "$lint" = true ] && [ "$fast" = true ] && [ "$status" -eq 0 ]; then
   run_lint &

@@ -236,6 +236,7 @@ public sealed class WebDavBenchmarkCommandTests
     }
 
     [Fact]
+    [SlowTest("starts the server as a child process and plays two steps of 2 s")]
     public async Task Streams_held_steps_up_until_the_maximum_with_the_server_in_its_own_process()
     {
         // Two steps (1 then 2 streams) of 2 s at 1 MB/s against a mock without latency: both hold.
@@ -254,7 +255,8 @@ public sealed class WebDavBenchmarkCommandTests
         foreach (var step in steps)
         {
             Assert.True(step.GetProperty("held").GetBoolean(), step.GetRawText());
-            Assert.InRange(step.GetProperty("slowestFraction").GetDouble(), 0.95, 1.05);
+            // A paced player may be one 256 KiB block ahead of its rate when it stops: 1.13 at 1 MB/s for 2 s.
+            Assert.InRange(step.GetProperty("slowestFraction").GetDouble(), 0.95, 1.14);
             // Each stream reads about 2 MB in its 2 s: served bytes, and a provider that sent about as much.
             var served = step.GetProperty("servedBytes").GetInt64();
             Assert.InRange(served, step.GetProperty("streams").GetInt32() * 1_500_000L, step.GetProperty("streams").GetInt32() * 2_600_000L);

@@ -1,3 +1,4 @@
+using System.Collections.Frozen;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration.Json;
 using NzbDav.Data;
@@ -64,7 +65,8 @@ public sealed class StoredSecretsSource : IConfigurationSource
 /// <summary>The stored secrets layer; see <see cref="StoredSecretsSource"/>.</summary>
 public sealed class StoredSecretsProvider(string databasePath) : ConfigItemsProvider(databasePath)
 {
-    private static readonly Dictionary<string, string> ByRow = StoredSecretsSource.Keys.ToDictionary(static p => p.Value, static p => p.Key, StringComparer.Ordinal);
+    // A constant table (row name → configuration key), frozen: nothing can change it after start.
+    private static readonly FrozenDictionary<string, string> ByRow = StoredSecretsSource.Keys.ToFrozenDictionary(static p => p.Value, static p => p.Key, StringComparer.Ordinal);
 
     protected override string? KeyOf(string row) => ByRow.GetValueOrDefault(row);
 }

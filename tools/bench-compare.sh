@@ -10,7 +10,7 @@ prog=tools/bench-compare.sh
 
 usage() {
   cat <<'EOF'
-usage: tools/bench-compare.sh REF [OTHER] [--pairs N] [--bench b1|webdav|serve-cpu] [--json] [-- extra benchmark args]
+usage: tools/bench-compare.sh REF [OTHER] [--pairs N] [--bench b1|webdav|serve-cpu|streams] [--json] [-- extra benchmark args]
 
 Compares build A (commit REF) with build B (commit OTHER, default HEAD) on one benchmark of the read path
 and prints the median of the per-pair ratios B ÷ A with a 90 % bootstrap interval.
@@ -32,6 +32,13 @@ Arguments
                     serve-cpu  --test-serve-cpu --size=500 --gets=3
                                metric cpuSecondsPerGb (LOWER is better: a B/A ratio below 1 means B spends
                                less CPU per GB); also MBps, serverPeakRssMB, contextSwitchesPerGb
+                    streams    --test-webdav --mock-server --streams-held=7 --held-seconds=20 --held-start=30
+                               --held-step=5 --held-max=120 --latency=50 --jitter=10 --connections=20
+                               metric held: the most concurrent 7 MB/s players, each on a file of its own, that
+                               all held their rate (higher is better; steps of 5, so a ratio moves in steps);
+                               also, at that step, atHeld.serverPeakRssMB, atHeld.fetchedToServed and
+                               atHeld.slowestStartMs. Each run takes minutes (20 s per step, child processes);
+                               docs/benchmarks.md's figure holds each step 60 s (-- --held-seconds=60)
   --json          also print one JSON object with everything, per-run values included, as the last line
   -- ARGS         appended to both sides' benchmark command; an option given here replaces the default of
                   the same name (e.g. `-- --size=8` runs b1 on 8 MiB instead of 100)
@@ -110,8 +117,8 @@ while [ "$#" -gt 0 ]; do
 done
 
 case "$bench" in
-  b1 | webdav | serve-cpu) ;;
-  *) bad_usage "unknown benchmark '$bench' (expected b1, webdav or serve-cpu)" ;;
+  b1 | webdav | serve-cpu | streams) ;;
+  *) bad_usage "unknown benchmark '$bench' (expected b1, webdav, serve-cpu or streams)" ;;
 esac
 if ! [[ "$pairs" =~ ^[1-9][0-9]{0,3}$ ]]; then
   bad_usage "--pairs must be a positive whole number (at most 9999); got '$pairs'"
@@ -140,6 +147,12 @@ case "$bench" in
     bench_args=(--test-serve-cpu --size=500 --gets=3)
     metric=cpuSecondsPerGb; metric_field=cpuSecondsPerGb; unit="CPU s/GB"; better=lower
     secondary=("MBps|MBps|MB/s" "serverPeakRssMB|serverPeakRssMB|MB" "contextSwitchesPerGb|contextSwitchesPerGb|")
+    ;;
+  streams)
+    bench_args=(--test-webdav --mock-server --streams-held=7 --held-seconds=20 --held-start=30 --held-step=5 --held-max=120
+      --latency=50 --jitter=10 --connections=20)
+    metric=held; metric_field=held; unit=streams; better=higher
+    secondary=("atHeld.serverPeakRssMB|atHeld.serverPeakRssMB|MB" "atHeld.fetchedToServed|atHeld.fetchedToServed|" "atHeld.slowestStartMs|atHeld.slowestStartMs|ms")
     ;;
 esac
 

@@ -1,9 +1,12 @@
 namespace NzbDav.Streaming;
 
-/// <summary>Told by a <see cref="SegmentBuffer"/> what its decode is doing; called on NNTP receive loops, so it must not block.</summary>
+/// <summary>
+/// Told by a <see cref="SegmentBuffer"/> what its decode is doing. Called on NNTP receive loops, so it
+/// publishes and signals only: it must not block, lock or judge the bytes (readers do that).
+/// </summary>
 internal interface ISegmentBufferObserver
 {
-    /// <summary>The header is known and the buffer is sized; throwing rejects the article.</summary>
+    /// <summary>The header is known and the buffer is sized.</summary>
     void OnBegin(SegmentBuffer buffer);
 
     /// <summary>More decoded bytes are readable.</summary>

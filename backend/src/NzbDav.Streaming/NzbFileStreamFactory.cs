@@ -114,6 +114,10 @@ public sealed class NzbFileStreamFactory
         {
             foreach (var buffer in attempts)
             {
+                if (!buffer.IsCompleted)
+                {
+                    statistics.AddFetched(buffer.Written);
+                }
                 buffer.Release();
             }
         }

@@ -36,12 +36,16 @@ internal sealed class SegmentBuffer : IYencBodyTarget
     private int _state;
     private int _references = 1;
 
-    public SegmentBuffer(ArrayPool<byte> pool, ISegmentBufferObserver? observer, StreamStatistics? statistics)
+    public SegmentBuffer(ArrayPool<byte> pool, ISegmentBufferObserver? observer, StreamStatistics? statistics = null, string? provider = null)
     {
         _pool = pool;
         _observer = observer;
         _statistics = statistics;
+        Provider = provider;
     }
+
+    /// <summary>The provider whose answer this is (null for bytes that came from no provider).</summary>
+    public string? Provider { get; }
 
     /// <summary>The part header; null until the decode began.</summary>
     public YencHeader? Header => Volatile.Read(ref _header);
@@ -97,7 +101,6 @@ internal sealed class SegmentBuffer : IYencBodyTarget
     {
         // A full fence: the bytes are visible before the count, and the count before the observer looks for a waiter.
         var written = Interlocked.Add(ref _written, count);
-        _statistics?.AddFetched(count);
         // Readers are told about the first bytes and then once per 64 KiB chunk filled (the rest
         // at completion): a reader woken per network read would copy and send a few KiB at a time,
         // and with several readers on one segment those wake-ups alone can fill the thread pool.
@@ -113,8 +116,9 @@ internal sealed class SegmentBuffer : IYencBodyTarget
         {
             throw new YencException($"Part ended after {_written} of the {_size} bytes its header announced.");
         }
+        // Counted once per part, and before a reader can see the part complete.
+        _statistics?.CompletedFetch(_size);
         Volatile.Write(ref _state, Completed);
-        _statistics?.SegmentFetched();
         _observer?.OnCompleted(this);
     }
 

@@ -139,7 +139,7 @@ public sealed class SegmentCache
         if (found is not null)
         {
             // Another stream's segment: checked against this stream's layout before it is used.
-            ticket.Offer(found, validated: false);
+            ticket.Offer(found);
             found.Release();
         }
         return created;
@@ -186,44 +186,55 @@ public sealed class SegmentCache
     /// <summary>The ticket left its window: it stops listening; true when its fetch is now wanted by nobody.</summary>
     internal bool Detach(SegmentTicket ticket, SharedFetch fetch)
     {
-        lock (_gate)
-        {
-            if (!fetch.Unsubscribe(ticket))
-                return false;
-            if (_entries.TryGetValue(fetch.MessageId, out var entry) && ReferenceEquals(entry.Fetch, fetch))
-                _entries.Remove(fetch.MessageId);
-            return true;
-        }
-    }
-
-    /// <summary>Under the lock: a fetch publishes a (new) buffer; returns its subscribers to tell.</summary>
-    internal SegmentTicket[] Publish(SharedFetch fetch, SegmentBuffer buffer, bool completed)
-    {
         List<SegmentBuffer>? evicted = null;
-        SegmentTicket[] subscribers;
+        var withdraw = false;
         lock (_gate)
         {
-            subscribers = fetch.SetPublished(buffer, completed);
-            if (completed && _entries.TryGetValue(fetch.MessageId, out var entry) && ReferenceEquals(entry.Fetch, fetch))
+            var published = fetch.Published;
+            var last = fetch.Unsubscribe(ticket);
+            if (!_entries.TryGetValue(fetch.MessageId, out var entry))
             {
-                entry.Fetch = null;
-                if (!fetch.Keep || !Keep(entry, buffer, ref evicted))
+                return last;
+            }
+            if (ReferenceEquals(entry.Fetch, fetch))
+            {
+                if (IsAnsweredFetch(entry, out _))
                 {
-                    if (subscribers.Length > 0)
-                    {
-                        // Not kept, but findable while a window holds it (a second player starting
-                        // moments later reads the first one's read-ahead instead of fetching again).
-                        entry.Held = buffer;
-                    }
-                    else
-                    {
-                        _entries.Remove(fetch.MessageId);
-                    }
+                    // Answered, not yet settled: settle it now rather than lose it with its last reader.
+                    SettleEntry(entry, fetch, ref evicted);
                 }
+                else if (last)
+                {
+                    _entries.Remove(fetch.MessageId);
+                    withdraw = true;
+                }
+            }
+            else if (!fetch.HasSubscribers && published is not null && ReferenceEquals(entry.Held, published))
+            {
+                // The last window that held the answer through this fetch let go of it (the
+                // answer may have been settled after that window's reader already released it).
+                _entries.Remove(fetch.MessageId);
             }
         }
         ReleaseAll(evicted);
-        return subscribers;
+        return withdraw;
+    }
+
+    /// <summary>
+    /// On the owner group's loop, once the fetch is answered: the cache keeps the answer (or holds
+    /// or forgets it, see <see cref="SettleEntry"/>) unless a reader's side got there first; then the
+    /// fetch ends.
+    /// </summary>
+    internal void Settle(SharedFetch fetch)
+    {
+        List<SegmentBuffer>? evicted = null;
+        lock (_gate)
+        {
+            if (_entries.TryGetValue(fetch.MessageId, out var entry) && ReferenceEquals(entry.Fetch, fetch))
+                SettleEntry(entry, fetch, ref evicted);
+            fetch.End();
+        }
+        ReleaseAll(evicted);
     }
 
     /// <summary>A fetch ended without a buffer (missing, failed, cancelled): nobody may subscribe to it any more.</summary>
@@ -248,20 +259,31 @@ public sealed class SegmentCache
         List<SegmentBuffer>? evicted = null;
         lock (_gate)
         {
-            if (_entries.TryGetValue(messageId, out var existing) && (existing.Buffer is not null || existing.Fetch is not null))
-                return;
-            if (!MakeRoom(buffer.Size, ref evicted) || !buffer.TryAddReference())
-            {
-                if (existing is not null && ReferenceEquals(existing.Held, buffer))
-                    _entries.Remove(messageId);
-                return;
-            }
-            var entry = new Entry(messageId) { Buffer = buffer, Size = buffer.Size };
-            entry.Node = cold ? _cold.AddFirst(entry) : _hot.AddFirst(entry);
-            _entries[messageId] = entry;
-            _bytes += entry.Size;
+            OfferLocked(messageId, buffer, cold, ref evicted);
         }
         ReleaseAll(evicted);
+    }
+
+    private void OfferLocked(string messageId, SegmentBuffer buffer, bool cold, ref List<SegmentBuffer>? evicted)
+    {
+        if (_entries.TryGetValue(messageId, out var existing) && IsAnsweredFetch(existing, out var answered) && ReferenceEquals(answered.Published, buffer))
+        {
+            // This window's read-ahead came in but its fetch is not settled yet: settle it first.
+            SettleEntry(existing, answered, ref evicted);
+            _entries.TryGetValue(messageId, out existing);
+        }
+        if (existing is not null && (existing.Buffer is not null || existing.Fetch is not null))
+            return;
+        if (!MakeRoom(buffer.Size, ref evicted) || !buffer.TryAddReference())
+        {
+            if (existing is not null && ReferenceEquals(existing.Held, buffer))
+                _entries.Remove(messageId);
+            return;
+        }
+        var entry = new Entry(messageId) { Buffer = buffer, Size = buffer.Size };
+        entry.Node = cold ? _cold.AddFirst(entry) : _hot.AddFirst(entry);
+        _entries[messageId] = entry;
+        _bytes += entry.Size;
     }
 
     /// <summary>Drops every kept segment (tests, shutdown).</summary>
@@ -277,6 +299,33 @@ public sealed class SegmentCache
             }
         }
         ReleaseAll(released);
+    }
+
+    /// <summary>
+    /// Under the lock, once <paramref name="fetch"/>'s answer is in: the entry stops pointing at the
+    /// fetch and keeps the completed buffer (a probe's, or wanted by two readers, if it fits), or
+    /// holds it while a window does (a second player starting moments later reads the first one's
+    /// read-ahead instead of fetching again), or is forgotten. Whoever sees the answer first does
+    /// this: the owner group's loop as it settles the request, or a reader letting go of the
+    /// segment before that, so a window never drops an answer the cache wanted.
+    /// </summary>
+    private void SettleEntry(Entry entry, SharedFetch fetch, ref List<SegmentBuffer>? evicted)
+    {
+        entry.Fetch = null;
+        var buffer = fetch.Published is { IsCompleted: true } completed ? completed : null;
+        if (buffer is not null && fetch.Keep && Keep(entry, buffer, ref evicted))
+            return;
+        if (buffer is not null && fetch.HasSubscribers)
+            entry.Held = buffer;
+        else
+            _entries.Remove(fetch.MessageId);
+    }
+
+    /// <summary>Under the lock: the entry's fetch has its answer, which no one settled yet.</summary>
+    private static bool IsAnsweredFetch(Entry entry, out SharedFetch fetch)
+    {
+        fetch = entry.Fetch!;
+        return fetch is not null && fetch.Published is { IsCompleted: true };
     }
 
     /// <summary>Takes a cache reference on <paramref name="buffer"/> for <paramref name="entry"/> (hot) if it fits.</summary>

@@ -163,17 +163,41 @@ internal sealed class SegmentWindow
         }
     }
 
-    /// <summary>The reader waits for a ticket whose fetch went away, or a fetch was lost ahead of it: fetch again.</summary>
+    /// <summary>
+    /// The reader waits for a ticket whose fetch went away, or a fetch was lost ahead of it: fetch
+    /// again. A ticket that refused its copy fetches again on its own, past the cache (which may hold
+    /// that copy), ruling out every provider whose copy it refused.
+    /// </summary>
     public void Refetch(SegmentTicket ticket)
     {
-        if (ticket.IsOrphaned && !ticket.IsCompleted && SlotAt(ticket.Index) == ticket)
+        if (!(ticket.IsOrphaned || ticket.IsRefused) || ticket.IsCompleted || SlotAt(ticket.Index) != ticket)
         {
-            ticket.ClearSource();
+            return;
+        }
+        // Off the old fetch first: an ended fetch lets go of its buffer when its last subscriber leaves.
+        if (ticket.Source is { } old && _context.Cache.Detach(ticket, old))
+        {
+            old.Owner.Withdraw(old);
+        }
+        var refused = ticket.IsRefused;
+        ticket.ClearSource();
+        if (!refused)
+        {
             if (Attach(ticket))
             {
                 _fetcher.Wake();
             }
+            return;
         }
+        _index.TryGetRange(ticket.Index, out _, out var expected);
+        var fetch = new SharedFetch(_context.Cache, _context, _fetcher, ticket.MessageId, ticket.Index, expected);
+        foreach (var (provider, error) in ticket.Refusals)
+        {
+            fetch.RuleOut(provider, $"its part header contradicts the file: {error.Message}", error);
+        }
+        fetch.Subscribe(ticket)?.Release();
+        _fetcher.Submit(fetch);
+        _fetcher.Wake();
     }
 
     /// <summary>Every ticket in the window whose fetch went away fetches again.</summary>
@@ -252,7 +276,7 @@ internal sealed class SegmentWindow
     private void FillWithZeros(SegmentTicket ticket)
     {
         _index.TryGetRange(ticket.Index, out var begin, out var length);
-        var buffer = new SegmentBuffer(_context.Pool, null, null);
+        var buffer = new SegmentBuffer(_context.Pool, null);
         buffer.Begin(new YencHeader(string.Empty, _index.FileSize, 128, ticket.Index + 1, _index.Count, begin, length));
         while (buffer.Written < length)
         {

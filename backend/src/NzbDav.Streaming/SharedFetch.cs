@@ -8,14 +8,24 @@ namespace NzbDav.Streaming;
 
 /// <summary>
 /// One article on its way, for every ticket that wants it: the fetch engine's request (submitted to
-/// the fetch group of the stream that asked first, its owner) and the fan-out of what arrives to the
-/// subscribed tickets, whichever stream they belong to. It stays wanted while any subscriber is left,
-/// so a reader that leaves does not take the fetch from under one still waiting. If the owner's
-/// group stops before the answer, the subscribers are told (orphaned) and fetch it themselves.
-/// Subscriptions change under the cache's lock; arriving bytes read the subscriber list lock-free.
+/// the fetch group of the stream that asked first, its owner) and the one buffer its readers read
+/// from. It stays wanted while any subscriber is left, so a reader that leaves does not take the
+/// fetch from under one still waiting. If the owner's group stops before the answer, the
+/// subscribers are told (orphaned) and fetch it themselves.
 /// </summary>
+/// <remarks>
+/// The receive loops only publish: an attempt's buffer goes into <see cref="Published"/> with one
+/// compare-and-swap, and every subscriber's reader is signalled. What a buffer means for a reader
+/// (its header checked against that reader's layout, the buffer adopted into its ticket) is done by
+/// the reader (<see cref="SegmentTicket.Refresh"/>), and what it means for the cache once the fetch
+/// is answered, on the owner group's loop (<see cref="OnFound"/>). Subscriptions change under the
+/// cache's lock; the receive loops read the subscriber array lock-free.
+/// </remarks>
 internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
 {
+    // Stands in for the buffer once the fetch let go of it, so a late publish cannot slip in after.
+    private static readonly SegmentBuffer Released = new(ArrayPool<byte>.Shared, null);
+
     private readonly SegmentCache _cache;
     private readonly ArrayPool<byte> _pool;
     private readonly StreamStatistics _statistics;
@@ -44,7 +54,34 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
     /// <summary>Keep the segment in the cache once it arrives (a probe's, or wanted by two readers). Under the cache's lock.</summary>
     public bool Keep { get; set; }
 
+    /// <summary>
+    /// The buffer to read from now (the first attempt to begin, one replacing a failed attempt, or a
+    /// completed one overtaking a trickling straggler), or null. It may be replaced and released at
+    /// any moment: take it with <see cref="SegmentBuffer.TryAddReference"/>.
+    /// </summary>
+    public SegmentBuffer? Published
+    {
+        get
+        {
+            var published = Volatile.Read(ref _published);
+            return ReferenceEquals(published, Released) ? null : published;
+        }
+    }
+
+    /// <summary>The published buffer with a reference taken for the caller, or null.</summary>
+    public SegmentBuffer? AcquirePublished()
+    {
+        while (Published is { } published)
+        {
+            if (published.TryAddReference())
+                return published;
+        }
+        return null;
+    }
+
     // ---- the cache's side, under its lock ----
+
+    public bool HasSubscribers => _subscribers.Length > 0;
 
     /// <summary>Adds a subscriber; returns the buffer published so far with a reference for the caller, or null.</summary>
     public SegmentBuffer? Subscribe(SegmentTicket ticket)
@@ -55,9 +92,7 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
         subscribers.CopyTo(grown, 0);
         grown[^1] = ticket;
         Volatile.Write(ref _subscribers, grown);
-        var published = _published;
-        published?.AddReference();
-        return published;
+        return AcquirePublished();
     }
 
     /// <summary>Removes a subscriber; true when it was the last one of a fetch still running.</summary>
@@ -71,54 +106,58 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
         Array.Copy(subscribers, shrunk, at);
         Array.Copy(subscribers, at + 1, shrunk, at, shrunk.Length - at);
         Volatile.Write(ref _subscribers, shrunk);
-        return shrunk.Length == 0 && _ended == 0;
+        if (shrunk.Length > 0)
+            return false;
+        if (_ended != 0)
+        {
+            // Answered, and the last reader that could still take the buffer from here has left.
+            LetGo();
+            return false;
+        }
+        return true;
     }
 
     /// <summary>
-    /// An attempt's buffer is the one to read from now (the first to begin, one replacing a failed
-    /// attempt, or a completed one overtaking a trickling straggler); returns the subscribers.
+    /// The fetch is over: nobody subscribes any more (the cache forgot it). The published buffer stays
+    /// for the subscribers' readers to take until the last of them leaves; returns who is subscribed.
     /// </summary>
-    public SegmentTicket[] SetPublished(SegmentBuffer buffer, bool completed)
-    {
-        var current = _published;
-        if (_ended == 0 && !ReferenceEquals(current, buffer) && (current is null || current.IsFailed || (completed && !current.IsCompleted)))
-        {
-            buffer.AddReference();
-            _published = buffer;
-            current?.Release();
-        }
-        return _subscribers;
-    }
-
-    /// <summary>The fetch is over: nobody subscribes any more; returns who was subscribed.</summary>
     public SegmentTicket[] End()
     {
         _ended = 1;
         var subscribers = _subscribers;
-        Volatile.Write(ref _subscribers, []);
-        _published?.Release();
-        _published = null;
+        if (subscribers.Length == 0)
+            LetGo();
         return subscribers;
+    }
+
+    private void LetGo()
+    {
+        var published = Interlocked.Exchange(ref _published, Released);
+        if (published is not null && !ReferenceEquals(published, Released))
+            published.Release();
     }
 
     // ---- the fetch engine's side ----
 
     protected override bool IsWanted => Volatile.Read(ref _ended) == 0 && Volatile.Read(ref _subscribers).Length > 0;
 
-    protected override IYencBodyTarget CreateTarget() => new SegmentBuffer(_pool, this, _statistics);
+    protected override IYencBodyTarget CreateTarget(string provider) => new SegmentBuffer(_pool, this, _statistics, provider);
 
-    /// <summary>The attempt's own reference goes; what it received is counted once, here.</summary>
+    /// <summary>The attempt's own reference goes; what it received is counted once, here (a completed part was counted as it completed).</summary>
     protected override void OnAttemptEnded(IYencBodyTarget target, bool succeeded)
     {
         var buffer = (SegmentBuffer)target;
         if (!buffer.IsCompleted)
+        {
             buffer.MarkFailed();
+            _statistics.AddFetched(buffer.Written);
+        }
         _metrics?.Fetched(buffer.Written);
         buffer.Release();
     }
 
-    /// <summary>The winning buffer was handed out as it arrived; now nobody needs the fetch itself.</summary>
-    protected override void OnFound(YencHeader? header) => _cache.Forget(this);
+    /// <summary>On the owner group's loop: the cache keeps (or forgets) the answer; the fetch itself is over.</summary>
+    protected override void OnFound(YencHeader? header) => _cache.Settle(this);
 
     protected override void OnMissing(ArticleMissingException error)
     {
@@ -139,32 +178,47 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
             ticket.Orphan();
     }
 
-    // ---- receive loops ----
+    // ---- receive loops: publish, signal, nothing else ----
 
     void ISegmentBufferObserver.OnBegin(SegmentBuffer buffer)
     {
-        // Throwing here rejects the article (a header that contradicts a reader's layout): the
-        // engine fetches it from elsewhere.
-        var header = buffer.Header!;
-        foreach (var ticket in Volatile.Read(ref _subscribers))
-            ticket.Validate(header);
-        foreach (var ticket in _cache.Publish(this, buffer, completed: false))
-            ticket.Offer(buffer);
+        Publish(buffer);
+        Signal();
     }
 
-    void ISegmentBufferObserver.OnData(SegmentBuffer buffer)
-    {
-        foreach (var ticket in Volatile.Read(ref _subscribers))
-            ticket.Bump();
-    }
+    void ISegmentBufferObserver.OnData(SegmentBuffer buffer) => Signal();
 
     void ISegmentBufferObserver.OnCompleted(SegmentBuffer buffer)
     {
-        foreach (var ticket in _cache.Publish(this, buffer, completed: true))
-            ticket.Offer(buffer);
+        Publish(buffer);
+        Signal();
     }
 
-    void ISegmentBufferObserver.OnFailed(SegmentBuffer buffer)
+    void ISegmentBufferObserver.OnFailed(SegmentBuffer buffer) => Signal();
+
+    // A buffer takes the place when it is empty or holds a failed buffer, or when it is complete and
+    // the one there is not (a race winner overtaking a trickling straggler). The attempt holds its
+    // own reference throughout, so taking one more here cannot fail.
+    private void Publish(SegmentBuffer buffer)
+    {
+        while (true)
+        {
+            var current = Volatile.Read(ref _published);
+            if (ReferenceEquals(current, buffer) || ReferenceEquals(current, Released))
+                return;
+            if (current is not null && !current.IsFailed && !(buffer.IsCompleted && !current.IsCompleted))
+                return;
+            buffer.AddReference();
+            if (ReferenceEquals(Interlocked.CompareExchange(ref _published, buffer, current), current))
+            {
+                current?.Release();
+                return;
+            }
+            buffer.Release();
+        }
+    }
+
+    private void Signal()
     {
         foreach (var ticket in Volatile.Read(ref _subscribers))
             ticket.Bump();

@@ -55,5 +55,10 @@ public sealed class StreamStatistics
 
     internal void AddRead(int count) => Interlocked.Add(ref _bytesRead, count);
 
-    internal void SegmentFetched() => Interlocked.Increment(ref _segmentsFetched);
+    /// <summary>A part arrived whole and verified.</summary>
+    internal void CompletedFetch(int bytes)
+    {
+        Interlocked.Add(ref _bytesFetched, bytes);
+        Interlocked.Increment(ref _segmentsFetched);
+    }
 }

@@ -94,7 +94,7 @@ public sealed class ChunkPoolTests
     {
         var pool = new ChunkPool(() => 64L * Chunk);
         var size = (3 * Chunk) + 123;
-        var buffer = new SegmentBuffer(pool, null, null);
+        var buffer = new SegmentBuffer(pool, null);
 
         buffer.Begin(new YencHeader("x", size, 128, 1, 1, 0, size));
         Assert.Equal(4L * Chunk, pool.RentedBytes);

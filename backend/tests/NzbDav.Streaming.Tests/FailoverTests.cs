@@ -183,4 +183,49 @@ public sealed class FailoverTests
 
         await harness.AssertAllReturnedAsync();
     }
+
+    [Fact]
+    public async Task A_copy_whose_header_contradicts_the_file_is_refused_and_read_from_the_backup()
+    {
+        await using var primary = await StartServerAsync(messageIdToken: "shared-e");
+        await using var backup = await StartServerAsync(messageIdToken: "shared-e");
+        var file = primary.Store.AddGeneratedFile("liar.bin", (6L * SegmentSize) + 321, SegmentSize);
+        backup.Store.AddGeneratedFile("liar.bin", file.Size, SegmentSize);
+        primary.Store.SetWrongFileSize(file.Articles[3], true);
+        await using var harness = Create(null, Provider(primary, "primary", priority: 0), Provider(backup, "backup", priority: 1));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsToEndExactlyAsync(stream, file, 10_000, Token);
+            Assert.Equal(file.Size, stream.Length);
+        }
+
+        // The backup was asked for the refused segment (the stream may lease backup connections for others too).
+        Assert.True(backup.Stats.GetCommandCount(MockCommandKind.Body) >= 1, $"backup BODY count {backup.Stats.GetCommandCount(MockCommandKind.Body)}");
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
+    public async Task A_header_contradicting_the_file_on_the_only_provider_fails_the_read_naming_why()
+    {
+        await using var server = await StartServerAsync();
+        var file = server.Store.AddGeneratedFile("liar2.bin", 5L * SegmentSize, SegmentSize);
+        server.Store.SetWrongFileSize(file.Articles[2], true);
+        await using var harness = Create(null, Provider(server));
+
+        await using (var stream = await harness.OpenAsync(file))
+        {
+            await StreamAssert.ReadsExactlyAsync(stream, file, 2 * SegmentSize, Token);
+            var error = await Assert.ThrowsAsync<SegmentUnavailableException>(() => stream.ReadAsync(new byte[1000], Token).AsTask());
+            Assert.Equal(3, error.SegmentNumber);
+            Assert.Contains($"says the file has {file.Size + 1} bytes", error.ToString());
+            Assert.Equal(2L * SegmentSize, stream.Position); // nothing of the refused copy was returned
+
+            // Past it, the file reads on.
+            stream.Position = 3L * SegmentSize;
+            await StreamAssert.ReadsToEndExactlyAsync(stream, file, 7000, Token);
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
 }

@@ -95,6 +95,40 @@ public sealed class SharedSegmentTests
     }
 
     [Fact]
+    public async Task A_player_that_closes_as_soon_as_it_has_the_first_segment_leaves_it_cached_for_the_next_probe()
+    {
+        // The reader has a segment's last byte as soon as the part is verified, which can be before
+        // the fetch group settled the request (the cache learns of answers there, or from the reader
+        // letting go first): either way the first segment must be kept. (DashboardTests'
+        // A_playing_stream_… hit the reader-first order in about half its runs.)
+        await using var server = await StartServerAsync(latency: TimeSpan.FromMilliseconds(20));
+        const int files = 6;
+        const int partSize = 256 * 1024;
+        var layouts = Enumerable.Range(0, files)
+            .Select(i => server.Store.AddGeneratedFile($"closed-{i}.bin", 48L * partSize, partSize))
+            .Select(f => (File: f, Ids: f.Articles.Select(a => a.MessageId).ToList()))
+            .ToList();
+        await using var harness = Create(NoRacing, Provider(server));
+
+        foreach (var (file, ids) in layouts)
+        {
+            await using var player = harness.Factory.Open(ids, file.Size, partSize);
+            await StreamAssert.ReadsExactlyAsync(player, file, partSize, Token);
+        }
+
+        foreach (var (file, ids) in layouts)
+        {
+            var hits = harness.Factory.Cache.Hits;
+            await using var probe = harness.Factory.Open(ids, file.Size, partSize);
+            probe.LimitReadAhead(64 * 1024);
+            await StreamAssert.ReadsExactlyAsync(probe, file, 64 * 1024, Token);
+            Assert.True(harness.Factory.Cache.Hits == hits + 1, $"{file.Name}: its first segment was not kept");
+        }
+
+        await harness.AssertAllReturnedAsync();
+    }
+
+    [Fact]
     public async Task Opening_a_file_probed_before_fetches_nothing()
     {
         await using var server = await StartServerAsync();

@@ -45,7 +45,7 @@ public sealed class SlotPrimitivesTests
         var pool = new CountingArrayPool();
         var data = new byte[(2 * SegmentBuffer.ChunkSize) + 1000];
         new Random(1).NextBytes(data);
-        var buffer = new SegmentBuffer(pool, null, null);
+        var buffer = new SegmentBuffer(pool, null);
 
         buffer.Begin(new YencHeader("x", data.Length, 128, 1, 1, 0, data.Length));
         for (var written = 0; written < data.Length;)
@@ -75,13 +75,13 @@ public sealed class SlotPrimitivesTests
     [Fact]
     public void A_part_that_ends_short_of_its_header_is_rejected()
     {
-        var buffer = new SegmentBuffer(new CountingArrayPool(), null, null);
+        var buffer = new SegmentBuffer(new CountingArrayPool(), null);
         buffer.Begin(new YencHeader("x", 100, 128, 1, 1, 0, 100));
         buffer.GetSpan()[..60].Clear();
         buffer.Advance(60);
 
         Assert.Throws<YencException>(() => buffer.Complete(new YencTrailer(60, 1, null, null)));
-        Assert.Throws<YencException>(() => new SegmentBuffer(new CountingArrayPool(), null, null).Begin(new YencHeader("x", 1L << 40, 128, 1, 1, 0, 1L << 30)));
+        Assert.Throws<YencException>(() => new SegmentBuffer(new CountingArrayPool(), null).Begin(new YencHeader("x", 1L << 40, 128, 1, 1, 0, 1L << 30)));
     }
 
     [Fact]

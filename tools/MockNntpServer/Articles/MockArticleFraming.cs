@@ -9,15 +9,15 @@ internal static class MockArticleFraming
     public const string Newsgroup = "alt.binaries.nzbdav.mock";
     public const string Poster = "NzbDav Mock <mock@nzbdav.invalid>";
 
-    public static byte[] YencHeader(MockFile file, int part, int totalParts, long begin, int size) =>
+    public static byte[] YencHeader(MockFile file, int part, int totalParts, long begin, int size, long? claimedFileSize = null) =>
         Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture,
-            $"=ybegin part={part} total={totalParts} line={YencDataLines.LineLength} size={file.Size} name={file.Name}\r\n=ypart begin={begin + 1} end={begin + size}\r\n"));
+            $"=ybegin part={part} total={totalParts} line={YencDataLines.LineLength} size={claimedFileSize ?? file.Size} name={file.Name}\r\n=ypart begin={begin + 1} end={begin + size}\r\n"));
 
     public static byte[] YencTrailer(int part, int size, uint crc) =>
         Encoding.ASCII.GetBytes(string.Create(CultureInfo.InvariantCulture, $"=yend size={size} part={part} pcrc32={crc:x8}\r\n"));
 
-    public static byte[] YencHeader(MockArticle article) =>
-        YencHeader(article.File, article.Number, article.File.Articles.Count, article.PartBegin, article.PartSize);
+    public static byte[] YencHeader(MockArticle article, long? claimedFileSize = null) =>
+        YencHeader(article.File, article.Number, article.File.Articles.Count, article.PartBegin, article.PartSize, claimedFileSize);
 
     public static long EncodedSize(MockFile file, int part, int totalParts, long begin, int size, MockEncodedData data) =>
         YencHeader(file, part, totalParts, begin, size).Length + data.Lines.Length + YencTrailer(part, size, data.Crc32).Length;

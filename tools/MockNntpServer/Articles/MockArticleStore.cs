@@ -10,6 +10,7 @@ public sealed class MockArticleStore
     private readonly ConcurrentDictionary<string, MockArticle> _byId = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, bool> _missingOverrides = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, bool> _corrupt = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, bool> _wrongFileSize = new(StringComparer.Ordinal);
     private readonly MockBehavior _behavior;
     private readonly int _seed;
     // Unique per server instance, so NZBs from two servers never share message-ids.
@@ -112,6 +113,15 @@ public sealed class MockArticleStore
 
     /// <summary>Serves this article with one data character changed, so its CRC no longer matches (size and framing intact).</summary>
     public void SetCorrupt(MockArticle article, bool corrupt) => _corrupt[article.MessageId] = corrupt;
+
+    /// <summary>
+    /// Serves this article with a yEnc header whose size= (the whole file's size) is one byte more
+    /// than the file's: a copy whose data and CRC are fine but whose header contradicts every other part.
+    /// </summary>
+    public void SetWrongFileSize(MockArticle article, bool wrong) => _wrongFileSize[article.MessageId] = wrong;
+
+    /// <summary>Whether <see cref="SetWrongFileSize"/> marked the article.</summary>
+    public bool HasWrongFileSize(MockArticle article) => _wrongFileSize.TryGetValue(article.MessageId, out var wrong) && wrong;
 
     /// <summary>Whether <see cref="SetCorrupt"/> marked the article.</summary>
     public bool IsCorrupt(MockArticle article) => _corrupt.TryGetValue(article.MessageId, out var corrupt) && corrupt;

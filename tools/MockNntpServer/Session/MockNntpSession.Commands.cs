@@ -229,7 +229,8 @@ internal sealed partial class MockNntpSession
         {
             data = data with { Lines = Corrupt(data.Lines) };
         }
-        await _writer.WriteAsync(MockArticleFraming.YencHeader(article), cancellationToken).ConfigureAwait(false);
+        var claimedFileSize = _store.HasWrongFileSize(article) ? article.File.Size + 1 : (long?)null;
+        await _writer.WriteAsync(MockArticleFraming.YencHeader(article, claimedFileSize), cancellationToken).ConfigureAwait(false);
         if (Draw(_behavior.DropFraction))
         {
             await _writer.WriteAsync(data.Lines[..(data.Lines.Length / 2)], cancellationToken).ConfigureAwait(false);

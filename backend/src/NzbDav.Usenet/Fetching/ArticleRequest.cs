@@ -53,6 +53,26 @@ public abstract class ArticleRequest
     protected internal virtual IYencBodyTarget CreateTarget() =>
         throw new InvalidOperationException($"{GetType().Name} asks for a BODY but supplies no target.");
 
+    /// <summary>
+    /// The target for one BODY attempt on <paramref name="provider"/>'s connection: a consumer that
+    /// checks what arrived after the fact (and may refuse it) needs to know who sent it.
+    /// </summary>
+    protected internal virtual IYencBodyTarget CreateTarget(string provider) => CreateTarget();
+
+    /// <summary>
+    /// Before the request is submitted: <paramref name="provider"/> already delivered a copy the
+    /// consumer refused (<paramref name="reason"/>). It counts as that provider's failure, so the
+    /// group asks the others first and gives up, naming the reason, once nobody is left to ask.
+    /// </summary>
+    public void RuleOut(string provider, string reason, Exception? error = null)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(provider);
+        var state = State;
+        (state.Failures ??= []).Add(new ProviderFailure(provider, reason, error));
+        state.MarkBad(provider);
+        state.FailedAttempts++;
+    }
+
     /// <summary>The attempt that decoded into <paramref name="target"/> ended (<paramref name="succeeded"/> when it completed the article).</summary>
     protected internal virtual void OnAttemptEnded(IYencBodyTarget target, bool succeeded)
     {

@@ -183,7 +183,7 @@ public sealed partial class FetchGroup
             }
             else
             {
-                var target = attempt.Wrap(request.CreateTarget());
+                var target = attempt.Wrap(request.CreateTarget(attempt.Worker.ProviderName!));
                 attempt.Header = await connection.BodyAsync(request.MessageId, target, token).ConfigureAwait(false);
                 attempt.Outcome = FetchOutcome.Succeeded;
             }

@@ -29,7 +29,7 @@ public sealed class BenchCompareScriptTests
         using var fake = await FakeRepository.CreateAsync();
         var result = await fake.RunAsync("--help");
         Assert.Equal(0, result.ExitCode);
-        foreach (var text in new[] { "REF [OTHER]", "--pairs N", "--bench", "b1", "webdav", "serve-cpu", "WORKTREE", "--json", "ABBA", "NZBDAV_BENCH_CACHE", "NZBDAV_BENCH_LOCK", "90 % bootstrap" })
+        foreach (var text in new[] { "REF [OTHER]", "--pairs N", "--bench", "b1", "webdav", "serve-cpu", "streams", "WORKTREE", "--json", "ABBA", "NZBDAV_BENCH_CACHE", "NZBDAV_BENCH_LOCK", "90 % bootstrap" })
             Assert.Contains(text, result.Stdout, StringComparison.Ordinal);
     }
 
@@ -172,6 +172,20 @@ public sealed class BenchCompareScriptTests
     }
 
     [Fact]
+    public async Task Streams_compares_the_players_held_and_reports_the_held_steps_figures()
+    {
+        using var fake = await FakeRepository.CreateAsync();
+        var result = await fake.RunAsync("HEAD~1", "HEAD", "--bench", "streams", "--pairs", "2", "--", "--held-seconds=5");
+        Assert.True(result.ExitCode == 0, result.Text);
+        Assert.All(fake.Runs(), run => Assert.Equal(
+            "--test-webdav --mock-server --streams-held=7 --held-start=30 --held-step=5 --held-max=120 --latency=50 --jitter=10 --connections=20 --held-seconds=5 --json --Serilog:MinimumLevel:Default=Warning",
+            run.Arguments));
+        Assert.True(result.Stdout.Contains("streams held: B/A median 1.100 (90% CI 1.100–1.100), 2 pairs; A 50.0 streams (50.0–50.0), B 55.0 streams (55.0–55.0)", StringComparison.Ordinal), result.Stdout);
+        Assert.Contains("atHeld.serverPeakRssMB", result.Stdout, StringComparison.Ordinal);
+        Assert.Contains("250.5", result.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_commit_that_does_not_publish_stops_with_its_last_lines_and_is_not_cached()
     {
         using var fake = await FakeRepository.CreateAsync();
@@ -262,7 +276,7 @@ public sealed class BenchCompareScriptTests
     /// A git repository of two commits ("side A: 100", "side B: 110") whose tools/publish.sh copies the
     /// commit's marker file to &lt;output&gt;/NzbDav.dll and logs each publish, and a stand-in dotnet host
     /// that logs each run and prints the benchmark's JSON with the marker as the metric (b1's MB/s, or
-    /// serve-cpu's CPU-seconds per GB ÷ 100). FAKE_PUBLISH_FAIL fails the publish; FAKE_FAIL_MODE makes
+    /// serve-cpu's CPU-seconds per GB ÷ 100, streams' held players ÷ 2). FAKE_PUBLISH_FAIL fails the publish; FAKE_FAIL_MODE makes
     /// run FAKE_FAIL_RUN exit 3, fail its verification or print no JSON.
     /// </summary>
     private sealed class FakeRepository : IDisposable
@@ -297,7 +311,8 @@ public sealed class BenchCompareScriptTests
               esac
             fi
             cpu=$(awk -v v="$value" 'BEGIN { printf "%.2f", v / 100 }')
-            echo "{\"source\":\"mock \\\"quoted\\\"\",\"steps\":[{\"name\":\"Parse NZB\",\"ms\":1.5}],\"seekMs\":{\"10\":40,\"50\":20,\"90\":30,\"20\":10},\"sequentialMBps\":$value,\"peakRssMB\":129.4,\"fetchedToReadRatio\":1.0012,\"cpuSecondsPerGb\":$cpu,\"MBps\":300,\"serverPeakRssMB\":200,\"verification\":{\"enabled\":true,\"passed\":true,\"mismatchedReads\":0},\"passed\":true}"
+            held=$((value / 2))
+            echo "{\"source\":\"mock \\\"quoted\\\"\",\"steps\":[{\"name\":\"Parse NZB\",\"ms\":1.5}],\"seekMs\":{\"10\":40,\"50\":20,\"90\":30,\"20\":10},\"sequentialMBps\":$value,\"peakRssMB\":129.4,\"fetchedToReadRatio\":1.0012,\"cpuSecondsPerGb\":$cpu,\"MBps\":300,\"serverPeakRssMB\":200,\"held\":$held,\"atHeld\":{\"serverPeakRssMB\":250.5,\"fetchedToServed\":1.05,\"slowestStartMs\":300},\"verification\":{\"enabled\":true,\"passed\":true,\"mismatchedReads\":0},\"passed\":true}"
             """;
 
         private readonly TempDirectory _directory = new();

@@ -268,6 +268,11 @@ public sealed class WebDavBenchmarkCommandTests
             Assert.Empty(step.GetProperty("failures").EnumerateArray());
         }
 
+        // The largest step that held, flat (what bench-compare.sh --bench streams reads).
+        var atHeld = json.GetProperty("atHeld");
+        Assert.Equal(steps[^1].GetProperty("serverPeakRssMB").GetDouble(), atHeld.GetProperty("serverPeakRssMB").GetDouble(), 1);
+        Assert.Equal(steps[^1].GetProperty("fetchedToServed").GetDouble(), atHeld.GetProperty("fetchedToServed").GetDouble(), 3);
+
         var verification = json.GetProperty("verification");
         Assert.True(verification.GetProperty("passed").GetBoolean());
         Assert.Equal(steps.Sum(s => s.GetProperty("servedBytes").GetInt64()), verification.GetProperty("verifiedBytes").GetInt64());

@@ -48,6 +48,15 @@ public static class StreamsHeldOutput
             json.WriteNumber("seconds", report.Seconds);
             json.WriteNumber("fileSize", report.FileSize);
             json.WriteNumber("held", report.Held);
+            // The largest step that held, flat, for tools that compare runs (bench-compare.sh --bench streams).
+            if (report.Steps.TakeWhile(s => s.Held).LastOrDefault() is { } top)
+            {
+                json.WriteStartObject("atHeld");
+                json.WriteNumber("serverPeakRssMB", Math.Round(top.ServerPeakRssBytes / 1e6, 1));
+                json.WriteNumber("fetchedToServed", Math.Round(top.FetchedToServed, 4));
+                json.WriteNumber("slowestStartMs", Math.Round(top.SlowestStartMs, 1));
+                json.WriteEndObject();
+            }
             json.WriteStartArray("steps");
             foreach (var s in report.Steps)
                 WriteStep(json, s);

@@ -45,6 +45,38 @@ internal sealed class ChunkPool : ArrayPool<byte>
     /// <summary>Chunks allocated because none was free (for the tests and the metrics).</summary>
     public long Allocated => Interlocked.Read(ref _allocated);
 
+    /// <summary>
+    /// Allocates free chunks until those kept free and those rented hold <paramref name="bytes"/>
+    /// (at most <see cref="Capacity"/>); returns how many it allocated. A process that has not
+    /// streamed yet otherwise allocates them while the first articles arrive, and there each
+    /// pinned allocation waited on the collections the others set off: renting a segment's 11
+    /// chunks took up to 50 ms, which the first reader waited on before its first byte.
+    /// </summary>
+    public int Warm(long bytes, CancellationToken cancellationToken)
+    {
+        var target = Math.Min(Math.Max(0, bytes), Capacity) / ChunkSize;
+        var allocated = 0;
+        while (!cancellationToken.IsCancellationRequested)
+        {
+            var chunk = GC.AllocateUninitializedArray<byte>(ChunkSize, pinned: true);
+            lock (_gate)
+            {
+                if (_freeCount + Interlocked.Read(ref _rented) >= target)
+                {
+                    return allocated; // the new chunk goes to the collector unused
+                }
+                if (_freeCount == _free.Length)
+                {
+                    Array.Resize(ref _free, _free.Length * 2);
+                }
+                _free[_freeCount++] = chunk;
+            }
+            Interlocked.Increment(ref _allocated);
+            allocated++;
+        }
+        return allocated;
+    }
+
     public override byte[] Rent(int minimumLength)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(minimumLength);

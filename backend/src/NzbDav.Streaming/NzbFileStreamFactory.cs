@@ -19,6 +19,7 @@ public sealed class NzbFileStreamFactory
     private readonly IOptionsMonitor<StreamingOptions> _options;
     private readonly ILogger<BufferedSegmentStream> _logger;
     private readonly ArrayPool<byte> _pool;
+    private readonly ChunkPool? _chunks;
     private readonly StreamingMetrics? _metrics;
 
     /// <summary>
@@ -52,12 +53,22 @@ public sealed class NzbFileStreamFactory
         _options = options;
         _logger = loggerFactory.CreateLogger<BufferedSegmentStream>();
         var chunks = bufferPool is null ? new ChunkPool(() => _options.CurrentValue.MemoryBudgetBytes) : null;
+        _chunks = chunks;
         _pool = bufferPool ?? chunks!;
         _metrics = metrics;
         Cache = new SegmentCache(() => _options.CurrentValue.SegmentCacheBytes);
         Budget = new ReadAheadBudget(() => _options.CurrentValue.ReadAheadBudgetBytes, client.Time);
         metrics?.Observe(Cache, Budget, chunks);
     }
+
+    /// <summary>
+    /// Fills the chunk pool up to the read-ahead budget (48 MiB by default) ahead of the first
+    /// stream; returns the chunks allocated (0 when a pool was supplied or it is full). The pages
+    /// become resident as segments are decoded into them, as they would anyway; what this moves
+    /// out of the first playback is the pinned allocation itself (see <see cref="ChunkPool.Warm"/>).
+    /// </summary>
+    public int WarmBuffers(CancellationToken cancellationToken) =>
+        _chunks?.Warm(_options.CurrentValue.ReadAheadBudgetBytes, cancellationToken) ?? 0;
 
     /// <summary>The ceiling every stream's read-ahead shares.</summary>
     public ReadAheadBudget Budget { get; }

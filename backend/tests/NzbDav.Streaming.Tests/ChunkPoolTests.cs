@@ -24,6 +24,32 @@ public sealed class ChunkPoolTests
     }
 
     [Fact]
+    public void Warming_fills_the_pool_up_to_what_was_asked_within_the_capacity_and_renting_then_allocates_nothing()
+    {
+        var pool = new ChunkPool(() => 8L * Chunk);
+        var held = pool.Rent(Chunk);
+
+        // Asked for 6 chunks' worth with one rented: 5 more, kept free.
+        Assert.Equal(5, pool.Warm(6L * Chunk, TestContext.Current.CancellationToken));
+        Assert.Equal(5L * Chunk, pool.FreeBytes);
+        Assert.Equal(6, pool.Allocated);
+        Assert.Equal(0, pool.Warm(6L * Chunk, TestContext.Current.CancellationToken));
+
+        var rented = Enumerable.Range(0, 5).Select(_ => pool.Rent(1000)).ToList();
+        Assert.Equal(6, pool.Allocated);
+        Assert.Equal(0, pool.FreeBytes);
+
+        // Never past the capacity, whatever is asked; a cancelled warm-up allocates nothing.
+        rented.ForEach(c => pool.Return(c));
+        pool.Return(held);
+        Assert.Equal(2, pool.Warm(100L * Chunk, TestContext.Current.CancellationToken));
+        Assert.Equal(8L * Chunk, pool.FreeBytes);
+        var fresh = new ChunkPool(() => 8L * Chunk);
+        Assert.Equal(0, fresh.Warm(8L * Chunk, new CancellationToken(canceled: true)));
+        Assert.Equal(0, fresh.Allocated);
+    }
+
+    [Fact]
     public void Chunks_kept_stay_within_the_capacity_or_the_most_rented_at_once_so_a_burst_over_it_allocates_nothing_twice()
     {
         var pool = new ChunkPool(() => 4L * Chunk);

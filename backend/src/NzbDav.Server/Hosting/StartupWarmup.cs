@@ -13,7 +13,8 @@ namespace NzbDav.Server.Hosting;
 /// byte. Hosted services start before Kestrel listens, so when the server accepts its first request
 /// the configured account's PBKDF2 check is remembered and EF Core has compiled the tree's queries.
 /// Then, in the background so startup is not delayed, <see cref="StreamingPathWarmup"/> runs the
-/// streaming read path on in-memory sessions (once the server listens) and
+/// streaming read path on in-memory sessions (once the server listens), the stream factory fills its
+/// chunk pool up to the read-ahead budget (<see cref="NzbFileStreamFactory.WarmBuffers"/>) and
 /// <see cref="ConnectionPrewarmer"/> opens sessions to the configured providers.
 /// </summary>
 internal sealed class StartupWarmup(
@@ -22,6 +23,7 @@ internal sealed class StartupWarmup(
     WebDavCredentials credentials,
     DavTree tree,
     ConnectionPrewarmer prewarmer,
+    NzbFileStreamFactory streams,
     IHostApplicationLifetime lifetime,
     TimeProvider time,
     ILogger<StartupWarmup> logger) : IHostedService, IDisposable
@@ -93,8 +95,9 @@ internal sealed class StartupWarmup(
         try
         {
             await StreamingPathWarmup.RunAsync(streaming.CurrentValue, time, cancellationToken);
-            logger.LogDebug("Warmed the streaming read path in {ElapsedMs:F0} ms", Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-            return true;
+            var chunks = streams.WarmBuffers(cancellationToken);
+            logger.LogDebug("Warmed the streaming read path and allocated {Chunks} buffer chunks in {ElapsedMs:F0} ms", chunks, Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            return !cancellationToken.IsCancellationRequested;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {

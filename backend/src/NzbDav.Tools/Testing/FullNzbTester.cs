@@ -61,6 +61,9 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         var header = headers[largest];
 
         var factory = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, metrics?.Streaming);
+        // As the server does in the background once it listens (StartupWarmup): the first stream's
+        // buffers are not allocated while its articles arrive.
+        factory.WarmBuffers(cancellationToken);
         var verifier = new ReadVerifier(expectedFor(file));
         var counters = StreamCounters.Zero;
 

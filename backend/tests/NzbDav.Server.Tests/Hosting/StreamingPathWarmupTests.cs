@@ -38,5 +38,9 @@ public sealed class StreamingPathWarmupTests
         var warmup = server.Services.GetServices<IHostedService>().OfType<StartupWarmup>().Single();
 
         Assert.True(await warmup.Streaming.WaitAsync(ct));
+
+        // The stream factory's chunk pool was filled to the read-ahead budget: nothing is left to allocate.
+        var streams = server.Services.GetRequiredService<NzbFileStreamFactory>();
+        Assert.Equal(0, streams.WarmBuffers(ct));
     }
 }

@@ -4,8 +4,9 @@ namespace NzbDav.Usenet.Yenc;
 
 /// <summary>
 /// Byte-shuffle indices that pack the kept bytes of an 8-byte group to its front: entry m lists,
-/// in order, the positions of the set bits of m (kept bytes), padded with 0. Used with PSHUFB,
-/// which the CPU lacks a compress instruction for (no AVX-512 VBMI2 assumed).
+/// in order, the positions of the set bits of m (kept bytes), padded with 0. Used with PSHUFB by
+/// the 128-bit kernel, whose CPUs have no byte-compress instruction; it stays 4 KiB where the
+/// 256-bit kernel's one-entry-per-lane table is 1 MiB.
 /// </summary>
 internal static class YencCompactTable
 {

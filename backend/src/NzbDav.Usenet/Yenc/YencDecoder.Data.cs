@@ -8,7 +8,12 @@ public sealed partial class YencDecoder
 {
     // How far the scalar loop runs after a vector kernel stops at a block it does not handle: past
     // that block and the one byte of look-ahead it inspects, so the next attempt starts fresh.
-    private const int ScalarStretch = 34;
+    private static int ScalarStretch(YencKernel kernel) => kernel switch
+    {
+        YencKernel.Vector512 => 66,
+        YencKernel.Vector256 => 34,
+        _ => 18,
+    };
 
     // 1 for the bytes that end a run of plain data inside a line: LF, CR and '='.
     private static ReadOnlySpan<byte> DataBreaks =>
@@ -96,7 +101,11 @@ public sealed partial class YencDecoder
     {
         var lineStart = _line == YencLineState.LineStart;
         var escape = _escape;
-        if (_kernel == YencKernel.Vector256)
+        if (_kernel == YencKernel.Vector512)
+        {
+            YencVector512Kernel.Decode(src, dst, ref i, ref o, ref lineStart, ref escape);
+        }
+        else if (_kernel == YencKernel.Vector256)
         {
             YencVector256Kernel.Decode(src, dst, ref i, ref o, ref lineStart, ref escape);
         }

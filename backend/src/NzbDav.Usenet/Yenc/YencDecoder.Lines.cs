@@ -20,7 +20,7 @@ public sealed partial class YencDecoder
                     DecodeVectorized(src, dst, ref i, ref o);
                     // The kernel stopped at a block it leaves to the scalar rules (or near the end
                     // of either span); the scalar path takes that stretch before the next attempt.
-                    vectorFrom = i + ScalarStretch;
+                    vectorFrom = i + _scalarStretch;
                     if (i >= src.Length)
                     {
                         break;

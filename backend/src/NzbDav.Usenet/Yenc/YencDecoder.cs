@@ -1,3 +1,4 @@
+using System.Runtime.Intrinsics;
 using System.Runtime.Intrinsics.X86;
 using Crc32Hash = System.IO.Hashing.Crc32;
 
@@ -16,6 +17,7 @@ public sealed partial class YencDecoder
     private const int MaxKeywordLineLength = 64 * 1024;
 
     private readonly YencKernel _kernel;
+    private readonly int _scalarStretch;
     private byte[] _keyword = new byte[InitialKeywordCapacity];
     private int _keywordLength;
     private int _beginLineLength;
@@ -24,9 +26,10 @@ public sealed partial class YencDecoder
     private bool _escape;
     private bool _sawMultipartBegin;
     private long _decoded;
-    // System.IO.Hashing's CRC-32 is vectorized (carry-less multiply) and appends in place, so the
-    // decoder keeps one running hash per article instead of a seed it passes around.
-    private readonly Crc32Hash _crc = new();
+    // The CRC-32 runs over each piece just decoded, while it is still in cache: folded in place
+    // where the CPU has carry-less multiplies, System.IO.Hashing where it has not.
+    private Crc32Accumulator _fold;
+    private readonly Crc32Hash? _crc;
 
     /// <summary>Creates a decoder that uses the fastest kernel this CPU supports.</summary>
     public YencDecoder()
@@ -34,13 +37,15 @@ public sealed partial class YencDecoder
     {
     }
 
-    internal YencDecoder(YencKernel kernel)
+    internal YencDecoder(YencKernel kernel, bool libraryCrc = false)
     {
         if (!IsSupported(kernel))
         {
             throw new PlatformNotSupportedException($"The {kernel} yEnc kernel needs CPU support this machine lacks.");
         }
         _kernel = kernel;
+        _scalarStretch = ScalarStretch(kernel);
+        _crc = libraryCrc || !Crc32Accumulator.IsSupported ? new Crc32Hash() : null;
     }
 
     /// <summary>The =ybegin/=ypart data; set once <see cref="YencDecodeStatus.HeaderParsed"/> has been returned.</summary>
@@ -53,7 +58,10 @@ public sealed partial class YencDecoder
     public long DecodedLength => _decoded;
 
     /// <summary>CRC-32 of the decoded bytes written so far in this article.</summary>
-    public uint Crc32 => _crc.GetCurrentHashAsUInt32();
+    public uint Crc32 => _crc?.GetCurrentHashAsUInt32() ?? _fold.Value;
+
+    /// <summary>True when the CRC-32 is System.IO.Hashing's rather than the folded one.</summary>
+    internal bool UsesLibraryCrc => _crc is not null;
 
     internal YencKernel Kernel => _kernel;
 
@@ -92,7 +100,14 @@ public sealed partial class YencDecoder
         }
         if (o > 0)
         {
-            _crc.Append(destination[..o]);
+            if (_crc is null)
+            {
+                _fold.Append(destination[..o]);
+            }
+            else
+            {
+                _crc.Append(destination[..o]);
+            }
             _decoded += o;
         }
         consumed = i;
@@ -146,7 +161,8 @@ public sealed partial class YencDecoder
         _escape = false;
         _sawMultipartBegin = false;
         _decoded = 0;
-        _crc.Reset();
+        _fold.Reset();
+        _crc?.Reset();
         Header = null;
         Trailer = null;
     }
@@ -156,11 +172,15 @@ public sealed partial class YencDecoder
         YencKernel.Scalar => true,
         YencKernel.Vector128 => Ssse3.IsSupported,
         YencKernel.Vector256 => Avx2.IsSupported,
+        YencKernel.Vector512 => Avx512Vbmi2.IsSupported && Avx512BW.IsSupported,
         _ => false,
     };
 
+    // 512-bit only where the runtime itself uses 512-bit vectors: it declines them on CPUs whose
+    // clock drops under 512-bit work.
     private static YencKernel BestKernel()
-        => IsSupported(YencKernel.Vector256) ? YencKernel.Vector256
+        => IsSupported(YencKernel.Vector512) && Vector512.IsHardwareAccelerated ? YencKernel.Vector512
+            : IsSupported(YencKernel.Vector256) ? YencKernel.Vector256
             : IsSupported(YencKernel.Vector128) ? YencKernel.Vector128
             : YencKernel.Scalar;
 }

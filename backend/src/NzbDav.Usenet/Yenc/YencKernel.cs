@@ -9,6 +9,9 @@ internal enum YencKernel
     /// <summary>16 bytes per step (SSSE3 byte shuffle for compaction).</summary>
     Vector128,
 
-    /// <summary>32 bytes per step (AVX2 byte shuffle for compaction).</summary>
+    /// <summary>32 bytes per step (AVX2 byte shuffle, one table entry per 16-byte lane).</summary>
     Vector256,
+
+    /// <summary>64 bytes per step (AVX-512 VBMI2 byte compress).</summary>
+    Vector512,
 }

@@ -35,7 +35,7 @@ internal static unsafe class YencVector256Kernel
         var offset = Vector256.Create((byte)42);
         var escapeOffset = Vector256.Create((byte)64);
 
-        fixed (ulong* shuffles = &YencCompactTable.First)
+        fixed (byte* shuffles = &YencLaneCompactTable.First)
         fixed (byte* s0 = src)
         fixed (byte* d0 = dst)
         {
@@ -68,17 +68,17 @@ internal static unsafe class YencVector256Kernel
 
                 var value = v - offset - (escaped & escapeOffset);
                 var keep = ~special.ExtractMostSignificantBits();
-                // Pack each 16-byte lane's kept bytes: low 8 to the front, high 8 right after them.
-                var lane0 = Sse2.LoadHigh(Sse2.LoadScalarVector128(shuffles + (keep & 0xFF)).AsDouble(), (double*)(shuffles + 256 + ((keep >> 8) & 0xFF)));
-                var lane1 = Sse2.LoadHigh(Sse2.LoadScalarVector128(shuffles + ((keep >> 16) & 0xFF)).AsDouble(), (double*)(shuffles + 256 + (keep >> 24)));
-                var packed = Avx2.Shuffle(value, Vector256.Create(lane0, lane1).AsByte());
-                var low = packed.GetLower();
-                var high = packed.GetUpper();
+                var low = keep & 0xFFFF;
+                var high = keep >> 16;
+                // One shuffle entry per 16-byte lane packs its kept bytes to the lane's front; the
+                // upper lane is stored straight after the lower lane's kept bytes.
+                var indices = Vector256.Create(
+                    Vector128.Load(shuffles + (low * YencLaneCompactTable.EntrySize)),
+                    Vector128.Load(shuffles + (high * YencLaneCompactTable.EntrySize)));
+                var packed = Avx2.Shuffle(value, indices);
                 var d = d0 + q;
-                Vector128.Store(low, d);
-                Sse2.StoreHigh((double*)(d + BitOperations.PopCount(keep & 0xFF)), low.AsDouble());
-                Vector128.Store(high, d + BitOperations.PopCount(keep & 0xFFFF));
-                Sse2.StoreHigh((double*)(d + BitOperations.PopCount(keep & 0xFFFFFF)), high.AsDouble());
+                Vector128.Store(packed.GetLower(), d);
+                Vector128.Store(packed.GetUpper(), d + BitOperations.PopCount(low));
 
                 q += BitOperations.PopCount(keep);
                 p += Block;

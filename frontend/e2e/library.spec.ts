@@ -14,7 +14,7 @@ const shots = "e2e-results/screenshots";
 mkdirSync(shots, { recursive: true });
 
 let server: RunningServer;
-let demo: { webdav: string; user: string; password: string; ui: string };
+let demo: { webdav: string; user: string; password: string; apiKey: string; ui: string };
 let videoNzb: Buffer;
 let archiveNzb: Buffer;
 let nzbHost: Server;
@@ -26,7 +26,7 @@ test.beforeAll(async () => {
   server = await startServer(["--demo"], /NZBDAV-DEMO url=(http:\/\/\S+) /);
   const line = /NZBDAV-DEMO url=(\S+) user=(\S+) password=(\S+) apikey=(\S+) ui=(\S+)/.exec(server.output());
   if (!line) throw new Error(`no demo line in:\n${server.output()}`);
-  demo = { webdav: line[1]!, user: line[2]!, password: line[3]!, ui: line[5]! };
+  demo = { webdav: line[1]!, user: line[2]!, password: line[3]!, apiKey: line[4]!, ui: line[5]! };
   const nzbs = path.join(server.data, "demo", "nzbs");
   videoNzb = readFileSync(path.join(nzbs, "NzbDav.Demo.Video.nzb"));
   archiveNzb = readFileSync(path.join(nzbs, "NzbDav.Demo.Stored.RAR5.nzb"));
@@ -160,12 +160,50 @@ test("queue: pause, upload by picker, resume to History; drop two at once; add b
   expect(errors).toEqual([]);
 });
 
+test("queue: files that are not NZBs are refused at once with the reason, and nothing is queued or kept", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await nav(page, "Queue");
+  const jobs = async () => {
+    const queue = (await (await page.request.get(`${server.url}/ui/api/queue`)).json()) as { jobs: unknown[] };
+    const history = (await (await page.request.get(`${server.url}/ui/api/history?pageSize=200`)).json()) as { total: number };
+    return { queued: queue.jobs.length, history: history.total };
+  };
+  const before = await jobs();
+
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+  const html = Buffer.from("<!DOCTYPE html>\n<html><head><title>404</title></head><body>Not found</body></html>\n", "utf8");
+  await page.getByLabel("NZB files").setInputFiles([
+    { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("remember the milk\n", "utf8") },
+    { name: "cover.png", mimeType: "image/png", buffer: png },
+    { name: "indexer-error.nzb", mimeType: "application/x-nzb", buffer: html },
+    { name: "empty.nzb", mimeType: "application/x-nzb", buffer: Buffer.alloc(0) },
+  ]);
+  await page.getByRole("button", { name: "Add 4 files" }).click();
+  const results = page.getByRole("list", { name: "Add results" });
+  await expect(results.getByRole("listitem")).toHaveCount(4);
+  await expect(results).not.toContainText("Added");
+  await expect(results.getByRole("listitem").nth(0)).toContainText(/^Refused notes\.txt: not an NZB \(line 1: /);
+  await expect(results.getByRole("listitem").nth(1)).toContainText(/^Refused cover\.png: not an NZB \(/);
+  await expect(results.getByRole("listitem").nth(2)).toContainText(/^Refused indexer-error\.nzb: not an NZB \(/);
+  await expect(results.getByRole("listitem").nth(3)).toHaveText("Refused empty.nzb: The file is empty.");
+  await page.screenshot({ path: `${shots}/queue-refused.png`, fullPage: true });
+
+  expect(await jobs()).toEqual(before);
+  expect(errors).toEqual([]);
+});
+
 test("history: a failure's reason, retry, search, filter, delete, browse", async ({ page }) => {
   const errors = watchConsole(page);
   await logIn(page);
   await nav(page, "Queue");
   await upload(page, "Broken.Articles", withMissingArticles(videoNzb));
-  await upload(page, "Broken.Xml", Buffer.from("<?xml version=\"1.0\"?><nzb><file subject=", "utf8"));
+  // An NZB that never parses reaches History only through the SABnzbd API (Sonarr blocklists on the
+  // failed entry); the UI's own upload refuses it at the door.
+  const added = await page.request.post(`${server.url}/api?mode=addfile&nzbname=Broken.Xml&output=json&apikey=${demo.apiKey}`, {
+    multipart: { name: { name: "broken.nzb", mimeType: "application/x-nzb", buffer: Buffer.from("<?xml version=\"1.0\"?><nzb><file subject=", "utf8") } },
+  });
+  expect(added.ok()).toBe(true);
   await upload(page, "Keep.Files", videoNzb);
   await upload(page, "Drop.Files", videoNzb);
 
@@ -181,11 +219,10 @@ test("history: a failure's reason, retry, search, filter, delete, browse", async
   expect(reason.length).toBeGreaterThan(40);
   expect(await broken.getByTestId("fail-message").evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
 
-  // An NZB that can never parse cannot be retried; the server says why (and the browser logs the 409).
-  const beforeRefusal = errors.length;
-  await invalid.getByRole("button", { name: "Retry" }).click();
-  await expect(invalid.getByRole("alert")).toContainText("Invalid NZB");
-  expectOnlyRefusals(errors, beforeRefusal, 409);
+  // An NZB that can never parse is not offered a retry; the one whose articles were missing is.
+  await expect(invalid.getByRole("button", { name: "Retry" })).toHaveCount(0);
+  await expect(invalid.getByRole("link", { name: "Download NZB" })).toBeVisible();
+  await expect(broken.getByRole("button", { name: "Retry" })).toBeVisible();
 
   // Retried while the queue is paused, the other one waits in the queue, then fails again.
   await nav(page, "Queue");

@@ -2608,7 +2608,8 @@ export interface components {
         };
         /**
          * @description A history entry. string? UiHistoryJob.ContentPath is the job's folder under `/content` for the Files
-         *     page, null when it has no files.
+         *     page, null when it has no files. bool UiHistoryJob.CanRetry is false for a failure that retrying cannot
+         *     change (an NZB that never parses).
          */
         UiHistoryJob: {
             id: string;
@@ -2624,6 +2625,7 @@ export interface components {
             completedAt: null | string;
             storagePath: null | string;
             contentPath: null | string;
+            canRetry: boolean;
         };
         /** @description One page of the history, newest first, and how many entries match in all. */
         UiHistoryPage: {

@@ -90,7 +90,7 @@ function HistoryItem({ job }: { job: HistoryJob }) {
         </p>
       )}
       <div className="job-actions">
-        {failed && (
+        {failed && job.canRetry && (
           <button type="button" className="secondary" disabled={retry.isPending} onClick={() => retry.mutate(job.id)}>
             {retry.isPending ? "Retrying…" : "Retry"}
           </button>

@@ -15,6 +15,8 @@ namespace NzbDav.Server.Api;
 /// caller answers, so a crash after the answer loses nothing. An NZB that does not parse becomes a
 /// Failed history entry with the parser's message: Sonarr's failed-download handling then blocklists
 /// the release and searches another, whereas a refused add would look like a broken download client.
+/// A person adding a file by hand is answered the other way (<see cref="InvalidNzb.Refuse"/>): a file
+/// that is not an NZB is refused at once with the parser's reason and nothing is kept.
 /// </summary>
 public sealed class JobSubmitter(
     IDbContextFactory<NzbDavDbContext> contextFactory,
@@ -25,10 +27,40 @@ public sealed class JobSubmitter(
     ILogger<JobSubmitter> logger,
     IngestionMetrics? metrics = null)
 {
+    /// <summary>How a failure that retrying cannot change begins: the stored NZB never parses.</summary>
+    public const string InvalidNzbPrefix = "Invalid NZB: ";
+
+    /// <summary>Whether retrying a failed job could change its outcome (its stored NZB can never parse again).</summary>
+    public static bool CanRetry(string? failMessage) => failMessage?.StartsWith(InvalidNzbPrefix, StringComparison.Ordinal) != true;
+
     /// <param name="password">The archive password given with the upload; else the name's <c>{{password}}</c>, else the NZB's meta.</param>
-    public async Task<SubmitOutcome> SubmitAsync(byte[] nzb, string fileName, string? nzbName, string? category, int priority, string? password, CancellationToken cancellationToken)
+    /// <param name="invalid">What becomes of a file that does not parse as an NZB.</param>
+    public async Task<SubmitOutcome> SubmitAsync(
+        byte[] nzb, string fileName, string? nzbName, string? category, int priority, string? password, InvalidNzb invalid, CancellationToken cancellationToken)
     {
         var settings = options.CurrentValue;
+        NzbDocument? document = null;
+        string? problem = null;
+        string? refusal = null;
+        try
+        {
+            using var stream = new MemoryStream(nzb, writable: false);
+            document = await parser.ParseAsync(stream, cancellationToken);
+            if (document.Files.Count == 0)
+                problem = refusal = "it lists no files";
+        }
+        catch (NzbFormatException ex)
+        {
+            problem = ex.Message;
+            refusal = Refusal(ex);
+        }
+        if (refusal is not null && invalid == InvalidNzb.Refuse)
+        {
+            logger.LogInformation("Refused {FileName}: not an NZB ({Reason})", fileName, refusal);
+            return new SubmitOutcome(null, $"not an NZB ({refusal})");
+        }
+        var failure = problem is null ? null : InvalidNzbPrefix + problem;
+
         var hash = Convert.ToHexStringLower(SHA256.HashData(nzb));
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         if (settings.DuplicateNzbPolicy == DuplicateNzbPolicy.Refuse && await context.Jobs.AnyAsync(j => j.NzbHash == hash, cancellationToken))
@@ -37,19 +69,6 @@ public sealed class JobSubmitter(
         }
 
         var (name, namedPassword) = JobNames.Split(nzbName ?? fileName);
-        NzbDocument? document = null;
-        string? failure = null;
-        try
-        {
-            using var stream = new MemoryStream(nzb, writable: false);
-            document = await parser.ParseAsync(stream, cancellationToken);
-            if (document.Files.Count == 0)
-                failure = "Invalid NZB: it lists no files";
-        }
-        catch (NzbFormatException ex)
-        {
-            failure = "Invalid NZB: " + ex.Message;
-        }
 
         var now = timeProvider.GetUtcNow().UtcDateTime;
         var job = new Job
@@ -85,4 +104,25 @@ public sealed class JobSubmitter(
 
         return new SubmitOutcome(job.NzoId, null);
     }
+    // "line 1: Data at the root level is invalid": where first, as a person scanning the message
+    // looks for it, and without the parser's own "not an NZB", which the caller already says.
+    private static string Refusal(NzbFormatException ex)
+    {
+        var detail = ex.Detail;
+        const string xml = "NZB is not well-formed XML: ";
+        if (detail.StartsWith(xml, StringComparison.Ordinal))
+            detail = "not well-formed XML: " + detail[xml.Length..];
+        detail = detail.Replace("; this is not an NZB", "", StringComparison.Ordinal).TrimEnd('.');
+        return ex.LineNumber > 0 ? $"line {ex.LineNumber}: {detail}" : detail;
+    }
+}
+
+/// <summary>What <see cref="JobSubmitter.SubmitAsync"/> does with a file that is not an NZB.</summary>
+public enum InvalidNzb
+{
+    /// <summary>A Failed history entry with the parser's reason (the SABnzbd API: Sonarr blocklists on it).</summary>
+    History,
+
+    /// <summary>Refused with the reason; no job, nothing in history (someone adding by hand).</summary>
+    Refuse,
 }

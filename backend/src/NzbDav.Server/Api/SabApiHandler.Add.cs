@@ -29,7 +29,7 @@ public sealed partial class SabApiHandler
 
     private async Task<IResult> SubmitAsync(SabRequest request, byte[] nzb, string fileName, CancellationToken cancellationToken)
     {
-        var outcome = await submitter.SubmitAsync(nzb, fileName, request.Get("nzbname"), request.Get("cat"), request.GetInt("priority", 0), request.Get("password"), cancellationToken);
+        var outcome = await submitter.SubmitAsync(nzb, fileName, request.Get("nzbname"), request.Get("cat"), request.GetInt("priority", 0), request.Get("password"), InvalidNzb.History, cancellationToken);
         return outcome.NzoId is null ? SabJson.Error(outcome.Error!) : SabJson.Ok(new SabAddResult(true, [outcome.NzoId]));
     }
 }

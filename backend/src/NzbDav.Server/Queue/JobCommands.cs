@@ -157,7 +157,7 @@ public sealed class JobCommands(
         var job = await context.Jobs.FirstOrDefaultAsync(j => j.NzoId == nzoId && j.Status == JobStatus.Failed, cancellationToken);
         if (job is null)
             return "Job not found in failed history";
-        if (job.FailMessage?.StartsWith("Invalid NZB", StringComparison.Ordinal) == true)
+        if (!Api.JobSubmitter.CanRetry(job.FailMessage))
             return job.FailMessage;
         job.Status = JobStatus.Queued;
         job.FailMessage = null;

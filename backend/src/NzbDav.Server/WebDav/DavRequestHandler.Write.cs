@@ -46,7 +46,7 @@ public sealed partial class DavRequestHandler
             return;
         }
 
-        var outcome = await submitter.SubmitAsync(nzb, name, null, category, 0, null, cancellationToken);
+        var outcome = await submitter.SubmitAsync(nzb, name, null, category, 0, null, Api.InvalidNzb.History, cancellationToken);
         if (outcome.NzoId is null)
         {
             await DavResponses.TextAsync(context, StatusCodes.Status409Conflict, outcome.Error ?? "Refused");

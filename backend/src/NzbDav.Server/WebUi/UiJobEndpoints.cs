@@ -120,7 +120,7 @@ public static class UiJobEndpoints
                 await stream.ReadExactlyAsync(bytes, cancellationToken);
             }
 
-            var outcome = await submitter.SubmitAsync(bytes, fileName, fields.Name, fields.Category, fields.Priority, fields.Password, cancellationToken);
+            var outcome = await submitter.SubmitAsync(bytes, fileName, fields.Name, fields.Category, fields.Priority, fields.Password, InvalidNzb.Refuse, cancellationToken);
             if (outcome.NzoId is { } id)
                 added.Add(new UiAdded(fileName, id));
             else
@@ -146,7 +146,7 @@ public static class UiJobEndpoints
         var (nzb, fileName, error) = await fetcher.FetchAsync(request.Url.Trim(), context.RequestAborted);
         if (nzb is null)
             return Results.BadRequest(new UiError(error!));
-        var outcome = await submitter.SubmitAsync(nzb, fileName, fields.Name, fields.Category, fields.Priority, fields.Password, context.RequestAborted);
+        var outcome = await submitter.SubmitAsync(nzb, fileName, fields.Name, fields.Category, fields.Priority, fields.Password, InvalidNzb.Refuse, context.RequestAborted);
         return Results.Ok(outcome.NzoId is { } id
             ? new UiAddResult([new UiAdded(fileName, id)], [])
             : new UiAddResult([], [new UiRefused(fileName, outcome.Error!)]));
@@ -256,7 +256,7 @@ public static class UiJobEndpoints
         var jobs = rows.Select(j => new UiHistoryJob(
             j.NzoId, j.Name, j.Category, j.Status.ToString(), j.FailMessage, j.TotalBytes,
             Utc(j.AddedAt), j.CompletedAt is { } completed ? Utc(completed) : null, j.StoragePath,
-            folderOf.GetValueOrDefault(j.Id))).ToList();
+            folderOf.GetValueOrDefault(j.Id), j.Status == JobStatus.Failed && JobSubmitter.CanRetry(j.FailMessage))).ToList();
         return Results.Ok(new UiHistoryPage(total, number, size, jobs));
     }
 
@@ -310,8 +310,9 @@ public sealed record UiHistoryPage(int Total, int Page, int PageSize, IReadOnlyL
 
 /// <summary>
 /// A history entry. <see cref="ContentPath"/> is the job's folder under <c>/content</c> for the Files
-/// page, null when it has no files.
+/// page, null when it has no files. <see cref="CanRetry"/> is false for a failure that retrying cannot
+/// change (an NZB that never parses).
 /// </summary>
 public sealed record UiHistoryJob(
     string Id, string Name, string Category, string Status, string? FailMessage, long TotalBytes,
-    DateTimeOffset AddedAt, DateTimeOffset? CompletedAt, string? StoragePath, string? ContentPath);
+    DateTimeOffset AddedAt, DateTimeOffset? CompletedAt, string? StoragePath, string? ContentPath, bool CanRetry);

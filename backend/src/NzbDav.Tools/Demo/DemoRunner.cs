@@ -93,7 +93,7 @@ public sealed class DemoRunner
         using var nzb = new MemoryStream();
         MockNzbWriter.Write(nzb, [file], sample.JobName, nntp.StartedAt);
         await File.WriteAllBytesAsync(Path.Combine(paths.Nzbs, sample.JobName + ".nzb"), nzb.ToArray(), cancellationToken);
-        var outcome = await submitter.SubmitAsync(nzb.ToArray(), sample.JobName + ".nzb", sample.JobName, null, 0, null, cancellationToken);
+        var outcome = await submitter.SubmitAsync(nzb.ToArray(), sample.JobName + ".nzb", sample.JobName, null, 0, null, InvalidNzb.Refuse, cancellationToken);
         return outcome.NzoId ?? throw new DemoFailedException($"The demo job {sample.JobName} was refused: {outcome.Error}");
     }
 

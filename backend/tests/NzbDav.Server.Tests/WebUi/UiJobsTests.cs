@@ -100,6 +100,47 @@ public sealed class UiJobsTests(MockProviderFixture provider)
     }
 
     [Fact]
+    public async Task Files_that_are_not_nzbs_are_refused_at_once_with_the_parsers_reason_and_nothing_is_queued_or_kept()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        var nntp = provider.Server;
+        var good = Nzb(nntp, "good.mkv", "Good");
+        await using var server = await TestServer.StartAsync(data.Path, nntp.Port, holdQueue: true, ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password);
+        using var ui = new UiClient(server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Password, ct);
+
+        byte[] png = [0x89, (byte)'P', (byte)'N', (byte)'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, (byte)'I', (byte)'H', (byte)'D', (byte)'R'];
+        var html = "<!DOCTYPE html>\n<html><head><title>Not found</title></head><body><p>Gone</p></body></html>\n"u8.ToArray();
+        var xhtml = "<html><body><p>an indexer's error page</p></body></html>"u8.ToArray();
+        var answer = await ReadOkAsync(await UploadAsync(ui,
+            [("notes.txt", "remember to buy milk\n"u8.ToArray()), ("cover.png", png), ("page.nzb", html), ("error.nzb", xhtml), ("empty.nzb", []), ("Good.nzb", good)], ct), ct);
+
+        Assert.Equal("Good.nzb", Assert.Single(answer.GetProperty("added").EnumerateArray()).GetProperty("file").GetString());
+        var refused = answer.GetProperty("refused").EnumerateArray().ToDictionary(r => r.GetProperty("file").GetString()!, r => r.GetProperty("error").GetString()!);
+        Assert.Equal(["notes.txt", "cover.png", "page.nzb", "error.nzb", "empty.nzb"], refused.Keys);
+        Assert.StartsWith("not an NZB (line 1: not well-formed XML: ", refused["notes.txt"], StringComparison.Ordinal);
+        Assert.StartsWith("not an NZB (", refused["cover.png"], StringComparison.Ordinal);
+        Assert.StartsWith("not an NZB (", refused["page.nzb"], StringComparison.Ordinal);
+        Assert.Equal("not an NZB (line 1: Root element is <html>, expected <nzb>)", refused["error.nzb"]);
+        Assert.Equal("The file is empty.", refused["empty.nzb"]);
+
+        // Only the good one is queued; the refused files left nothing in the queue or the history.
+        var queue = await GetAsync(ui, "/ui/api/queue", ct);
+        Assert.Equal("Good", Assert.Single(queue.GetProperty("jobs").EnumerateArray()).GetProperty("name").GetString());
+        Assert.Equal(0, (await GetAsync(ui, "/ui/api/history", ct)).GetProperty("total").GetInt32());
+
+        // A URL that answers something other than an NZB is refused the same way.
+        await using var web = new LoopbackHttpServer();
+        web.Serve("/get/page", 200, html, "page.nzb");
+        var byUrl = await ReadOkAsync(await ui.PostAsync("/ui/api/queue/url", new { url = web.Url("/get/page").ToString() }, ct), ct);
+        Assert.Empty(byUrl.GetProperty("added").EnumerateArray());
+        Assert.StartsWith("not an NZB (", Assert.Single(byUrl.GetProperty("refused").EnumerateArray()).GetProperty("error").GetString(), StringComparison.Ordinal);
+        Assert.Single((await GetAsync(ui, "/ui/api/queue", ct)).GetProperty("jobs").EnumerateArray());
+        Assert.Equal(0, (await GetAsync(ui, "/ui/api/history", ct)).GetProperty("total").GetInt32());
+    }
+
+    [Fact]
     public async Task A_failed_job_is_retried_and_history_entries_are_removed_with_or_without_their_files()
     {
         var ct = TestContext.Current.CancellationToken;
@@ -117,6 +158,7 @@ public sealed class UiJobsTests(MockProviderFixture provider)
         var failed = await ui.WaitForHistoryAsync(goneId, ct);
         Assert.Equal("Failed", failed.GetProperty("status").GetString());
         Assert.Contains("missing on every provider", failed.GetProperty("failMessage").GetString(), StringComparison.Ordinal);
+        Assert.True(failed.GetProperty("canRetry").GetBoolean());
         Assert.Equal(JsonValueKind.Null, failed.GetProperty("contentPath").ValueKind);
         Assert.Equal(1, (await GetAsync(ui, "/ui/api/history?status=failed", ct)).GetProperty("total").GetInt32());
 
@@ -126,9 +168,12 @@ public sealed class UiJobsTests(MockProviderFixture provider)
         Assert.Equal("Completed", (await ui.WaitForHistoryAsync(goneId, ct)).GetProperty("status").GetString());
         await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{goneId}/retry", new { }, ct), HttpStatusCode.Conflict, "not found in failed history", ct);
 
-        // An NZB that can never parse cannot be retried.
-        var brokenId = await AddOneAsync(ui, "Broken.nzb", "<nzb><file"u8.ToArray(), ct);
-        Assert.StartsWith("Invalid NZB: ", (await ui.WaitForHistoryAsync(brokenId, ct)).GetProperty("failMessage").GetString(), StringComparison.Ordinal);
+        // An NZB that can never parse (added by Sonarr, whose failed entry makes it blocklist) is not
+        // offered a retry, and a retry asked for anyway is refused.
+        var brokenId = (await server.AddFileAsync("<nzb><file"u8.ToArray(), "name", "Broken.nzb", "tv", ct)).GetProperty("nzo_ids")[0].GetString()!;
+        var broken = await ui.WaitForHistoryAsync(brokenId, ct);
+        Assert.StartsWith("Invalid NZB: ", broken.GetProperty("failMessage").GetString(), StringComparison.Ordinal);
+        Assert.False(broken.GetProperty("canRetry").GetBoolean());
         await AssertRefusedAsync(await ui.PostAsync($"/ui/api/jobs/{brokenId}/retry", new { }, ct), HttpStatusCode.Conflict, "Invalid NZB", ct);
 
         // Removing the entry keeps the files: WebDAV still serves them and the SAB history agrees.

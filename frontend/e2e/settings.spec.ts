@@ -295,22 +295,47 @@ test("pool shares: a queue guarantee of 2 is in effect on both pages; one that s
   expect(errors).toEqual([]);
 });
 
-test("generic settings: a checkbox and a number saved, shown as from the web UI, reset", async ({ page }) => {
+test("generic settings: a checkbox, a number and sizes in units saved, shown as from the web UI, reset", async ({ page }) => {
   const errors = watchConsole(page);
   await logIn(page);
   await openSettings(page);
   const streaming = page.getByRole("form", { name: "Streaming settings" });
   const unverified = streaming.getByLabel("Serve unverified bytes", { exact: true });
   await expect(unverified).toBeChecked();
-  await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("64 MiB");
-  await streaming.getByLabel("Read-ahead at start", { exact: true }).fill("33554432");
-  await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("32 MiB");
+  const startReadAhead = streaming.getByLabel("Read-ahead at start", { exact: true });
+  // Sizes are shown in units, with the bytes they mean beside them.
+  await expect(startReadAhead).toHaveValue("64 MiB");
+  await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("67,108,864 bytes");
+  await expect(streaming.getByLabel("Memory budget", { exact: true })).toHaveValue("112 MiB");
+  await expect(page.getByRole("form", { name: "SABnzbd settings" }).getByLabel("Largest NZB", { exact: true })).toHaveValue(/ (MiB|GiB)$/);
+
+  // What cannot be read is refused in the field, naming it, and nothing is sent.
+  const beforeTyping = errors.length;
+  await startReadAhead.fill("abc");
+  const fieldError = streaming.locator(".field-error");
+  await expect(fieldError).toHaveText("Read-ahead at start: 'abc' is not a size; write bytes or a number with a unit, e.g. 64 MiB, 64MB or 1.5 GiB.");
+  await expect(startReadAhead).toHaveAttribute("aria-invalid", "true");
+  await streaming.getByRole("button", { name: "Save" }).click();
+  await expect(streaming.getByRole("alert").last()).toHaveText("Nothing was saved: correct the field marked above.");
+  await startReadAhead.fill("1 TiB");
+  await expect(fieldError).toHaveText(/^Read-ahead at start must be between 1 B and \d+(\.\d+)? [KMG]iB; 1 TiB is not\.$/);
+  expect(errors.length).toBe(beforeTyping);
+
+  // "64MB" and "1.5 GiB" are saved as the bytes they mean and shown back in units.
+  await startReadAhead.fill("32MB");
+  await expect(page.getByTestId("hint-Streaming:StartReadAheadBytes")).toHaveText("33,554,432 bytes");
+  await expect(fieldError).toHaveCount(0);
+  await streaming.getByLabel("Memory budget", { exact: true }).fill("1.5 GiB");
   await unverified.uncheck();
   await streaming.getByRole("button", { name: "Save" }).click();
   await expect(streaming.getByRole("status")).toHaveText("Saved — in effect now");
+  const stored = (await apiSettings(page)).settings;
+  expect(stored.find((s) => s.key === "Streaming:StartReadAheadBytes")?.value).toBe("33554432");
+  expect(stored.find((s) => s.key === "Streaming:MemoryBudgetBytes")?.value).toBe("1610612736");
   await page.reload();
   await expect(streaming.getByLabel("Serve unverified bytes", { exact: true })).not.toBeChecked();
-  await expect(streaming.getByLabel("Read-ahead at start", { exact: true })).toHaveValue("33554432");
+  await expect(startReadAhead).toHaveValue("32 MiB");
+  await expect(streaming.getByLabel("Memory budget", { exact: true })).toHaveValue("1.5 GiB");
   await expect(streaming).toContainText("from web UI");
 
   const queue = page.getByRole("form", { name: "Queue settings" });
@@ -320,9 +345,10 @@ test("generic settings: a checkbox and a number saved, shown as from the web UI,
   await expect(queue.getByRole("alert")).toHaveText("Jobs at once must be between 1 and 16; 99 is not.");
   expectOnlyRefusals(errors, beforeRefusal, 400);
 
-  for (const label of ["Serve unverified bytes", "Read-ahead at start"]) await streaming.getByRole("button", { name: `Reset ${label}` }).click();
+  for (const label of ["Serve unverified bytes", "Read-ahead at start", "Memory budget"]) await streaming.getByRole("button", { name: `Reset ${label}` }).click();
   await expect(streaming.getByLabel("Serve unverified bytes", { exact: true })).toBeChecked();
-  await expect(streaming.getByLabel("Read-ahead at start", { exact: true })).toHaveValue("67108864");
+  await expect(streaming.getByLabel("Read-ahead at start", { exact: true })).toHaveValue("64 MiB");
+  await expect(streaming.getByLabel("Memory budget", { exact: true })).toHaveValue("112 MiB");
   await expect(streaming).not.toContainText("from web UI");
   expect(errors).toEqual([]);
 });

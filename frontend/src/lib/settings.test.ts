@@ -5,7 +5,7 @@ import {
   bytesHint,
   changedValues,
   groupBySection,
-  humanBytes,
+  fieldProblems,
   initialValue,
   masked,
   placeholderOf,
@@ -105,26 +105,34 @@ describe("placeholderOf and sourceNote", () => {
   });
 });
 
-describe("humanBytes and bytesHint", () => {
-  it("names round binary and decimal amounts exactly", () => {
-    expect(humanBytes(67108864)).toBe("64 MiB");
-    expect(humanBytes(1073741824)).toBe("1 GiB");
-    expect(humanBytes(1024)).toBe("1 KiB");
-    expect(humanBytes(500000000)).toBe("500 MB");
-    expect(humanBytes(512)).toBe("512 B");
-    expect(humanBytes(0)).toBe("0 B");
-  });
+describe("sizes in settings", () => {
+  const budget = setting("Streaming:MemoryBudgetBytes", { type: "Bytes", label: "Memory budget", value: "117440512", min: 32 * 1024 ** 2, max: 64 * 1024 ** 3 });
+  const limit = setting("Streaming:MaxReadAheadBytes", { type: "Bytes", label: "Read-ahead limit", value: null, nullable: true, min: 1, max: 1024 ** 3 });
 
-  it("rounds the rest to one decimal in binary units", () => {
-    expect(humanBytes(1536 * 1024 * 1024 + 1)).toBe("1.5 GiB");
-    expect(humanBytes(1500)).toBe("1.5 KiB");
-  });
-
-  it("hints only for whole numbers", () => {
-    expect(bytesHint(" 1048576 ")).toBe("1 MiB");
+  it("shows a byte count in units and hints the bytes a typed size reads as", () => {
+    expect(initialValue(budget)).toBe("112 MiB");
+    expect(initialValue(limit)).toBe("");
+    expect(bytesHint("64MB")).toBe("67,108,864 bytes");
+    expect(bytesHint("1.5 GiB")).toBe("1,610,612,736 bytes");
+    expect(bytesHint("abc")).toBeNull();
     expect(bytesHint("")).toBeNull();
-    expect(bytesHint("12abc")).toBeNull();
-    expect(bytesHint("-5")).toBeNull();
+  });
+
+  it("sends a size as its byte count, and nothing when it reads as the value in effect", () => {
+    expect(changedValues([budget], { "Streaming:MemoryBudgetBytes": "1.5 GiB" })).toEqual({ "Streaming:MemoryBudgetBytes": "1610612736" });
+    expect(changedValues([budget], { "Streaming:MemoryBudgetBytes": "112MB" })).toEqual({});
+    expect(changedValues([limit], { "Streaming:MaxReadAheadBytes": "" })).toEqual({});
+    expect(changedValues([limit], { "Streaming:MaxReadAheadBytes": "64m" })).toEqual({ "Streaming:MaxReadAheadBytes": "67108864" });
+  });
+
+  it("names the field and its range in units for a size that does not read or is out of range", () => {
+    expect(fieldProblems([budget, limit], { "Streaming:MemoryBudgetBytes": "abc" })["Streaming:MemoryBudgetBytes"]).toMatch(/^Memory budget: 'abc' is not a size/);
+    expect(fieldProblems([budget], { "Streaming:MemoryBudgetBytes": "1 MiB" })).toEqual({
+      "Streaming:MemoryBudgetBytes": "Memory budget must be between 32 MiB and 64 GiB; 1 MiB is not.",
+    });
+    expect(fieldProblems([budget], { "Streaming:MemoryBudgetBytes": " " })).toEqual({ "Streaming:MemoryBudgetBytes": "Memory budget cannot be empty." });
+    expect(fieldProblems([limit], { "Streaming:MaxReadAheadBytes": "" })).toEqual({});
+    expect(fieldProblems([budget], { "Streaming:MemoryBudgetBytes": "64MB" })).toEqual({});
   });
 });
 

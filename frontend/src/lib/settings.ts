@@ -1,5 +1,6 @@
 import type { Provider, ProviderTest, ProviderTestStep, Setting, SettingSection } from "../api/types";
 import { milliseconds } from "./format";
+import { formatSize, parseSize, sizeProblem } from "./sizes";
 import { minPasswordLength } from "./validation";
 
 /** The sections in the order the page shows them. */
@@ -12,9 +13,13 @@ export function groupBySection(settings: readonly Setting[]): Record<SettingSect
   return groups;
 }
 
-/** What a form field starts with: the value in effect, "" for automatic, "true"/"false" for a checkbox. */
+/**
+ * What a form field starts with: the value in effect, "" for automatic, "true"/"false" for a
+ * checkbox, a size in units ("64 MiB") for a byte count.
+ */
 export function initialValue(setting: Setting): string {
   if (setting.type === "Boolean") return setting.value?.trim().toLowerCase() === "true" ? "true" : "false";
+  if (setting.type === "Bytes" && setting.value != null && /^\d+$/.test(setting.value.trim())) return formatSize(Number(setting.value.trim()));
   return setting.value ?? "";
 }
 
@@ -32,9 +37,39 @@ export function changedValues(settings: readonly Setting[], edits: Readonly<Reco
   for (const setting of settings) {
     const edit = edits[setting.key];
     if (edit === undefined || setting.locked) continue;
-    if (edit.trim() !== initialValue(setting).trim()) values[setting.key] = edit.trim();
+    const text = edit.trim();
+    if (setting.type === "Bytes" && text !== "") {
+      // A size is compared and sent as its byte count: "64MB" over "64 MiB" changes nothing.
+      const reading = parseSize(text);
+      if (reading.bytes !== undefined) {
+        if (String(reading.bytes) !== (setting.value ?? "").trim()) values[setting.key] = String(reading.bytes);
+        continue;
+      }
+    }
+    if (text !== initialValue(setting).trim()) values[setting.key] = text;
   }
   return values;
+}
+
+/**
+ * What is wrong with the edits before they are sent, by key: a size that does not read, or is out
+ * of the field's range, worded in units. Empty nullable fields (automatic) are fine.
+ */
+export function fieldProblems(settings: readonly Setting[], edits: Readonly<Record<string, string>>): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const setting of settings) {
+    const edit = edits[setting.key];
+    if (edit === undefined || setting.locked) continue;
+    if (edit.trim() === "") {
+      if (!setting.nullable && setting.type !== "List") problems[setting.key] = `${setting.label} cannot be empty.`;
+      continue;
+    }
+    if (setting.type === "Bytes") {
+      const problem = sizeProblem(setting.label, edit, setting.min, setting.max);
+      if (problem) problems[setting.key] = problem;
+    }
+  }
+  return problems;
 }
 
 /** The placeholder of an empty field: what the server does when nothing is set. */
@@ -49,36 +84,11 @@ export function sourceNote(setting: Setting): string | null {
   return `from ${setting.source}`;
 }
 
-const binaryUnits = ["B", "KiB", "MiB", "GiB", "TiB"];
-const decimalUnits = ["B", "KB", "MB", "GB", "TB"];
-
-/**
- * A byte count as a person reads it beside the raw number: exact when it is a round binary or
- * decimal amount ("64 MiB", "500 MB"), else binary with one decimal ("1.5 GiB").
- */
-export function humanBytes(value: number): string {
-  if (!Number.isFinite(value) || value < 0) return "–";
-  for (let unit = binaryUnits.length - 1; unit >= 1; unit--) {
-    if (value >= 1024 ** unit && value % 1024 ** unit === 0) return `${value / 1024 ** unit} ${binaryUnits[unit]}`;
-  }
-  for (let unit = decimalUnits.length - 1; unit >= 1; unit--) {
-    if (value >= 1000 ** unit && value % 1000 ** unit === 0) return `${value / 1000 ** unit} ${decimalUnits[unit]}`;
-  }
-  if (value < 1024) return `${value} B`;
-  let unit = 0;
-  let scaled = value;
-  while (scaled >= 1024 && unit < binaryUnits.length - 1) {
-    scaled /= 1024;
-    unit++;
-  }
-  return `${scaled.toFixed(1)} ${binaryUnits[unit]}`;
-}
-
-/** The hint beside a Bytes field for what is typed in it; null when it is not a whole number. */
+/** The hint beside a size field: the byte count it reads as ("67,108,864 bytes"); null when it does not read. */
 export function bytesHint(text: string): string | null {
-  const trimmed = text.trim();
-  if (!/^\d+$/.test(trimmed)) return null;
-  return humanBytes(Number(trimmed));
+  if (text.trim() === "") return null;
+  const reading = parseSize(text);
+  return reading.bytes === undefined ? null : `${reading.bytes.toLocaleString("en-US")} bytes`;
 }
 
 /** A provider's facts in one line: "news.example.com:563 · TLS · user me, password stored · 20 connections · priority 3 · pipeline 8". */

@@ -4,7 +4,7 @@ import { useRegenerateApiKey, useSaveSettings, useSaveWebDav, useSettings } from
 import type { Budget, SettingsView, Setting } from "../api/types";
 import { CopyButton } from "../components/CopyButton";
 import { CheckField, Field } from "../components/Field";
-import { bytesHint, changedValues, groupBySection, masked, placeholderOf, shownValue, sourceNote, webDavProblem } from "../lib/settings";
+import { bytesHint, changedValues, fieldProblems, groupBySection, masked, placeholderOf, shownValue, sourceNote, webDavProblem } from "../lib/settings";
 import { ArrCard } from "./settings/ArrCard";
 import { ProvidersCard } from "./settings/ProvidersCard";
 
@@ -129,6 +129,8 @@ function SettingsForm({ settings, label }: { settings: Setting[]; label: string 
   const save = useSaveSettings();
   const changes = changedValues(settings, edits);
   const changed = Object.keys(changes).length;
+  const problems = fieldProblems(settings, edits);
+  const [tried, setTried] = useState(false);
 
   function edit(key: string, value: string) {
     setSaved(false);
@@ -138,11 +140,14 @@ function SettingsForm({ settings, label }: { settings: Setting[]; label: string 
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (changed === 0) return;
+    // Nothing is sent while a field is wrong: a save is whole or not at all.
+    setTried(true);
+    if (Object.keys(problems).length > 0 || changed === 0) return;
     setSaved(false);
     save.mutate(changes, {
       onSuccess: () => {
         setEdits({});
+        setTried(false);
         setSaved(true);
       },
     });
@@ -165,9 +170,22 @@ function SettingsForm({ settings, label }: { settings: Setting[]; label: string 
     <form onSubmit={submit} noValidate aria-label={label}>
       <div className="setting-fields">
         {settings.map((s) => (
-          <SettingField key={s.key} setting={s} value={shownValue(s, edits)} busy={save.isPending} onChange={(v) => edit(s.key, v)} onReset={() => reset(s.key)} />
+          <SettingField
+            key={s.key}
+            setting={s}
+            value={shownValue(s, edits)}
+            error={tried || s.type === "Bytes" ? problems[s.key] : undefined}
+            busy={save.isPending}
+            onChange={(v) => edit(s.key, v)}
+            onReset={() => reset(s.key)}
+          />
         ))}
       </div>
+      {tried && Object.keys(problems).length > 0 && (
+        <p role="alert" className="error">
+          Nothing was saved: correct the {Object.keys(problems).length === 1 ? "field" : "fields"} marked above.
+        </p>
+      )}
       {save.isError && (
         <p role="alert" className="error">
           {save.error.message}
@@ -188,12 +206,14 @@ function SettingsForm({ settings, label }: { settings: Setting[]; label: string 
 function SettingField({
   setting,
   value,
+  error,
   busy,
   onChange,
   onReset,
 }: {
   setting: Setting;
   value: string;
+  error: string | undefined;
   busy: boolean;
   onChange: (value: string) => void;
   onReset: () => void;
@@ -213,7 +233,7 @@ function SettingField({
       )}
     </>
   );
-  const common = { label: setting.label, help, className: "setting", disabled: setting.locked };
+  const common = { label: setting.label, help, error, className: "setting", disabled: setting.locked };
 
   if (setting.type === "Boolean")
     return <CheckField {...common} checked={value === "true"} onChange={(e) => onChange(e.target.checked ? "true" : "false")} />;
@@ -230,17 +250,29 @@ function SettingField({
       </Field>
     );
   }
-  if (setting.type === "Number" || setting.type === "Bytes")
+  if (setting.type === "Bytes")
     return (
       <Field
         {...common}
         labelAside={
-          setting.type === "Bytes" && (
-            <span className="muted small" data-testid={`hint-${setting.key}`}>
-              {bytesHint(value) ?? ""}
-            </span>
-          )
+          <span className="muted small" data-testid={`hint-${setting.key}`}>
+            {bytesHint(value) ?? ""}
+          </span>
         }
+        type="text"
+        inputMode="text"
+        placeholder={placeholderOf(setting) || "e.g. 64 MiB"}
+        title={placeholderOf(setting) || "A size in bytes or with a unit: 64 MiB, 64MB, 1.5 GiB (KB, MB, GB are binary here)"}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        autoComplete="off"
+        spellCheck={false}
+      />
+    );
+  if (setting.type === "Number")
+    return (
+      <Field
+        {...common}
         type="number"
         inputMode="numeric"
         step={1}

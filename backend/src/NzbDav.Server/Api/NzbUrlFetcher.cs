@@ -23,7 +23,7 @@ public sealed class NzbUrlFetcher(IHttpClientFactory httpClientFactory, IOptions
             if (!response.IsSuccessStatusCode)
                 return (null, "", $"URL Fetching failed; HTTP {(int)response.StatusCode}");
             if (response.Content.Headers.ContentLength > limit)
-                return (null, "", $"NZB is larger than {limit} bytes");
+                return (null, "", $"NZB is larger than {Configuration.ByteSize.Format(limit)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)");
             var fileName = response.Content.Headers.ContentDisposition?.FileNameStar
                 ?? response.Content.Headers.ContentDisposition?.FileName?.Trim('"')
                 ?? Path.GetFileName(url.AbsolutePath);
@@ -54,7 +54,7 @@ public sealed class NzbUrlFetcher(IHttpClientFactory httpClientFactory, IOptions
             while ((read = await stream.ReadAsync(chunk, cancellationToken)) > 0)
             {
                 if (buffer.Length + read > limit)
-                    throw new InvalidDataException($"NZB is larger than {limit} bytes");
+                    throw new InvalidDataException($"NZB is larger than {Configuration.ByteSize.Format(limit)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)");
                 buffer.Write(chunk, 0, read);
             }
 

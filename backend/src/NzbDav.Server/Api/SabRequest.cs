@@ -25,7 +25,7 @@ public sealed class SabRequest
         var limit = maxNzbBytes + Hosting.HttpLimits.FormOverheadBytes;
         Hosting.HttpLimits.AllowRequestBody(request.HttpContext, limit);
         if (request.ContentLength > limit)
-            throw new SabRequestException(StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {limit} bytes (an NZB may have {maxNzbBytes})");
+            throw new SabRequestException(StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {Configuration.ByteSize.Format(limit)} (an NZB may have {Configuration.ByteSize.Format(maxNzbBytes)})");
         try
         {
             var form = await request.ReadFormAsync(cancellationToken);

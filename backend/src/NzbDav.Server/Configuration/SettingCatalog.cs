@@ -57,7 +57,7 @@ public static class SettingCatalog
             "Part of the memory budget kept for segments other readers may want (probes, a second reader of a file); 0 keeps none.", SettingType.Bytes, Min: 0, Max: 64 * 1024 * MiB),
         new("Streaming:MaxReadAheadBytes", "Streaming", "Read-ahead limit",
             "Most bytes held ahead of one reader.", SettingType.Bytes, Nullable: true, Min: 1, Max: StreamingCeiling, Automatic: "from the target bandwidth"),
-        new("Streaming:TargetBandwidthBytesPerSecond", "Streaming", "Target bandwidth (bytes/s)",
+        new("Streaming:TargetBandwidthBytesPerSecond", "Streaming", "Target bandwidth (per second)",
             "The rate read-ahead is sized for.", SettingType.Bytes, Min: 1),
         new("Streaming:ServeUnverifiedBytes", "Streaming", "Serve unverified bytes",
             "Serve an article's bytes before its CRC is checked (faster first byte).", SettingType.Boolean),
@@ -129,12 +129,25 @@ public static class SettingCatalog
 
         switch (definition.Type)
         {
-            case SettingType.Number or SettingType.Bytes:
+            case SettingType.Bytes:
+                if (!ByteSize.TryParse(text, out var size, out var sizeError))
+                {
+                    error = $"{definition.Label}: {sizeError}";
+                    return text;
+                }
+                if (size < (definition.Min ?? 0) || size > (definition.Max ?? long.MaxValue))
+                {
+                    error = definition.Max is { } most
+                        ? $"{definition.Label} must be between {ByteSize.Format(definition.Min ?? 0)} and {ByteSize.Format(most)}; {ByteSize.Format(size)} is not."
+                        : $"{definition.Label} must be at least {ByteSize.Format(definition.Min ?? 0)}; {ByteSize.Format(size)} is not.";
+                }
+                return size.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            case SettingType.Number:
                 if (!long.TryParse(text, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var number))
                 {
                     error = $"{definition.Label} must be a whole number; '{text}' is not.";
                 }
-                else if (number < (definition.Min ?? long.MinValue) || number > (definition.Max ?? (definition.Type is SettingType.Number ? int.MaxValue : long.MaxValue)))
+                else if (number < (definition.Min ?? long.MinValue) || number > (definition.Max ?? int.MaxValue))
                 {
                     error = definition.Max is { } max
                         ? $"{definition.Label} must be between {definition.Min} and {max}; {number} is not."

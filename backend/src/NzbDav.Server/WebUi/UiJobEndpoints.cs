@@ -110,7 +110,7 @@ public static class UiJobEndpoints
 
             if (file.Length > limit)
             {
-                refused.Add(new UiRefused(fileName, $"NZB is larger than {limit} bytes"));
+                refused.Add(new UiRefused(fileName, $"NZB is larger than {ByteSize.Format(limit)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)"));
                 continue;
             }
 
@@ -131,7 +131,7 @@ public static class UiJobEndpoints
     }
 
     private static IResult TooLarge(long limit) =>
-        Results.Json(new UiError($"The upload is larger than {limit} bytes; add fewer NZBs at once (NzbDav:MaxNzbBytes sets the limit)."), statusCode: StatusCodes.Status413PayloadTooLarge);
+        Results.Json(new UiError($"The upload is larger than {ByteSize.Format(limit)}; add fewer NZBs at once (Settings → SABnzbd → Largest NZB sets the limit)."), statusCode: StatusCodes.Status413PayloadTooLarge);
 
     private static async Task<IResult> AddUrlAsync(HttpContext context, JobSubmitter submitter, NzbUrlFetcher fetcher)
     {

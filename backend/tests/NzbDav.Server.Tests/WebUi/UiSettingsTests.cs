@@ -63,6 +63,15 @@ public sealed class UiSettingsTests
             await AssertRefusedAsync(ui, new() { ["NzbDav:Categories"] = "tv, ../etc" }, HttpStatusCode.BadRequest, "not a usable name", ct);
             await AssertRefusedAsync(ui, new() { ["NzbDav:DataDirectory"] = "/tmp" }, HttpStatusCode.BadRequest, "not a setting the UI changes", ct);
             await AssertRefusedAsync(ui, new() { ["Streaming:MaxReadAheadBytes"] = "999999999999" }, HttpStatusCode.BadRequest, "Read-ahead limit must be between", ct);
+            // Sizes are typed in units, stored as bytes, and their limits are worded in units.
+            view = await SaveAsync(ui, new() { ["Streaming:StartReadAheadBytes"] = "64MB", ["Streaming:MemoryBudgetBytes"] = "1.5 GiB" }, ct);
+            Assert.Equal(("67108864", "web UI", false), Field(view, "Streaming:StartReadAheadBytes"));
+            Assert.Equal(("1610612736", "web UI", false), Field(view, "Streaming:MemoryBudgetBytes"));
+            await AssertRefusedAsync(ui, new() { ["Streaming:StartReadAheadBytes"] = "abc" }, HttpStatusCode.BadRequest, "Read-ahead at start: 'abc' is not a size; write bytes or a number with a unit, e.g. 64 MiB", ct);
+            await AssertRefusedAsync(ui, new() { ["NzbDav:MaxNzbBytes"] = "12" }, HttpStatusCode.BadRequest, "Largest NZB must be between 1 KiB and 1 GiB; 12 B is not.", ct);
+            await AssertRefusedAsync(ui, new() { ["Streaming:MemoryBudgetBytes"] = "2 TB", ["NzbDav:MaxNzbBytes"] = "2 MiB" }, HttpStatusCode.BadRequest, "Memory budget must be between 32 MiB and 64 GiB; 2 TiB is not.", ct);
+            // Nothing of a refused call is half-saved.
+            Assert.Equal(5_000_000, options.CurrentValue.MaxNzbBytes);
 
             // Nullable: empty is "automatic"; a value of its own, then reset.
             view = await SaveAsync(ui, new() { ["Streaming:MaxReadAheadBytes"] = "8388608", ["NzbDav:Queue:MaxConcurrentJobs"] = "3" }, ct);

@@ -105,6 +105,68 @@ test("first run: the administrator is created with the logged setup code, then l
   expect(errors).toEqual([]);
 });
 
+test("a logout in one tab takes every tab to the login within a second; after logging in, each is back on its page", async ({ browser }) => {
+  const context = await browser.newContext();
+  const tabA = await context.newPage();
+  const tabB = await context.newPage();
+  const errorsA = watchConsole(tabA);
+  const errorsB = watchConsole(tabB);
+  // The administrator as the first test left it.
+  await tabA.goto(server.url + "/ui/status");
+  await tabA.getByLabel("User name").fill("admin");
+  await tabA.getByLabel("Password").fill("a brand new password");
+  await tabA.getByRole("button", { name: "Log in" }).click();
+  await expect(tabA.getByTestId("health")).toHaveText("ok");
+  await tabB.goto(server.url + "/ui/logs");
+  await expect(tabB.getByRole("heading", { name: "Logs" })).toBeVisible();
+
+  // Tab A logs out; tab B, which polls its log, follows within a second and says why.
+  await tabA.getByRole("button", { name: "Log out" }).click();
+  await expect(tabA.getByRole("heading", { name: "Log in to NzbDav" })).toBeVisible();
+  await expect(tabA.getByTestId("signed-out")).toHaveCount(0);
+  await expect(tabB.getByRole("heading", { name: "Log in to NzbDav" })).toBeVisible({ timeout: 1_000 });
+  await expect(tabB.getByTestId("signed-out")).toHaveText("You were signed out. Log in again to go back to this page.");
+  await expect(tabB).toHaveURL(/\/ui\/logs$/);
+  await expect(tabB.getByText(/401|Unauthorized/)).toHaveCount(0);
+  await tabB.screenshot({ path: `${shots}/signed-out.png`, fullPage: true });
+
+  // Nothing keeps polling into 401s on the login page.
+  const polled: string[] = [];
+  tabB.on("response", (r) => {
+    if (r.status() === 401) polled.push(r.url());
+  });
+  await tabB.waitForTimeout(2_500);
+  expect(polled).toEqual([]);
+
+  // Logging in again in B returns it to the Logs page, and A follows the login.
+  await tabB.getByLabel("User name").fill("admin");
+  await tabB.getByLabel("Password").fill("a brand new password");
+  await tabB.getByRole("button", { name: "Log in" }).click();
+  await expect(tabB.getByRole("heading", { name: "Logs" })).toBeVisible();
+  await expect(tabA.getByTestId("health")).toHaveText("ok", { timeout: 1_000 });
+
+  // A session the server ends (here: every session, by a password change made elsewhere) shows the
+  // login on the next call's 401, with the same words.
+  const other = await playwrightRequest.newContext({ baseURL: server.url });
+  const post = async (path: string, data: unknown, token: string) => {
+    const response = await other.post(path, { data, headers: { "X-CSRF-Token": token } });
+    expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+    return ((await response.json()) as { csrfToken: string }).csrfToken;
+  };
+  const anonymous = ((await (await other.get("/ui/api/session")).json()) as { csrfToken: string }).csrfToken;
+  let token = await post("/ui/api/login", { user: "admin", password: "a brand new password" }, anonymous);
+  token = await post("/ui/api/account/password", { current: "a brand new password", new: "yet another password" }, token);
+  await expect(tabB.getByTestId("signed-out")).toBeVisible({ timeout: 5_000 });
+  await expect(tabB).toHaveURL(/\/ui\/logs$/);
+  // The password as the next test expects it.
+  await post("/ui/api/account/password", { current: "yet another password", new: "a brand new password" }, token);
+  await other.dispose();
+
+  // Only the expected refusals reached the consoles: the 401s that ended the sessions.
+  for (const errors of [errorsA, errorsB]) expect(errors.every((e) => e.includes("status of 401"))).toBe(true);
+  await context.close();
+});
+
 test("the first load stays within 250 KB of gzipped JavaScript", async ({ request }) => {
   const shell = await (await request.get(server.url + "/ui/")).text();
   const scripts = [...shell.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]!);

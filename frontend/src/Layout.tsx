@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { NavLink, Outlet } from "react-router";
-import { useLogout, useSession } from "./api/session";
+import { useLogout, useSession, useSessionSync } from "./api/session";
 import { LoginPage } from "./pages/LoginPage";
 import { SetupPage } from "./pages/SetupPage";
 
@@ -8,6 +8,7 @@ import { SetupPage } from "./pages/SetupPage";
 export function Layout() {
   const session = useSession();
   const logout = useLogout();
+  useSessionSync();
 
   let content;
   if (session.isPending) content = <p className="muted">Loading…</p>;

@@ -1,6 +1,8 @@
 import { StrictMode, lazy } from "react";
 import { createRoot } from "react-dom/client";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { ApiError } from "./api/client";
+import { onApiError } from "./api/session";
 import { RouterProvider, createBrowserRouter } from "react-router";
 import { Layout } from "./Layout";
 import { StatusPage } from "./pages/StatusPage";
@@ -18,8 +20,11 @@ const HealthPage = lazy(() => import("./pages/HealthPage").then((m) => ({ defaul
 const SettingsPage = lazy(() => import("./pages/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 const IntegrationsPage = lazy(() => import("./pages/IntegrationsPage").then((m) => ({ default: m.IntegrationsPage })));
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
+// A 401 on any call means the session ended under the page: it rechecks and shows the login.
+const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: (error) => onApiError(queryClient, error) }),
+  mutationCache: new MutationCache({ onError: (error) => onApiError(queryClient, error) }),
+  defaultOptions: { queries: { retry: (failures, error) => !(error instanceof ApiError && error.status === 401) && failures < 1, refetchOnWindowFocus: true } },
 });
 
 const router = createBrowserRouter(

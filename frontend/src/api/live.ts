@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { recheckSession } from "./session";
 import { apiPaths } from "./paths";
 import type { components } from "./schema";
 import type { MountView } from "./types";
@@ -30,18 +32,34 @@ export function useLiveFeed() {
   const [feed, setFeed] = useState<{ snapshot: DashboardSnapshot | null; history: RatePoint[] }>({ snapshot: null, history: [] });
   const [state, setState] = useState<LiveState>("connecting");
 
+  const queryClient = useQueryClient();
+  // Bumped to open a new feed after the browser gave one up for good.
+  const [attempt, setAttempt] = useState(0);
+
   useEffect(() => {
     const source = new EventSource(apiPaths.live);
+    let retry: ReturnType<typeof setTimeout> | undefined;
     source.onopen = () => setState("live");
-    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "reconnecting" : "reconnecting");
+    source.onerror = () => {
+      setState("reconnecting");
+      // The browser retries a dropped feed itself, but not one refused with an HTTP error (a 401
+      // when the session ended): ask whether the session holds, and open a new feed later.
+      if (source.readyState === EventSource.CLOSED) {
+        void recheckSession(queryClient);
+        retry = setTimeout(() => setAttempt((n) => n + 1), 2_000);
+      }
+    };
     source.onmessage = (event: MessageEvent<string>) => {
       const next = JSON.parse(event.data) as DashboardSnapshot;
       const point = { at: Date.parse(next.at) / 1000, served: next.servedBytesPerSecond, fetched: next.fetchedBytesPerSecond };
       setState("live");
       setFeed((current) => ({ snapshot: next, history: appendPoint(current.history, point) }));
     };
-    return () => source.close();
-  }, []);
+    return () => {
+      clearTimeout(retry);
+      source.close();
+    };
+  }, [queryClient, attempt]);
 
   return { snapshot: feed.snapshot, state, history: feed.history };
 }

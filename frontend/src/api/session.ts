@@ -1,5 +1,6 @@
+import { useEffect } from "react";
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { getJson, postJson } from "./client";
+import { ApiError, getJson, postJson } from "./client";
 import { apiPaths } from "./paths";
 
 /** What GET /ui/api/session answers (see docs/ui.md). */
@@ -11,9 +12,64 @@ export interface Session {
 }
 
 const sessionKey = ["session"] as const;
+const signedOutKey = ["session", "signed-out"] as const;
 
+/** The channel every tab of this origin hears a logout or login on. */
+const channelName = "nzbdav-session";
+
+/**
+ * The session. When it turns from logged in to logged out without this tab's Log out (another tab
+ * logged out, the session expired or was ended by a password change), the login page says so.
+ */
 export function useSession() {
-  return useQuery({ queryKey: sessionKey, queryFn: ({ signal }) => getJson<Session>(apiPaths.session, signal), staleTime: 60_000 });
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: sessionKey,
+    queryFn: async ({ signal }) => {
+      const next = await getJson<Session>(apiPaths.session, signal);
+      const before = queryClient.getQueryData<Session>(sessionKey);
+      if (before?.authenticated && !next.authenticated) queryClient.setQueryData(signedOutKey, true);
+      return next;
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** True when the last session ended without this tab's Log out: the login page says "You were signed out". */
+export function useSignedOut(): boolean {
+  const { data } = useQuery({ queryKey: signedOutKey, queryFn: () => false, enabled: false, initialData: false, staleTime: Infinity });
+  return data;
+}
+
+/** Asks the server again whether the session still holds (after a 401, a closed live feed, another tab's logout). */
+export function recheckSession(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: sessionKey, exact: true });
+}
+
+/** A UI API call answered 401 while the page thought it was logged in: the session ended under it. */
+export function onApiError(queryClient: QueryClient, error: unknown): void {
+  if (error instanceof ApiError && error.status === 401 && queryClient.getQueryData<Session>(sessionKey)?.authenticated) void recheckSession(queryClient);
+}
+
+/**
+ * Keeps this tab in step with the others: a logout or login in one is followed in all within a
+ * moment (BroadcastChannel; without it, the next call's 401 does the same, only later).
+ */
+export function useSessionSync(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (typeof BroadcastChannel === "undefined") return;
+    const channel = new BroadcastChannel(channelName);
+    channel.onmessage = () => void recheckSession(queryClient);
+    return () => channel.close();
+  }, [queryClient]);
+}
+
+function announce(change: "logout" | "login"): void {
+  if (typeof BroadcastChannel === "undefined") return;
+  const channel = new BroadcastChannel(channelName);
+  channel.postMessage(change);
+  channel.close();
 }
 
 /** The anti-forgery token every change must carry: the cached session's, or a fresh one. */
@@ -32,7 +88,11 @@ function useSessionChange<TBody>(path: string) {
     mutationFn: async (body: TBody) => {
       return postJson<Session>(path, body, await currentCsrfToken(queryClient));
     },
-    onSuccess: (session) => queryClient.setQueryData(sessionKey, session),
+    onSuccess: (session) => {
+      queryClient.setQueryData(signedOutKey, false);
+      queryClient.setQueryData(sessionKey, session);
+      if (session.authenticated) announce("login");
+    },
   });
 }
 
@@ -50,6 +110,7 @@ export function useLogout() {
     // Everything cached belonged to the session that ended.
     onSettled: async () => {
       queryClient.clear();
+      announce("logout");
       await queryClient.invalidateQueries({ queryKey: sessionKey });
     },
   });

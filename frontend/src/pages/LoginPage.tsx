@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from "react";
-import { useLogin } from "../api/session";
+import { useLogin, useSignedOut } from "../api/session";
 import { Field } from "../components/Field";
 
 export function LoginPage() {
   const [user, setUser] = useState("");
   const [password, setPassword] = useState("");
   const login = useLogin();
+  const signedOut = useSignedOut();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -15,6 +16,11 @@ export function LoginPage() {
   return (
     <section className="card narrow" aria-labelledby="login-title">
       <h1 id="login-title">Log in to NzbDav</h1>
+      {signedOut && (
+        <p role="status" className="notice" data-testid="signed-out">
+          You were signed out. Log in again to go back to this page.
+        </p>
+      )}
       <form onSubmit={submit}>
         <Field label="User name" value={user} onChange={(e) => setUser(e.target.value)} autoComplete="username" required autoFocus />
         <Field label="Password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />

@@ -95,6 +95,31 @@ test("first run: the administrator is created with the logged setup code, then l
   await expect(page.getByRole("log")).toContainText("GET /log-probe-from-the-browser-test/ responded 401");
   await page.screenshot({ path: `${shots}/logs.png`, fullPage: true });
 
+  // The start-up's warnings are pinned above the log, with the one date-time format of the UI.
+  const pinned = page.getByTestId("startup-warnings");
+  await expect(pinned).toContainText("Generated the WebDAV password");
+  const stamp = pinned.locator("time").first();
+  await expect(stamp).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  await expect(stamp).toHaveAttribute("title", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+  // The page's own polling (every 2 s, with the session checks) writes nothing at Information:
+  // over the lines since the page opened, no GET of the UI's API.
+  await page.getByLabel("Search the log").fill("GET /ui/api/");
+  await expect(page.getByText("No line matches.")).toBeVisible();
+  await page.getByLabel("Search the log").fill("");
+
+  // The source filter keeps one component's lines.
+  await page.getByLabel("Source").fill("WebDavCredentialInitializer");
+  const lines = page.getByRole("log").locator(".log-line");
+  await expect(lines.first()).toContainText("Generated the WebDAV password");
+  await expect(lines.filter({ hasNotText: "WebDavCredentialInitializer" })).toHaveCount(0);
+  await page.getByLabel("Source").fill("");
+
+  // Dismissed, the warnings leave the top and stay in the log.
+  await pinned.getByRole("button", { name: "Dismiss" }).click();
+  await expect(pinned).toHaveCount(0);
+  await expect(page.getByRole("log")).toContainText("Generated the WebDAV password");
+
   // Light and dark, wide and phone-sized.
   await page.emulateMedia({ colorScheme: "dark" });
   await page.setViewportSize({ width: 375, height: 720 });

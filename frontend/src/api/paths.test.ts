@@ -20,8 +20,8 @@ describe("apiPaths", () => {
     expect(apiPaths.files("/content")).toBe("/ui/api/files?path=%2Fcontent");
     expect(apiPaths.history({ page: 2, pageSize: 25, search: "a&b", status: "failed" })).toBe("/ui/api/history?page=2&pageSize=25&search=a%26b&status=failed");
     expect(apiPaths.health({ state: "action", offset: 50, limit: 50 })).toBe("/ui/api/health?state=action&offset=50&limit=50");
-    expect(apiPaths.logs({ level: "Warning", search: "", limit: 500 })).toBe("/ui/api/logs?level=Warning&search=&limit=500");
-    expect(apiPaths.logsDownload({ level: "Error", search: "x y" })).toBe("/ui/api/logs/download?level=Error&search=x+y");
+    expect(apiPaths.logs({ level: "Warning", source: "", search: "", limit: 500 })).toBe("/ui/api/logs?level=Warning&source=&search=&limit=500");
+    expect(apiPaths.logsDownload({ level: "Error", source: "Mount", search: "x y" })).toBe("/ui/api/logs/download?level=Error&source=Mount&search=x+y");
   });
 
   it("names the fixed routes", () => {

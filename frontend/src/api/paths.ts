@@ -57,8 +57,9 @@ export const apiPaths = {
 
   /** The dashboard's feed (server-sent events). */
   live: route("/ui/api/live"),
-  logs: (query: { level: string; search: string; limit: number }) => route("/ui/api/logs", { query }),
-  logsDownload: (query: { level: string; search: string }) => route("/ui/api/logs/download", { query }),
+  logs: (query: { level: string; source: string; search: string; limit: number }) => route("/ui/api/logs", { query }),
+  logsDownload: (query: { level: string; source: string; search: string }) => route("/ui/api/logs/download", { query }),
+  logsStartupDismiss: route("/ui/api/logs/startup/dismiss"),
 
   queue: route("/ui/api/queue"),
   upload: route("/ui/api/queue/upload"),

@@ -307,6 +307,7 @@ export interface paths {
                 query?: {
                     after?: number;
                     level?: string;
+                    source?: string;
                     search?: string;
                     limit?: number;
                 };
@@ -344,6 +345,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ui/api/logs/startup/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: int64 */
+                        through: null | number;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiStartupWarnings"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ui/api/logs/download": {
         parameters: {
             query?: never;
@@ -355,6 +407,7 @@ export interface paths {
             parameters: {
                 query?: {
                     level?: string;
+                    source?: string;
                     search?: string;
                 };
                 header?: never;
@@ -2649,11 +2702,15 @@ export interface components {
             label: string;
             path: string;
         };
-        /** @description Log entries oldest first, and the newest sequence number to ask `after` next time. */
+        /**
+         * @description Log entries oldest first, the newest sequence number to ask `after` next time, and the
+         *     start-up's warnings, pinned until dismissed.
+         */
         UiLogs: {
             entries: components["schemas"]["LogEntry"][];
             /** Format: int64 */
             last: number;
+            startup: components["schemas"]["LogEntry"][];
         };
         /** @description Plex/Jellyfin: the mount at the same path (string UiMediaServer.Volume), and with .strm entries the folders to give Jellyfin. */
         UiMediaServer: {
@@ -2832,6 +2889,9 @@ export interface components {
             webDav: components["schemas"]["UiWebDavAccount"];
             arr: components["schemas"]["UiArrInstance"][];
             arrFields: components["schemas"]["UiField"][];
+        };
+        UiStartupWarnings: {
+            startup: components["schemas"]["LogEntry"][];
         };
         /** @description One step of a provider test: what was tried, whether it worked, how long it took. */
         UiTestStep: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ago, bytes, milliseconds, percent, rate, relativeTime } from "./format";
+import { ago, bytes, dateTime, isoTitle, milliseconds, percent, rate, relativeTime } from "./format";
 
 describe("ago", () => {
   it("counts seconds, then minutes, then hours", () => {
@@ -68,6 +68,23 @@ describe("relativeTime", () => {
 
   it("says nothing for no time or one it cannot read", () => {
     expect(relativeTime(null, now)).toBe("–");
+    expect(relativeTime("2026-11-25T12:00:00Z", now)).toBe("just now");
+    expect(relativeTime("2026-11-25T11:59:57Z", now)).toBe("just now");
+    expect(relativeTime("2026-11-25T12:00:02Z", now)).toBe("in a moment");
     expect(relativeTime("soon", now)).toBe("–");
+  });
+});
+
+describe("dateTime and isoTitle", () => {
+  it("write one local format with the date, seconds on request, and ISO for tooltips", () => {
+    const iso = "2026-11-25T12:00:09.120Z";
+    const local = new Date(iso);
+    const two = (n: number) => String(n).padStart(2, "0");
+    const expected = `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}`;
+    expect(dateTime(iso)).toBe(expected);
+    expect(dateTime(iso, true)).toBe(`${expected}:09`);
+    expect(isoTitle(iso)).toBe("2026-11-25T12:00:09.120Z");
+    expect(dateTime(null)).toBe("–");
+    expect(isoTitle("not a date")).toBe("");
   });
 });

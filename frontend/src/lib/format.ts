@@ -54,24 +54,37 @@ export function duration(seconds: number | null | undefined): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
-/** A moment in the browser's time zone, short and sortable by eye: "2025-03-07 14:05"; "–" for none. */
-export function dateTime(iso: string | null | undefined): string {
+/**
+ * A moment in the browser's time zone, the one format of the whole UI, short and sortable by eye:
+ * "2025-03-07 14:05", with seconds "2025-03-07 14:05:09"; "–" for none.
+ */
+export function dateTime(iso: string | null | undefined, withSeconds = false): string {
   if (!iso) return "–";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "–";
   const two = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+  const minutes = `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+  return withSeconds ? `${minutes}:${two(date.getSeconds())}` : minutes;
+}
+
+/** The exact moment for a tooltip: ISO 8601 in UTC ("2025-03-07T13:05:09.120Z"); "" for none. */
+export function isoTitle(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : date.toISOString();
 }
 
 /**
- * A moment relative to `now` (ms since the epoch): "12 s ago", "5 min ago", "3 h ago", "2 d ago"
- * before it, "in 40 s", "in 5 min", "in 3 h", "in 6 d" after it; "–" for none.
+ * A moment relative to `now` (ms since the epoch): "just now", "12 s ago", "5 min ago", "3 h ago",
+ * "2 d ago" before it, "in a moment", "in 40 s", "in 5 min", "in 3 h", "in 6 d" after it; "–" for none.
  */
 export function relativeTime(iso: string | null | undefined, now: number): string {
   if (!iso) return "–";
   const at = new Date(iso).getTime();
   if (Number.isNaN(at)) return "–";
   const seconds = Math.round(Math.abs(now - at) / 1000);
+  // A check that just ran, or one due now, is not "in 0 s".
+  if (seconds < 5) return at > now ? "in a moment" : "just now";
   let span: string;
   if (seconds < 60) span = `${seconds} s`;
   else if (seconds < 3600) span = `${Math.floor(seconds / 60)} min`;

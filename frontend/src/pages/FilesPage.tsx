@@ -5,8 +5,9 @@ import { useFileTest, useFiles } from "../api/files";
 import { apiPaths } from "../api/paths";
 import type { FileEntry } from "../api/types";
 import { breadcrumbs, contentRoot, describeMediaError, describeTest, filesPageUrl, mediaKind, sortEntries } from "../lib/files";
-import { bytes, dateTime } from "../lib/format";
+import { bytes } from "../lib/format";
 import { badgeFilter, badgeLabel, healthPageUrl } from "../lib/health";
+import { Moment } from "../components/Moment";
 
 /** The library as WebDAV clients see it, folder by folder, with a way to fetch, copy the address of, play or time each file. */
 export function FilesPage() {
@@ -93,7 +94,9 @@ function Listing({ parent, entries }: { parent: string | null; entries: FileEntr
                   )}
                 </td>
                 <td className="numeric">{entry.isDirectory ? "" : bytes(entry.size)}</td>
-                <td className="wide-only">{dateTime(entry.modified)}</td>
+                <td className="wide-only">
+                  <Moment iso={entry.modified} />
+                </td>
               </tr>
               {open === entry.path && (
                 <tr className="file-panel-row">
@@ -119,7 +122,7 @@ function FilePanel({ entry }: { entry: FileEntry }) {
   return (
     <div className="file-panel" role="region" aria-label={`${entry.name} actions`}>
       <div className="muted small">
-        {bytes(entry.size)} · modified {dateTime(entry.modified)}
+        {bytes(entry.size)} · modified <Moment iso={entry.modified} />
       </div>
       <div className="job-actions">
         <a className="button-like" href={apiPaths.rawFile(entry.path, true)} download={entry.name}>

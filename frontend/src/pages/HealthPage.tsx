@@ -4,7 +4,7 @@ import { useHealth, useHealthAction, type HealthAction } from "../api/health";
 import type { HealthAuditEntry, HealthFile, HealthFilter, HealthView } from "../api/types";
 import { Pager } from "../components/Pager";
 import { contentRoot, filesPageUrl } from "../lib/files";
-import { bytes, dateTime, relativeTime } from "../lib/format";
+import { bytes, dateTime, isoTitle, relativeTime } from "../lib/format";
 import {
   auditLabel,
   auditTone,
@@ -21,6 +21,7 @@ import {
 } from "../lib/health";
 import { useNow } from "../lib/useNow";
 import { usePageOf } from "../lib/usePageOf";
+import { Moment } from "../components/Moment";
 
 const pageSize = 50;
 const auditShown = 50;
@@ -89,7 +90,7 @@ export function HealthPage() {
             )}
             <Pager page={page} pageSize={pageSize} total={data.total} onPage={setPage} hideSinglePage />
           </section>
-          <AuditCard entries={data.audit} now={now} />
+          <AuditCard entries={data.audit} />
         </>
       )}
     </div>
@@ -183,12 +184,10 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
           )}
         </td>
         <td data-label="Last check">
-          <time dateTime={file.lastCheckedAt ?? undefined} title={dateTime(file.lastCheckedAt)} data-testid="health-last-check">
-            {file.lastCheckedAt ? relativeTime(file.lastCheckedAt, now) : "never"}
-          </time>
+          {file.lastCheckedAt ? <Moment iso={file.lastCheckedAt} now={now} testId="health-last-check" /> : <span data-testid="health-last-check">never</span>}
         </td>
         <td data-label="Next check">
-          <time dateTime={file.nextCheckAt} title={dateTime(file.nextCheckAt)}>
+          <time dateTime={file.nextCheckAt} title={`${dateTime(file.nextCheckAt, true)} (${isoTitle(file.nextCheckAt)})`}>
             {nextCheckLabel(file, now)}
           </time>
         </td>
@@ -257,7 +256,7 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
   );
 }
 
-function AuditCard({ entries, now }: { entries: HealthAuditEntry[]; now: number }) {
+function AuditCard({ entries }: { entries: HealthAuditEntry[] }) {
   const [all, setAll] = useState(false);
   const shown = all ? entries : entries.slice(0, auditShown);
   return (
@@ -282,9 +281,7 @@ function AuditCard({ entries, now }: { entries: HealthAuditEntry[]; now: number 
               {shown.map((entry) => (
                 <tr key={entry.id} data-testid="audit-entry">
                   <td data-label="Time">
-                    <time dateTime={entry.at} title={relativeTime(entry.at, now)}>
-                      {dateTime(entry.at)}
-                    </time>
+                    <Moment iso={entry.at} />
                   </td>
                   <td data-label="Action">
                     <span className={`pill ${auditTone(entry.action, entry.detail)}`} data-testid="audit-action">

@@ -5,10 +5,11 @@ import { apiPaths } from "../api/paths";
 import type { HistoryFilter, HistoryJob } from "../api/types";
 import { Pager } from "../components/Pager";
 import { filesPageUrl } from "../lib/files";
-import { bytes, dateTime } from "../lib/format";
+import { bytes } from "../lib/format";
 import { categoryLabel } from "../lib/jobs";
 import { useDebounced } from "../lib/useDebounced";
 import { usePageOf } from "../lib/usePageOf";
+import { Moment } from "../components/Moment";
 
 const pageSize = 25;
 
@@ -82,7 +83,7 @@ function HistoryItem({ job }: { job: HistoryJob }) {
         </span>
       </div>
       <div className="muted small">
-        {categoryLabel(job.category)} · {bytes(job.totalBytes)} · {failed ? "failed" : "completed"} <time dateTime={job.completedAt ?? job.addedAt}>{dateTime(job.completedAt ?? job.addedAt)}</time>
+        {categoryLabel(job.category)} · {bytes(job.totalBytes)} · {failed ? "failed" : "completed"} <Moment iso={job.completedAt ?? job.addedAt} />
       </div>
       {failed && job.failMessage && (
         <p className="error fail-message" data-testid="fail-message">

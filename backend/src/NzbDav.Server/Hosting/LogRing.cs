@@ -15,10 +15,17 @@ public sealed class LogRing(int capacity = LogRing.DefaultCapacity) : ILogEventS
 
     private static readonly MessageTemplateTextFormatter MessageOnly = new("{Message:lj}", CultureInfo.InvariantCulture);
 
+    /// <summary>The most start-up warnings kept pinned.</summary>
+    public const int StartupCapacity = 50;
+
     private readonly LogEntry[] _entries = new LogEntry[Math.Max(1, capacity)];
     // Writes are short and never wait on anything; readers copy out under the same lock.
     private readonly Lock _gate = new();
     private long _next;
+    // Warnings and errors written before the server finished starting: they would scroll out of the
+    // ring under the first minutes' requests, and they are what a new user must read.
+    private readonly List<LogEntry> _startup = [];
+    private bool _started;
 
     public int Capacity => _entries.Length;
 
@@ -33,8 +40,35 @@ public sealed class LogRing(int capacity = LogRing.DefaultCapacity) : ILogEventS
         lock (_gate)
         {
             var sequence = ++_next;
-            _entries[sequence % _entries.Length] = new LogEntry(sequence, logEvent.Timestamp, logEvent.Level.ToString(), source, message, logEvent.Exception?.ToString());
+            var entry = new LogEntry(sequence, logEvent.Timestamp, logEvent.Level.ToString(), source, message, logEvent.Exception?.ToString());
+            _entries[sequence % _entries.Length] = entry;
+            if (!_started && logEvent.Level >= LogEventLevel.Warning && _startup.Count < StartupCapacity)
+                _startup.Add(entry);
         }
+    }
+
+    /// <summary>Ends the start-up: warnings written from now on are not pinned.</summary>
+    public void MarkStarted()
+    {
+        lock (_gate)
+            _started = true;
+    }
+
+    /// <summary>The warnings and errors of the start-up that were not dismissed, oldest first.</summary>
+    public IReadOnlyList<LogEntry> StartupWarnings
+    {
+        get
+        {
+            lock (_gate)
+                return _startup.ToArray();
+        }
+    }
+
+    /// <summary>Unpins the start-up warnings up to <paramref name="through"/> (they stay in the log); answers how many.</summary>
+    public int DismissStartupWarnings(long through)
+    {
+        lock (_gate)
+            return _startup.RemoveAll(e => e.Sequence <= through);
     }
 
     /// <summary>
@@ -42,7 +76,10 @@ public sealed class LogRing(int capacity = LogRing.DefaultCapacity) : ILogEventS
     /// source or exception contains <paramref name="search"/> (case-insensitive); oldest first, at most
     /// the newest <paramref name="limit"/>.
     /// </summary>
-    public IReadOnlyList<LogEntry> Read(long after, LogEventLevel minimum, string? search, int limit)
+    public IReadOnlyList<LogEntry> Read(long after, LogEventLevel minimum, string? search, int limit) => Read(after, minimum, null, search, limit);
+
+    /// <summary>As above, and only entries whose source contains <paramref name="source"/> (case-insensitive) when one is given.</summary>
+    public IReadOnlyList<LogEntry> Read(long after, LogEventLevel minimum, string? source, string? search, int limit)
     {
         LogEntry[] copy;
         long last;
@@ -55,7 +92,7 @@ public sealed class LogRing(int capacity = LogRing.DefaultCapacity) : ILogEventS
                 copy[sequence - first] = _entries[sequence % _entries.Length];
         }
 
-        var matching = copy.Where(e => Enum.Parse<LogEventLevel>(e.Level) >= minimum && Matches(e, search)).ToList();
+        var matching = copy.Where(e => Enum.Parse<LogEventLevel>(e.Level) >= minimum && FromSource(e, source) && Matches(e, search)).ToList();
         return matching.Count > limit ? matching[^limit..] : matching;
     }
 
@@ -68,6 +105,9 @@ public sealed class LogRing(int capacity = LogRing.DefaultCapacity) : ILogEventS
                 return _next;
         }
     }
+
+    private static bool FromSource(LogEntry entry, string? source) =>
+        string.IsNullOrWhiteSpace(source) || (entry.Source?.Contains(source.Trim(), StringComparison.OrdinalIgnoreCase) ?? false);
 
     private static bool Matches(LogEntry entry, string? search) =>
         string.IsNullOrWhiteSpace(search)

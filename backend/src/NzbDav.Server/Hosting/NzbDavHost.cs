@@ -102,6 +102,8 @@ public sealed class NzbDavHost
             app.Services.GetRequiredService<ILogger<NzbDavHost>>().LogWarning(
                 "{File} is polled every few seconds instead of watched: {Problem}", RuntimeSettings.FileName, settingsWatchProblem);
         }
+        // Warnings from here to the moment the server listens are pinned on the Logs page.
+        app.Lifetime.ApplicationStarted.Register(logRing.MarkStarted);
         app.UseRequestLogging(logger);
         // Inside the request log, so it records the 4xx a client's bad request becomes.
         app.UseMiddleware<ClientErrorMiddleware>();

@@ -59,7 +59,9 @@ public static class SerilogSetup
     /// <summary>
     /// One event per finished request (method, path without the query, so no API key, status,
     /// milliseconds), never one per body chunk. Scans (PROPFIND, HEAD, OPTIONS) and probes of
-    /// <c>/health</c> and <c>/metrics</c> log at Debug: rclone and Plex send thousands of them.
+    /// <c>/health</c> and <c>/metrics</c> log at Debug: rclone and Plex send thousands of them. So do
+    /// the web UI's own reads (its polls, the live feed, its scripts): an open dashboard and Logs page
+    /// otherwise filled the log with themselves. Page loads, the UI's changes and every refusal stay.
     /// </summary>
     public static IApplicationBuilder UseRequestLogging(this IApplicationBuilder app, Serilog.ILogger logger) =>
         app.UseSerilogRequestLogging(options =>
@@ -78,7 +80,8 @@ public static class SerilogSetup
         }
         var request = context.Request;
         var quiet = request.Method.Equals("PROPFIND", StringComparison.OrdinalIgnoreCase) || HttpMethods.IsHead(request.Method) || HttpMethods.IsOptions(request.Method)
-            || request.Path.StartsWithSegments("/health") || request.Path.StartsWithSegments("/metrics");
+            || request.Path.StartsWithSegments("/health") || request.Path.StartsWithSegments("/metrics")
+            || (HttpMethods.IsGet(request.Method) && (request.Path.StartsWithSegments("/ui/api") || request.Path.StartsWithSegments("/ui/assets")));
         return quiet && context.Response.StatusCode < StatusCodes.Status400BadRequest ? LogEventLevel.Debug : LogEventLevel.Information;
     }
 

@@ -13,6 +13,15 @@ export function useIntegrations() {
   });
 }
 
+/** The managed mount's state alone, every second while shown (the Settings page's Mount card beside its switch). */
+export function useMountState() {
+  return useQuery({
+    queryKey: ["integrations", "mount"],
+    queryFn: async ({ signal }) => (await getJson<Integrations>(apiPaths.integrations, signal)).mount,
+    refetchInterval: 1_000,
+  });
+}
+
 /** Reads one library file through NzbDav:MountPath and compares it with what NzbDav serves; every finding is a check, never an error. */
 export function useMountCheck() {
   const queryClient = useQueryClient();

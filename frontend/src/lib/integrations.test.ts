@@ -35,9 +35,9 @@ describe("the mount's state", () => {
   it("says in one sentence where the mount is", () => {
     expect(mountHeadline(mount(), now)).toBe("Mounted at /mnt/nzbdav for 3 min.");
     // A clock a little ahead of the browser's is not a negative time.
-    expect(mountHeadline(mount({ since: "2026-11-26T12:00:02Z" }), now)).toBe("Mounted at /mnt/nzbdav for 0 s.");
+    expect(mountHeadline(mount({ since: "2026-11-26T12:00:02Z" }), now)).toBe("Mounted at /mnt/nzbdav just now.");
     expect(mountHeadline(mount({ enabled: false, state: "off" }), now)).toBe(
-      "NzbDav's managed mount is off (Mount:Enabled is false): mount /mnt/nzbdav yourself, or turn it on.",
+      "NzbDav's managed mount is off (Mount:Enabled is false): mount /mnt/nzbdav yourself, or turn it on in Settings → Mount.",
     );
     expect(mountHeadline(mount({ state: "failed", since: "2026-11-26T11:59:30Z", lastError: "/dev/fuse does not exist" }), now)).toBe(
       "Not mounted at /mnt/nzbdav: the last attempt failed 30 s ago, and NzbDav tries again by itself. The last error says why.",

@@ -27,9 +27,9 @@ export function mountHeadline(mount: MountView, now: number): string {
   const since = relativeTime(mount.since, now);
   switch (mount.state) {
     case "off":
-      return `NzbDav's managed mount is off (Mount:Enabled is false): mount ${mount.path} yourself, or turn it on.`;
+      return `NzbDav's managed mount is off (Mount:Enabled is false): mount ${mount.path} yourself, or turn it on in Settings → Mount.`;
     case "mounted":
-      return `Mounted at ${mount.path} for ${since.startsWith("in ") ? "0 s" : since.replace(/ ago$/, "")}.`;
+      return since === "just now" || since.startsWith("in ") ? `Mounted at ${mount.path} just now.` : `Mounted at ${mount.path} for ${since.replace(/ ago$/, "")}.`;
     case "starting":
       return `Mounting ${mount.path}…`;
     case "stopping":

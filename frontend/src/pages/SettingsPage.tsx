@@ -2,6 +2,8 @@ import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useRegenerateApiKey, useSaveSettings, useSaveWebDav, useSettings } from "../api/settings";
 import type { Budget, SettingsView, Setting } from "../api/types";
+import { MountStatus } from "../components/MountStatus";
+import { useMountState } from "../api/integrations";
 import { CopyButton } from "../components/CopyButton";
 import { CheckField, Field } from "../components/Field";
 import { bytesHint, changedValues, fieldProblems, groupBySection, masked, placeholderOf, shownValue, sourceNote, webDavProblem } from "../lib/settings";
@@ -52,6 +54,7 @@ function Cards({ data }: { data: SettingsView }) {
       </SettingsCard>
       <ArrCard instances={data.arr} fields={data.arrFields} />
       {groups.Health.length > 0 && <SettingsCard title="Health" settings={groups.Health} />}
+      <SettingsCard title="Mount" settings={groups.Mount} lead={<MountStateBlock />} />
       <SettingsCard title="WebDAV" settings={groups.WebDAV}>
         <WebDavAccountBlock user={data.webDav.user} userLocked={data.webDav.userLocked} passwordLocked={data.webDav.passwordLocked} />
       </SettingsCard>
@@ -111,11 +114,12 @@ function BudgetCard({ budget, settings }: { budget: Budget; settings: Setting[] 
   );
 }
 
-function SettingsCard({ title, settings, children }: { title: string; settings: Setting[]; children?: ReactNode }) {
+function SettingsCard({ title, settings, lead, children }: { title: string; settings: Setting[]; lead?: ReactNode; children?: ReactNode }) {
   const id = useId();
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
+      {lead}
       {settings.length > 0 && <SettingsForm settings={settings} label={`${title} settings`} />}
       {children}
     </section>
@@ -430,4 +434,18 @@ function WebDavAccountBlock({ user, userLocked, passwordLocked }: { user: string
       </button>
     </form>
   );
+}
+
+/* The managed mount's state, beside its switch: it follows a save within a second or two. */
+
+function MountStateBlock() {
+  const mount = useMountState();
+  if (mount.isError)
+    return (
+      <p role="alert" className="error">
+        {mount.error.message}
+      </p>
+    );
+  if (!mount.data) return <p className="muted">Loading the mount's state…</p>;
+  return <MountStatus mount={mount.data} />;
 }

@@ -28,7 +28,7 @@ public sealed record SettingDefinition(
     string? Automatic = null);
 
 /// <summary>The settings the web UI edits (besides providers and accounts, which have their own calls).</summary>
-public static class SettingCatalog
+public static partial class SettingCatalog
 {
     public const int MaxConcurrentJobs = 16;
 
@@ -81,6 +81,16 @@ public static class SettingCatalog
 
         new("Mount:Enabled", "Mount", "Managed rclone mount",
             "NzbDav mounts its own library with rclone at the mount path and keeps the mount up (needs rclone and FUSE; see Settings → Integrations).", SettingType.Boolean),
+        new("NzbDav:MountPath", "Mount", "Mount path",
+            "Where the WebDAV tree is mounted: by the managed mount here, or by your own rclone on the Sonarr/Radarr host. Completed symlinks point into it.", SettingType.Text),
+        new("Mount:VfsCacheMode", "Mount", "VFS cache mode",
+            "rclone's --vfs-cache-mode: full keeps what players read on disk (seeks and re-reads are local), off reads everything from NzbDav.", SettingType.Choice, Choices: ["off", "minimal", "writes", "full"]),
+        new("Mount:VfsCacheMaxSize", "Mount", "VFS cache size",
+            "rclone's --vfs-cache-max-size, in rclone's units (20G, 512M).", SettingType.Text),
+        new("Mount:DirCacheTime", "Mount", "Directory cache time",
+            "rclone's --dir-cache-time (30s, 5m, 1h): how long a listing is trusted before NzbDav is asked again; completed jobs also refresh it at once.", SettingType.Text),
+        new("Mount:AllowOther", "Mount", "Allow other users",
+            "rclone's --allow-other: Plex, Jellyfin or Sonarr running as other users can read the mount.", SettingType.Boolean),
 
         new("NzbDav:Queue:MaxConcurrentJobs", "Queue", "Jobs at once",
             "Jobs ingested at the same time.", SettingType.Number, Min: 1, Max: MaxConcurrentJobs),
@@ -98,8 +108,6 @@ public static class SettingCatalog
 
         new("NzbDav:CompletedEntries", "WebDAV", "Completed entries",
             "What /completed holds for each file: symlinks into /content, or .strm files with a URL.", SettingType.Choice, Choices: Enum.GetNames<CompletedEntryKind>()),
-        new("NzbDav:MountPath", "WebDAV", "Mount path",
-            "Where rclone mounts the WebDAV tree on the Sonarr/Radarr host.", SettingType.Text),
         new("NzbDav:WebDav:PublicUrl", "WebDAV", "Public URL",
             "Base URL written into .strm files.", SettingType.Text, Nullable: true, Automatic: "the request's own address"),
     ];
@@ -179,6 +187,10 @@ public static class SettingCatalog
             default:
                 if (definition.Key == "NzbDav:MountPath" && !text.StartsWith('/'))
                     error = $"{definition.Label} must be an absolute path (starting with '/'); '{text}' is not.";
+                if (definition.Key == "Mount:VfsCacheMaxSize" && !RcloneSize().IsMatch(text))
+                    error = $"{definition.Label} must be a size in rclone's units, e.g. 20G, 512M or off; '{text}' is not.";
+                if (definition.Key == "Mount:DirCacheTime" && !RcloneDuration().IsMatch(text))
+                    error = $"{definition.Label} must be a duration in rclone's units, e.g. 30s, 5m or 1h; '{text}' is not.";
                 if (definition.Key == "NzbDav:WebDav:PublicUrl"
                     && !(Uri.TryCreate(text, UriKind.Absolute, out var url) && url.Scheme is "http" or "https"))
                 {
@@ -187,4 +199,10 @@ public static class SettingCatalog
                 return text;
         }
     }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"^(off|\d+(\.\d+)?[bBkKmMgGtTpP]?)$")]
+    private static partial System.Text.RegularExpressions.Regex RcloneSize();
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"^(\d+(\.\d+)?(ns|us|ms|s|m|h|d|w|M|y))+$")]
+    private static partial System.Text.RegularExpressions.Regex RcloneDuration();
 }

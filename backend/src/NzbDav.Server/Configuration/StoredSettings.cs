@@ -509,6 +509,7 @@ public sealed partial class StoredSettings(
             "NzbDav:WebDav" => new WebDavOptions(),
             "NzbDav" => new NzbDavOptions(),
             "Health" => new Health.HealthOptions(),
+            "Mount" => new Mount.MountOptions(),
             _ => null,
         };
         if (definition.Type is SettingType.List)

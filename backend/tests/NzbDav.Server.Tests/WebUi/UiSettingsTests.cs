@@ -72,6 +72,16 @@ public sealed class UiSettingsTests
             await AssertRefusedAsync(ui, new() { ["Streaming:MemoryBudgetBytes"] = "2 TB", ["NzbDav:MaxNzbBytes"] = "2 MiB" }, HttpStatusCode.BadRequest, "Memory budget must be between 32 MiB and 64 GiB; 2 TiB is not.", ct);
             // Nothing of a refused call is half-saved.
             Assert.Equal(5_000_000, options.CurrentValue.MaxNzbBytes);
+            // The managed mount's main flags, in rclone's own units.
+            await AssertRefusedAsync(ui, new() { ["Mount:VfsCacheMaxSize"] = "lots" }, HttpStatusCode.BadRequest, "VFS cache size must be a size in rclone's units", ct);
+            await AssertRefusedAsync(ui, new() { ["Mount:DirCacheTime"] = "soon" }, HttpStatusCode.BadRequest, "Directory cache time must be a duration in rclone's units", ct);
+            await AssertRefusedAsync(ui, new() { ["Mount:VfsCacheMode"] = "sometimes" }, HttpStatusCode.BadRequest, "off, minimal, writes, full", ct);
+            view = await SaveAsync(ui, new() { ["Mount:VfsCacheMaxSize"] = "1G", ["Mount:DirCacheTime"] = "1h30m", ["Mount:VfsCacheMode"] = "Writes" }, ct);
+            Assert.Equal(("1G", "web UI", false), Field(view, "Mount:VfsCacheMaxSize"));
+            Assert.Equal(("writes", "web UI", false), Field(view, "Mount:VfsCacheMode"));
+            var mount = server.Services.GetRequiredService<IOptionsMonitor<NzbDav.Server.Mount.MountOptions>>().CurrentValue;
+            Assert.Equal(("1G", "1h30m", "writes"), (mount.VfsCacheMaxSize, mount.DirCacheTime, mount.VfsCacheMode));
+            Assert.Equal(("false", "default", false), Field(view, "Mount:Enabled"));
 
             // Nullable: empty is "automatic"; a value of its own, then reset.
             view = await SaveAsync(ui, new() { ["Streaming:MaxReadAheadBytes"] = "8388608", ["NzbDav:Queue:MaxConcurrentJobs"] = "3" }, ct);

@@ -5,7 +5,7 @@ import { expectOnlyRefusals, watchConsole } from "./console";
 import { logIn as logInAs, nav, nextPolls, settled } from "./pages";
 
 // The Settings page against the real server in demo mode (8 connections of its own mock provider,
-// from the command line), plus a second mock Usenet server that asks for a login (u / p).
+// set by demo mode), plus a second mock Usenet server that asks for a login (u / p).
 
 const shots = "e2e-results/screenshots";
 mkdirSync(shots, { recursive: true });
@@ -96,9 +96,9 @@ test("add a provider: the test shows each step, the save keeps it editable, its 
   await logIn(page);
   await openSettings(page);
 
-  // The demo's provider comes from the command line: shown, with no way to change it here.
+  // The demo's provider comes from demo mode: shown, with no way to change it here.
   const demoProvider = providerItem(page, "demo-mock");
-  await expect(demoProvider.getByTestId("provider-source")).toHaveText("from command line");
+  await expect(demoProvider.getByTestId("provider-source")).toHaveText("from demo mode");
   await expect(demoProvider.getByRole("button", { name: "Edit" })).toHaveCount(0);
   await expect(demoProvider.getByRole("button", { name: "Delete" })).toHaveCount(0);
   await expect(demoProvider.getByRole("checkbox", { name: "Enabled" })).toHaveCount(0);
@@ -189,12 +189,12 @@ test("a provider whose test fails: the reason, then Save anyway keeps it; delete
   await form.getByRole("button", { name: "Test" }).click();
   const result = form.getByTestId("provider-test");
   await expect(result.getByRole("alert")).toHaveText(
-    "Test failed: greeting and login failed: 'wrong-login' refused the login (481 authentication failed).",
+    "Test failed: greeting and login failed: 'wrong-login' refused the login (481 authentication failed): check the user name and password.",
     { timeout: 20_000 },
   );
   const steps = result.getByRole("list", { name: "Test steps" }).getByRole("listitem");
   await expect(steps.filter({ hasText: /^✓ connect/ })).toHaveCount(1);
-  await expect(steps.filter({ hasText: /^✗ greeting and login · 'wrong-login' refused the login \(481 authentication failed\)\.$/ })).toHaveCount(1);
+  await expect(steps.filter({ hasText: /^✗ greeting and login · 'wrong-login' refused the login \(481 authentication failed\): check the user name and password\.$/ })).toHaveCount(1);
 
   // Saving tests again; refused (422) with the test, and a way to keep it anyway.
   const beforeRefusal = errors.length;
@@ -396,7 +396,7 @@ test("the page at desktop width, at 375 px and dark, with nothing overflowing; l
   await logIn(page);
   await openSettings(page);
 
-  // The demo sets the WebDAV account on the command line: shown, not editable.
+  // The demo sets the WebDAV account in demo mode: shown, not editable.
   const webdav = page.getByRole("form", { name: "WebDAV account" });
   await expect(webdav.getByLabel("WebDAV user")).toHaveValue(demo.user);
   await expect(webdav.getByLabel("WebDAV user")).toBeDisabled();

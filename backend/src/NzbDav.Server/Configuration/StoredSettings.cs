@@ -495,6 +495,7 @@ public sealed partial class StoredSettings(
         FileConfigurationProvider file => Path.GetFileName(file.Source.Path) ?? "settings file",
         EnvironmentVariablesConfigurationProvider => "environment",
         CommandLineConfigurationProvider => "command line",
+        DemoConfigurationProvider => "demo mode",
         _ => "host defaults",
     };
 

@@ -46,12 +46,17 @@ public sealed class NzbDavHost
     public static WebApplication Build(string[] args) => Build(args, null);
 
     /// <summary>As <see cref="Build(string[])"/>, with a last chance to add or replace services (tests register stand-ins here).</summary>
-    public static WebApplication Build(string[] args, Action<IServiceCollection>? configureServices)
+    public static WebApplication Build(string[] args, Action<IServiceCollection>? configureServices) => Build(args, configureServices, null);
+
+    /// <summary>As <see cref="Build(string[])"/>, with <paramref name="demo"/> as the top configuration layer (demo mode's settings).</summary>
+    public static WebApplication Build(string[] args, Action<IServiceCollection>? configureServices, IReadOnlyDictionary<string, string?>? demo)
     {
         // appsettings.json is read once at start: what changes at runtime lives in settings.json, which
         // has its own watcher. One inotify instance per server, not two (the kernel's per-user budget
         // is small and shared with Plex and the like); an explicit argument still turns reload on.
         var builder = WebApplication.CreateBuilder(["--hostBuilder:reloadConfigOnChange=false", .. args]);
+        if (demo is not null)
+            ((IConfigurationBuilder)builder.Configuration).Add(new DemoConfigurationSource(demo));
         var settingsWatcher = RuntimeSettings.Add(builder.Configuration, out var settingsWatchProblem);
         var dataDirectory = (builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions()).DataDirectory;
         // The web UI's saved settings: above the files, below the environment and the command line.

@@ -35,7 +35,7 @@ public sealed class DemoRunner
         try
         {
             await nntp.StartAsync(cancellationToken);
-            app = NzbDavHost.Build([.. args, .. Overrides(paths, nntp.Port, password)]);
+            app = NzbDavHost.Build(args, null, Overrides(paths, nntp.Port, password));
             await app.StartAsync(cancellationToken);
             var logger = app.Services.GetRequiredService<ILogger<DemoRunner>>();
             using var stopping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, app.Lifetime.ApplicationStopping);
@@ -65,21 +65,22 @@ public sealed class DemoRunner
         }
     }
 
-    private static string[] Overrides(DemoPaths paths, int nntpPort, string password) =>
-    [
-        // Later command-line values win, so these replace any configured library, account and provider.
-        "--NzbDav:DataDirectory=" + paths.Library,
-        "--NzbDav:WebDav:User=" + User,
-        "--NzbDav:WebDav:Password=" + password,
+    // The top configuration layer, above the command line, so these replace any configured library,
+    // account and provider; the UI shows them as set by demo mode.
+    private static Dictionary<string, string?> Overrides(DemoPaths paths, int nntpPort, string password) => new()
+    {
+        ["NzbDav:DataDirectory"] = paths.Library,
+        ["NzbDav:WebDav:User"] = User,
+        ["NzbDav:WebDav:Password"] = password,
         // The same credentials log in to the web UI.
-        "--NzbDav:Ui:AdminUser=" + User,
-        "--NzbDav:Ui:AdminPassword=" + password,
-        "--Usenet:Providers:0:Name=demo-mock",
-        "--Usenet:Providers:0:Host=127.0.0.1",
-        "--Usenet:Providers:0:Port=" + nntpPort,
-        "--Usenet:Providers:0:UseTls=false",
-        "--Usenet:Providers:0:MaxConnections=8",
-    ];
+        ["NzbDav:Ui:AdminUser"] = User,
+        ["NzbDav:Ui:AdminPassword"] = password,
+        ["Usenet:Providers:0:Name"] = "demo-mock",
+        ["Usenet:Providers:0:Host"] = "127.0.0.1",
+        ["Usenet:Providers:0:Port"] = nntpPort.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        ["Usenet:Providers:0:UseTls"] = "false",
+        ["Usenet:Providers:0:MaxConnections"] = "8",
+    };
 
     /// <summary>
     /// Posts a sample to the mock, submits its NZB, and keeps the NZB in <see cref="DemoPaths.Nzbs"/>

@@ -102,7 +102,8 @@ public sealed class UiEntityFieldTests(UiEntityFieldTests.RefusingServer shared)
         // The mock's certificate is self-signed: refused unless the provider allows it.
         var refused = await ReadOkAsync(await shared.Ui.PostAsync("/ui/api/settings/providers/test", Request(false, "secret"), ct), ct);
         Assert.False(refused.GetProperty("ok").GetBoolean());
-        Assert.StartsWith("TLS failed: ", refused.GetProperty("error").GetString(), StringComparison.Ordinal);
+        Assert.StartsWith("TLS failed: the server's certificate is not trusted (", refused.GetProperty("error").GetString(), StringComparison.Ordinal);
+        Assert.EndsWith("check the host name, or tick \"Allow untrusted certificate\" if you trust this server.", refused.GetProperty("error").GetString(), StringComparison.Ordinal);
         Assert.Equal(["connect", "TLS"], refused.GetProperty("steps").EnumerateArray().Select(static s => s.GetProperty("step").GetString()));
 
         var passed = await ReadOkAsync(await shared.Ui.PostAsync("/ui/api/settings/providers/test", Request(true, "secret"), ct), ct);
@@ -118,7 +119,37 @@ public sealed class UiEntityFieldTests(UiEntityFieldTests.RefusingServer shared)
         Assert.False(wrong.GetProperty("ok").GetBoolean());
         Assert.StartsWith("greeting and login failed: ", wrong.GetProperty("error").GetString(), StringComparison.Ordinal);
         Assert.Contains("refused the login", wrong.GetProperty("error").GetString(), StringComparison.Ordinal);
+        Assert.EndsWith("): check the user name and password.", wrong.GetProperty("error").GetString(), StringComparison.Ordinal);
         Assert.StartsWith("200", wrong.GetProperty("greeting").GetString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_usual_mistakes_are_answered_with_what_to_do_and_no_reason_is_said_twice()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var plain = new MockNntpServer(new MockNntpOptions());
+        await plain.StartAsync(ct);
+        object Request(int port, bool tls) => new { name = "mistake", host = "127.0.0.1", port, useTls = tls, user = "", password = "" };
+
+        // TLS ticked for a server that speaks plain NNTP (the default is ticked).
+        var tlsOnPlain = await ReadOkAsync(await shared.Ui.PostAsync("/ui/api/settings/providers/test", Request(plain.Port, true), ct), ct);
+        var error = tlsOnPlain.GetProperty("error").GetString()!;
+        Assert.StartsWith($"TLS failed: the server did not answer TLS on port {plain.Port} (", error, StringComparison.Ordinal);
+        Assert.EndsWith("): untick TLS, or use the provider's TLS port (usually 563).", error, StringComparison.Ordinal);
+        Assert.DoesNotContain("TLS failed: TLS failed", error, StringComparison.Ordinal);
+        Assert.Equal(1, error.Split("failed:").Length - 1);
+
+        // Nothing listening on the port.
+        var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        var closedPort = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+        listener.Stop();
+        var refused = await ReadOkAsync(await shared.Ui.PostAsync("/ui/api/settings/providers/test", Request(closedPort, false), ct), ct);
+        Assert.Equal($"connect failed: nothing accepts connections on 127.0.0.1:{closedPort}: check the host and port (119 without TLS, 563 with TLS).", refused.GetProperty("error").GetString());
+
+        // Untick TLS against the same plain server: it passes.
+        var passed = await ReadOkAsync(await shared.Ui.PostAsync("/ui/api/settings/providers/test", Request(plain.Port, false), ct), ct);
+        Assert.True(passed.GetProperty("ok").GetBoolean(), passed.ToString());
     }
 
     [Fact]

@@ -30,6 +30,9 @@ export function Layout() {
   const user = session.data?.authenticated ? session.data.user : null;
   return (
     <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="topbar">
         <span className="brand">NzbDav</span>
         {user && (
@@ -55,7 +58,9 @@ export function Layout() {
           </>
         )}
       </header>
-      <main>{content}</main>
+      <main id="main" tabIndex={-1}>
+        {content}
+      </main>
     </div>
   );
 }

@@ -103,7 +103,8 @@ export function LogsPage() {
           {logs.error.message}
         </p>
       )}
-      <div className="log" role="log" aria-live="polite">
+      {/* Focusable so the keyboard can scroll it (WCAG 2.1.1). */}
+      <div className="log" role="log" aria-live="polite" aria-label="Log lines" tabIndex={0}>
         {entries?.length === 0 && <p className="muted">No line matches.</p>}
         {entries?.map((e) => (
           <LogLine key={e.sequence} entry={e} />

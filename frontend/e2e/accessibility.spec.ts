@@ -78,3 +78,32 @@ test("a skip link is the first stop of the keyboard and takes it past the naviga
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
 });
+
+test("at 375 px the navigation is one row under the name; the 404 page leads to the dashboard; Copied moves nothing", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.setViewportSize({ width: 375, height: 720 });
+  await logInAs(page, demo);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const link = await nav.getByRole("link", { name: "Dashboard", exact: true }).boundingBox();
+  const box = await nav.boundingBox();
+  // One row of links (it scrolls sideways), not three.
+  expect(box!.height).toBeLessThan(link!.height * 2);
+  expect((await page.locator(".topbar").boundingBox())!.height).toBeLessThan(110);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await nav.getByRole("link", { name: "Account", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
+
+  await page.goto(server.url + "/ui/no-such-page");
+  await page.getByRole("link", { name: "Back to the dashboard" }).click();
+  await expect(page.getByTestId("live-state")).toBeVisible();
+
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(server.url + "/ui/settings/integrations");
+  // The copy control keeps its size when "Copied" shows, so what follows it on the line stays put.
+  const control = page.locator(".copy").first();
+  await expect(control).toBeVisible();
+  const before = await control.boundingBox();
+  await control.getByRole("button").click();
+  await expect(control.getByRole("status")).toHaveText("Copied");
+  expect(await control.boundingBox()).toEqual(before);
+});

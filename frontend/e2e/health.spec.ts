@@ -94,7 +94,7 @@ async function checkUntil(row: Locator, state: string) {
 /** Elements wider than the screen, by tag, class and right edge: none may be at phone width. */
 async function overflowing(page: Page, width: number): Promise<string[]> {
   return page.evaluate((width) => {
-    const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5);
+    const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".h-scroll"));
     return wide.map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 10);
   }, width);
 }

@@ -149,7 +149,7 @@ test("Check the mount with nothing mounted: each failing check says why, and the
     await settled(page);
     await page.screenshot({ path: `${shots}/integrations${variant.suffix}.png`, fullPage: true });
     const overflowing = await page.evaluate((width) => {
-      const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll"));
+      const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll, .h-scroll"));
       return wide.map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 10);
     }, variant.width);
     expect(overflowing, `integrations${variant.suffix} is wider than the screen`).toEqual([]);

@@ -387,7 +387,7 @@ test("the three pages at desktop width, at 375 px and dark, with nothing overflo
       await page.screenshot({ path: `${shots}/${p.name}${variant.suffix}.png`, fullPage: true });
       // At phone width nothing may push the page sideways; name what does, to fix it.
       const overflowing = await page.evaluate((width) => {
-        const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll"));
+        const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll, .h-scroll"));
         return wide.map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 10);
       }, variant.width);
       expect(overflowing, `${p.name}${variant.suffix} is wider than the screen`).toEqual([]);

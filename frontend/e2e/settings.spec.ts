@@ -424,7 +424,7 @@ test("the page at desktop width, at 375 px and dark, with nothing overflowing; l
     await settled(page);
     await page.screenshot({ path: `${shots}/settings${variant.suffix}.png`, fullPage: true });
     const overflowing = await page.evaluate((width) => {
-      const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll"));
+      const wide = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5 && !e.closest(".table-scroll, .h-scroll"));
       return wide.map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 10);
     }, variant.width);
     expect(overflowing, `settings${variant.suffix} is wider than the screen`).toEqual([]);

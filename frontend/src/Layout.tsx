@@ -37,7 +37,7 @@ export function Layout() {
         <span className="brand">NzbDav</span>
         {user && (
           <>
-            <nav aria-label="Main">
+            <nav aria-label="Main" className="h-scroll">
               <NavLink to="/" end>
                 Dashboard
               </NavLink>

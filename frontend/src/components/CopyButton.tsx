@@ -35,7 +35,10 @@ export function CopyButton({ label, text, name }: { label: string; text: string 
       <button type="button" className="secondary" onClick={() => void copy()} aria-label={name ? accessibleName : undefined}>
         {label}
       </button>
-      {state === "copied" && <span role="status">Copied</span>}
+      {/* Always there, so "Copied" appearing does not push the buttons beside it. */}
+      <span role="status" className="copied">
+        {state === "copied" ? "Copied" : ""}
+      </span>
       {state === "manual" &&
         (multiline ? (
           <textarea

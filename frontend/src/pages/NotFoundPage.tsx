@@ -6,7 +6,7 @@ export function NotFoundPage() {
     <section className="card">
       <h1>Not found</h1>
       <p>
-        There is no page at <code>{location.pathname}</code>. <Link to="/">Back to the status page</Link>.
+        There is no page at <code>{location.pathname}</code>. <Link to="/">Back to the dashboard</Link>.
       </p>
     </section>
   );

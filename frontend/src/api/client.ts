@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly body: unknown = null,
+    /** Seconds the server asked to wait before trying again (`Retry-After`), when it said. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -44,7 +46,8 @@ export async function postForm<T>(path: string, form: FormData, csrfToken: strin
 async function read<T>(response: Response): Promise<T> {
   if (!response.ok) {
     const text = (await response.text()).trim();
-    throw new ApiError(response.status, describeText(response, text), parseJson(text));
+    const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+    throw new ApiError(response.status, describeText(response, text), parseJson(text), Number.isFinite(retryAfter) ? retryAfter : null);
   }
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;

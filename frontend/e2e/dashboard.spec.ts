@@ -37,6 +37,7 @@ test.beforeAll(async () => {
       `--Usenet:Providers:0:Port=${mock.port}`,
       "--Usenet:Providers:0:UseTls=false",
       "--Usenet:Providers:0:MaxConnections=8",
+      "--Usenet:BreakerFailureThreshold=1",
     ],
     listening,
   );
@@ -160,5 +161,42 @@ test("while files play, the streams table shows what each fetched and the Provid
   // Once the players stop, the streams go; the totals stay.
   await expect(page.getByRole("region", { name: "Streams" })).toContainText("Nothing is being served right now.");
   await expect(economy.getByTestId("economy-ratio")).toHaveText(/^\d+\.\d\d$/);
+  expect(errors).toEqual([]);
+});
+
+test("a provider that goes away is shown down, with its last error in plain words and since when", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await expect(page.getByTestId("live-state")).toHaveText("live");
+  const row = page.getByTestId("provider-mock");
+  await expect(row.getByTestId("provider-state")).toHaveText("ok");
+
+  // The provider's server stops: nothing accepts connections on its port any more. (Every byte of
+  // the played file is in the segment cache by now, so a new job is what needs the provider.)
+  const port = mock.port;
+  const nzb = readFileSync(mock.nzb);
+  await mock.stop();
+  const added = await page.request.post(`${server.url}/api?mode=addfile&output=json&apikey=${apiKey}&nzbname=Economy.Again&cat=tv`, {
+    multipart: { name: { name: "Economy.Again.nzb", mimeType: "application/x-nzb", buffer: nzb } },
+  });
+  expect(added.status()).toBe(200);
+  await expect
+    .poll(() => row.getByTestId("provider-state").textContent(), { timeout: 45_000 })
+    .toBe("down");
+
+  const detail = page.getByTestId("provider-mock-detail");
+  await expect(detail).toContainText(/^Down for (a moment|\d+ s); not used until the next try in (\d+ s|a moment)\./);
+  // An idle session the server ended, or a new connection refused: either way, where and what to do.
+  const where = `127\\.0\\.0\\.1:${port}`;
+  await expect(detail.getByTestId("provider-error")).toHaveText(
+    new RegExp(
+      `^(${where} closed the connection: the server went away or ended the session; if it lasts, check the provider's status page and your account\\.` +
+        `|nothing accepts connections on ${where}: check the host and port \\(119 without TLS, 563 with TLS\\)\\.)$`,
+    ),
+  );
+  // The errors column counts the failed connections too: a provider that is down never shows 0 errors.
+  await expect(row.getByRole("cell").last()).not.toHaveText(/ \/ 0$/);
+  await settled(page);
+  await page.getByRole("region", { name: "Providers" }).screenshot({ path: `${shots}/dashboard-provider-down.png` });
   expect(errors).toEqual([]);
 });

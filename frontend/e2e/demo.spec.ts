@@ -33,14 +33,14 @@ test("demo mode: the printed ui= address and the demo credentials log in to the 
 
   // A player reads a file over WebDAV: the dashboard's served total follows without a reload.
   const servedTile = page.getByTestId("served").locator("xpath=..");
-  await expect(servedTile).toContainText("0 B in all");
+  await expect(servedTile).toContainText("0 B to players in all");
   const dav = await playwrightRequest.newContext({ httpCredentials: { username: user!, password: password! } });
   const video = await dav.get(`${line[1]}content/default/NzbDav.Demo.Video/NzbDav.Demo.Video.mkv`);
   expect(video.status()).toBe(200);
   const size = (await video.body()).length;
   expect(size).toBeGreaterThan(100_000);
   // The whole file, about 304 KB, served once (and nothing else).
-  await expect(servedTile).toContainText(`${(size / 1000).toFixed(0)} KB in all`);
+  await expect(servedTile).toContainText(`${(size / 1000).toFixed(0)} KB to players in all`);
   await dav.dispose();
   await page.screenshot({ path: "e2e-results/screenshots/dashboard-demo.png", fullPage: true });
   expect(errors).toEqual([]);

@@ -2361,7 +2361,7 @@ export interface components {
         };
         /**
          * @description The managed rclone mount (`Mount:Enabled`): string MountView.State is off, starting, mounted,
-         *     failed (waiting to start again; string? MountView.LastError says why) or stopping; string MountView.Path is
+         *     failed (waiting to start again; `lastError` says why) or stopping; string MountView.Path is
          *     `NzbDav:MountPath`; long? MountView.CacheBytes the VFS cache's use when rclone last reported it.
          */
         MountView: {
@@ -2420,6 +2420,33 @@ export interface components {
             errors: number;
             /** Format: int64 */
             crcMismatches: number;
+            /**
+             * @description In words: "ok"; "failing" (errors since the last success, still used); "down" (skipped until
+             *     `retryAt`); "retrying" (one trial in flight).
+             */
+            state: string;
+            /**
+             * Format: int64
+             * @description Failed connects and broken sessions since start (articles that failed count in `errors`).
+             */
+            connectionFailures: number;
+            /**
+             * Format: date-time
+             * @description The first failure since the provider last worked; null while it works.
+             */
+            failingSince: null | string;
+            /**
+             * Format: date-time
+             * @description When a down provider gets its next trial.
+             */
+            retryAt: null | string;
+            /** @description The latest connection-level failure in plain words, kept after recovery. */
+            lastError: null | string;
+            /**
+             * Format: date-time
+             * @description When `lastError` happened.
+             */
+            lastErrorAt: null | string;
         };
         /**
          * @description One response body being sent: file, client, where it is, how fast it went over the last tick, and

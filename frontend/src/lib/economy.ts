@@ -45,7 +45,13 @@ export function economyFigures(e: EconomyView): EconomyFigure[] {
   const lookups = e.cacheHits + e.cacheMisses;
   return [
     { key: "served", label: "Served", value: bytes(e.servedBytes), detail: "to players, in all" },
-    { key: "fetched", label: "Fetched", value: bytes(e.fetchedBytes), detail: "from providers for streams" },
+    {
+      key: "fetched",
+      label: "Fetched for streams",
+      value: bytes(e.fetchedBytes),
+      detail: "from providers (queue and health checks not counted)",
+      title: "Decoded bytes fetched for players only. The Fetched tile above counts every fetch: the queue's, the health checks' and the streams'.",
+    },
     { key: "ratio", label: "Fetched ÷ served", value: ratio(e.fetchedPerServed), detail: "since start", title: fetchedPerServedHelp },
     {
       key: "cache",

@@ -1,10 +1,12 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
-import { useLiveFeed, type EconomyView, type PoolView, type StreamView } from "../api/live";
+import { useLiveFeed, type EconomyView, type PoolView, type ProviderView, type StreamView } from "../api/live";
+import { Moment } from "../components/Moment";
 import { MountStatus } from "../components/MountStatus";
 import { RateChart } from "../components/RateChart";
 import { economyFigures, fetchedPerServedHelp, streamEconomy } from "../lib/economy";
 import { bytes, milliseconds, percent, rate } from "../lib/format";
+import { providerState } from "../lib/providers";
 
 /** What the server is doing now: throughput, streams, providers and the connection budget, live. */
 export function DashboardPage() {
@@ -21,8 +23,8 @@ export function DashboardPage() {
       </div>
 
       <section className="tiles" aria-label="Throughput">
-        <Tile label="Served" value={snapshot ? rate(snapshot.servedBytesPerSecond) : "–"} detail={snapshot ? `${bytes(snapshot.servedBytes)} in all` : ""} testId="served" />
-        <Tile label="Fetched" value={snapshot ? rate(snapshot.fetchedBytesPerSecond) : "–"} detail={snapshot ? `${bytes(snapshot.fetchedBytes)} in all` : ""} testId="fetched" />
+        <Tile label="Served" value={snapshot ? rate(snapshot.servedBytesPerSecond) : "–"} detail={snapshot ? `${bytes(snapshot.servedBytes)} to players in all` : ""} testId="served" />
+        <Tile label="Fetched" value={snapshot ? rate(snapshot.fetchedBytesPerSecond) : "–"} detail={snapshot ? `${bytes(snapshot.fetchedBytes)} in all: queue, health checks, streams` : ""} testId="fetched" />
         <Tile label="Fetched ÷ served" value={ratio} detail="over the last tick" testId="ratio" />
         <Tile label="Streams" value={snapshot ? String(snapshot.streams.length) : "–"} detail="open now" testId="stream-count" />
       </section>
@@ -92,27 +94,12 @@ export function DashboardPage() {
                   <th>Articles/s</th>
                   <th title="Mean time from sending a command to its status line, over the last tick">Latency</th>
                   <th>Rate</th>
-                  <th>Missing / errors</th>
+                  <th title="Articles no provider had / failed articles, CRC mismatches and failed connections, since start">Missing / errors</th>
                 </tr>
               </thead>
               <tbody>
                 {snapshot.providers.map((p) => (
-                  <tr key={p.name} data-testid={`provider-${p.name}`}>
-                    <td>
-                      {p.name} <span className="muted">{p.role.toLowerCase()}</span>
-                    </td>
-                    <td>{p.circuit === "Closed" ? "ok" : p.circuit.toLowerCase()}</td>
-                    <td>
-                      {p.inUse} / {p.open} / {p.maxConnections}
-                    </td>
-                    <td>{p.waiters}</td>
-                    <td>{p.articlesPerSecond.toFixed(1)}</td>
-                    <td>{p.latencyMs == null ? "–" : milliseconds(p.latencyMs)}</td>
-                    <td>{rate(p.fetchedBytesPerSecond)}</td>
-                    <td>
-                      {p.missing} / {p.errors + p.crcMismatches}
-                    </td>
-                  </tr>
+                  <ProviderRows key={p.name} provider={p} now={Date.parse(snapshot.at)} />
                 ))}
               </tbody>
             </table>
@@ -136,6 +123,49 @@ export function DashboardPage() {
         )}
       </section>
     </div>
+  );
+}
+
+function ProviderRows({ provider: p, now }: { provider: ProviderView; now: number }) {
+  const state = providerState(p, now);
+  return (
+    <>
+      <tr data-testid={`provider-${p.name}`} className={state.error ? "has-detail" : undefined}>
+        <td>
+          {p.name} <span className="muted">{p.role.toLowerCase()}</span>
+        </td>
+        <td>
+          <span className={`pill provider-${state.tone}`} title={state.title} data-testid="provider-state">
+            {state.label}
+          </span>
+        </td>
+        <td>
+          {p.inUse} / {p.open} / {p.maxConnections}
+        </td>
+        <td>{p.waiters}</td>
+        <td>{p.articlesPerSecond.toFixed(1)}</td>
+        <td>{p.latencyMs == null ? "–" : milliseconds(p.latencyMs)}</td>
+        <td>{rate(p.fetchedBytesPerSecond)}</td>
+        <td>
+          {p.missing} / {p.errors + p.crcMismatches + p.connectionFailures}
+        </td>
+      </tr>
+      {state.detail && (
+        <tr className="provider-detail" data-testid={`provider-${p.name}-detail`}>
+          <td colSpan={8}>
+            <div className="provider-detail-text">
+              <span className={`provider-detail-${state.tone}`}>{state.detail}</span>
+              {state.error && (
+                <>
+                  {" "}
+                  Last error <Moment iso={p.lastErrorAt} now={now} />: <span data-testid="provider-error">{state.error}</span>
+                </>
+              )}
+            </div>
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 

@@ -33,6 +33,13 @@ public sealed class DashboardSampler(
     private long _previousTicks;
     private long _sequence;
 
+    private static string StateOf(BreakerSnapshot breaker) => breaker.State switch
+    {
+        CircuitState.Open => "down",
+        CircuitState.HalfOpen => "retrying",
+        _ => breaker.ConsecutiveFailures > 0 ? "failing" : "ok",
+    };
+
     public DashboardSnapshot Sample()
     {
         var now = time.GetTimestamp();
@@ -60,7 +67,15 @@ public sealed class DashboardSampler(
                 status.Name, status.Role.ToString(), status.Priority, status.Circuit.ToString(),
                 pool.Open, pool.InUse, pool.Idle, pool.MaxConnections, pool.Waiters,
                 Rate(articles - before.Articles, seconds), Rate(bytes - before.Bytes, seconds), latency,
-                metrics.Articles(ArticleOutcome.Missing), metrics.Articles(ArticleOutcome.Error), metrics.Articles(ArticleOutcome.CrcMismatch)));
+                metrics.Articles(ArticleOutcome.Missing), metrics.Articles(ArticleOutcome.Error), metrics.Articles(ArticleOutcome.CrcMismatch))
+            {
+                State = StateOf(status.Breaker),
+                ConnectionFailures = status.Breaker.TotalFailures,
+                FailingSince = status.Breaker.FailingSince,
+                RetryAt = status.Breaker.RetryAt,
+                LastError = status.Breaker.LastError,
+                LastErrorAt = status.Breaker.LastErrorAt,
+            });
         }
 
         var served = streaming.ServedBytes;

@@ -88,7 +88,29 @@ public sealed record ProviderView(
     double? LatencyMs,
     long Missing,
     long Errors,
-    long CrcMismatches);
+    long CrcMismatches)
+{
+    /// <summary>
+    /// In words: "ok"; "failing" (errors since the last success, still used); "down" (skipped until
+    /// `retryAt`); "retrying" (one trial in flight).
+    /// </summary>
+    public required string State { get; init; }
+
+    /// <summary>Failed connects and broken sessions since start (articles that failed count in `errors`).</summary>
+    public required long ConnectionFailures { get; init; }
+
+    /// <summary>The first failure since the provider last worked; null while it works.</summary>
+    public required DateTimeOffset? FailingSince { get; init; }
+
+    /// <summary>When a down provider gets its next trial.</summary>
+    public required DateTimeOffset? RetryAt { get; init; }
+
+    /// <summary>The latest connection-level failure in plain words, kept after recovery.</summary>
+    public required string? LastError { get; init; }
+
+    /// <summary>When `lastError` happened.</summary>
+    public required DateTimeOffset? LastErrorAt { get; init; }
+}
 
 /// <summary>The GlobalOperationLimiter: its budget and each pool's use against its guarantee and maximum.</summary>
 public sealed record LimiterView(int Capacity, int InUse, IReadOnlyList<PoolView> Pools)
@@ -111,7 +133,7 @@ public sealed record PoolView(string Name, int InUse, int Guaranteed, int Maximu
 
 /// <summary>
 /// The managed rclone mount (<c>Mount:Enabled</c>): <see cref="State"/> is off, starting, mounted,
-/// failed (waiting to start again; <see cref="LastError"/> says why) or stopping; <see cref="Path"/> is
+/// failed (waiting to start again; `lastError` says why) or stopping; <see cref="Path"/> is
 /// <c>NzbDav:MountPath</c>; <see cref="CacheBytes"/> the VFS cache's use when rclone last reported it.
 /// </summary>
 public sealed record MountView(

@@ -97,7 +97,7 @@ public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFac
 
             // A step of the session's opening failed, or one of the test's own after it.
             step ??= recorder.Current ?? "test";
-            var reason = Explain(error, provider, Deadline);
+            var reason = ProviderFaults.Explain(error, provider, Deadline);
             steps.Add(new UiTestStep(step, false, 0, reason));
             return new UiProviderTest(false, $"{step} failed: {reason}", steps, connection?.Greeting ?? recorder.Greeting, null, 0, 0, null);
         }
@@ -110,52 +110,6 @@ public sealed class ProviderTester(IDbContextFactory<NzbDavDbContext> contextFac
             }
 
         }
-    }
-
-    /// <summary>
-    /// What went wrong, as something to do: the usual mistakes (TLS ticked for a plain port or not
-    /// for a TLS one, a wrong host or port, a wrong login) are named with their fix; anything else
-    /// keeps the system's own words. Never repeats the step's name, which the caller puts first.
-    /// </summary>
-    internal static string Explain(Exception error, UsenetProviderOptions provider, TimeSpan deadline)
-    {
-        var where = $"{provider.Host}:{provider.Port}";
-        var plainPortHint = provider.Port == 563 || provider.Port == 443
-            ? $" Port {provider.Port} usually needs TLS: tick TLS."
-            : "";
-        switch (error)
-        {
-            case NntpTimeoutException:
-                return $"no answer from {where} within {provider.OperationTimeout.TotalSeconds:0} s: check the host and port, and that no firewall drops the connection.{(provider.UseTls ? "" : plainPortHint)}";
-            case OperationCanceledException:
-                return $"no answer from {where} within {deadline.TotalSeconds:0} s: check the host and port.{(provider.UseTls ? "" : plainPortHint)}";
-            case NntpAuthenticationException when error.Message.Contains("refused the login", StringComparison.Ordinal):
-                return error.Message.TrimEnd('.') + ": check the user name and password.";
-            case NntpAuthenticationException:
-                return error.Message;
-        }
-
-        var inner = error.InnerException;
-        if (inner is AuthenticationException tls)
-        {
-            var detail = tls.InnerException?.Message ?? tls.Message;
-            if (tls.Message.Contains("certificate", StringComparison.OrdinalIgnoreCase))
-                return $"the server's certificate is not trusted ({detail}): check the host name, or tick \"Allow untrusted certificate\" if you trust this server.";
-            return $"the server did not answer TLS on port {provider.Port} ({detail}): untick TLS, or use the provider's TLS port (usually 563).";
-        }
-        if (inner is SocketException socket)
-        {
-            return socket.SocketErrorCode switch
-            {
-                SocketError.ConnectionRefused => $"nothing accepts connections on {where}: check the host and port (119 without TLS, 563 with TLS).",
-                SocketError.HostNotFound or SocketError.NoData or SocketError.TryAgain => $"the host name {provider.Host} was not found: check its spelling.",
-                SocketError.NetworkUnreachable or SocketError.HostUnreachable => $"{where} cannot be reached from here: check the address and this machine's network.",
-                _ => socket.Message,
-            };
-        }
-        if (inner is IOException io)
-            return io.Message;
-        return error.Message;
     }
 
     private static async Task<(int Probed, int Found)> ProbeAsync(NntpConnection connection, IReadOnlyList<string> ids, int depth, CancellationToken cancellationToken)

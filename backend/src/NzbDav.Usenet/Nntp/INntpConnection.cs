@@ -19,6 +19,9 @@ public interface INntpConnection : IAsyncDisposable
     /// <summary>False once broken; a pool must then dispose it, never lend it again.</summary>
     bool IsUsable { get; }
 
+    /// <summary>Why the session broke (the first reason given); null while usable.</summary>
+    Exception? BreakReason => null;
+
     /// <summary>STAT: true when the article exists (223), false on 430/423.</summary>
     Task<bool> StatAsync(string messageId, CancellationToken cancellationToken);
 

@@ -48,7 +48,7 @@ public sealed partial class NntpConnection
                 }
                 if (result.IsCompleted)
                 {
-                    throw new NntpProtocolException($"'{ProviderName}' closed the connection in the middle of article <{request.MessageId}>.");
+                    throw new NntpProtocolException($"'{ProviderName}' closed the connection in the middle of article <{request.MessageId}>.") { PeerClosed = true };
                 }
             }
         }
@@ -151,7 +151,7 @@ public sealed partial class NntpConnection
             _reader.AdvanceTo(result.Buffer.End);
             if (result.IsCompleted)
             {
-                throw new NntpProtocolException($"'{ProviderName}' closed the connection in the middle of an answer.");
+                throw new NntpProtocolException($"'{ProviderName}' closed the connection in the middle of an answer.") { PeerClosed = true };
             }
         }
     }

@@ -277,7 +277,7 @@ public sealed partial class NntpConnection
             }
             if (result.IsCompleted)
             {
-                throw new NntpProtocolException($"'{ProviderName}' closed the connection.");
+                throw new NntpProtocolException($"'{ProviderName}' closed the connection.") { PeerClosed = true };
             }
             _reader.AdvanceTo(buffer.Start, buffer.End);
         }

@@ -76,6 +76,9 @@ public sealed partial class NntpConnection : INntpConnection
     public bool IsUsable => Volatile.Read(ref _breakReason) is null;
 
     /// <inheritdoc />
+    public Exception? BreakReason => Volatile.Read(ref _breakReason);
+
+    /// <inheritdoc />
     public Task<bool> StatAsync(string messageId, CancellationToken cancellationToken) =>
         ExecuteAsync(new NntpRequest<bool>(NntpCommandKind.Stat, NntpMessageId.Normalize(messageId), null, cancellationToken));
 

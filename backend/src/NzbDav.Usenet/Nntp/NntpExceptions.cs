@@ -23,6 +23,9 @@ public sealed class NntpServiceUnavailableException(int code, string message)
     : NntpException($"Provider unavailable ({code}): {message}", connectionBroken: true)
 {
     public int Code { get; } = code;
+
+    /// <summary>The server's own words after the code.</summary>
+    public string StatusText { get; } = message;
 }
 
 /// <summary>An operation did not complete within its deadline. Distinct from the caller's cancellation.</summary>
@@ -31,4 +34,8 @@ public sealed class NntpTimeoutException(string message, Exception? inner = null
 
 /// <summary>The server said something we did not expect, or the socket failed: the connection state is unknown.</summary>
 public sealed class NntpProtocolException(string message, Exception? inner = null)
-    : NntpException(message, connectionBroken: true, inner);
+    : NntpException(message, connectionBroken: true, inner)
+{
+    /// <summary>The server ended the session (end of stream) rather than saying something wrong.</summary>
+    public bool PeerClosed { get; init; }
+}

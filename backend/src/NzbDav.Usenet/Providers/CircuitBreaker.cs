@@ -14,6 +14,10 @@ internal sealed class CircuitBreaker(string providerName, int threshold, TimeSpa
     private CircuitState _state;
     private int _failures;
     private DateTimeOffset _retryAt;
+    private DateTimeOffset? _failingSince;
+    private string? _lastError;
+    private DateTimeOffset? _lastErrorAt;
+    private long _totalFailures;
 
     public CircuitState State
     {
@@ -35,6 +39,15 @@ internal sealed class CircuitBreaker(string providerName, int threshold, TimeSpa
             {
                 return _state == CircuitState.Closed ? null : _retryAt;
             }
+        }
+    }
+
+    /// <summary>State, failure streak and last error read together, for the dashboard.</summary>
+    public BreakerSnapshot Snapshot()
+    {
+        lock (_gate)
+        {
+            return new BreakerSnapshot(_state, _state == CircuitState.Closed ? null : _retryAt, _failures, _failingSince, _lastError, _lastErrorAt, _totalFailures);
         }
     }
 
@@ -67,6 +80,7 @@ internal sealed class CircuitBreaker(string providerName, int threshold, TimeSpa
             recovered = _state != CircuitState.Closed;
             _state = CircuitState.Closed;
             _failures = 0;
+            _failingSince = null;
         }
 
         if (recovered)
@@ -75,19 +89,25 @@ internal sealed class CircuitBreaker(string providerName, int threshold, TimeSpa
         }
     }
 
-    public void OnFailure()
+    /// <param name="reason">What went wrong, in words a user can act on; kept as the provider's last error.</param>
+    public void OnFailure(string? reason = null)
     {
         int failures;
         lock (_gate)
         {
+            var now = time.GetUtcNow();
             failures = ++_failures;
+            _totalFailures++;
+            _failingSince ??= now;
+            _lastError = reason ?? "a session broke while in use";
+            _lastErrorAt = now;
             if (_state == CircuitState.Open || (_state == CircuitState.Closed && failures < threshold))
             {
                 return;
             }
 
             _state = CircuitState.Open;
-            _retryAt = time.GetUtcNow() + cooldown;
+            _retryAt = now + cooldown;
         }
 
         metrics?.BreakerTripped();
@@ -107,3 +127,20 @@ internal sealed class CircuitBreaker(string providerName, int threshold, TimeSpa
         }
     }
 }
+
+/// <summary>A breaker as read at one moment.</summary>
+/// <param name="State">Whether work goes to the provider.</param>
+/// <param name="RetryAt">When an open breaker admits its next trial; null while closed.</param>
+/// <param name="ConsecutiveFailures">Failures since the last success.</param>
+/// <param name="FailingSince">The first failure of the current streak; null after a success.</param>
+/// <param name="LastError">The latest failure in plain words, kept after recovery.</param>
+/// <param name="LastErrorAt">When the latest failure happened.</param>
+/// <param name="TotalFailures">Connection-level failures since start.</param>
+public readonly record struct BreakerSnapshot(
+    CircuitState State,
+    DateTimeOffset? RetryAt,
+    int ConsecutiveFailures,
+    DateTimeOffset? FailingSince,
+    string? LastError,
+    DateTimeOffset? LastErrorAt,
+    long TotalFailures);

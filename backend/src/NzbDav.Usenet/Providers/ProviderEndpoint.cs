@@ -22,6 +22,9 @@ internal sealed class ProviderEndpoint(ProviderConnectionPool pool, CircuitBreak
     /// <summary>Removed from the client's providers: nothing new goes to it.</summary>
     public bool IsRetired => Volatile.Read(ref _retired) != 0;
 
+    /// <summary>Reports a connection-level failure to the breaker, worded for the dashboard.</summary>
+    public void Fail(Exception? error) => Breaker.OnFailure(error is null ? null : ProviderFaults.Explain(error, Options, Options.OperationTimeout));
+
     /// <summary>Marks the endpoint retired; the first call returns true.</summary>
     public bool MarkRetired() => Interlocked.Exchange(ref _retired, 1) == 0;
 }

@@ -189,7 +189,7 @@ public sealed class UsenetClient : IAsyncDisposable
             }
             catch (Exception error) when (FailureClassifier.IsProviderFault(error, cancellationToken))
             {
-                endpoint.Breaker.OnFailure();
+                endpoint.Fail(error);
                 continue;
             }
             catch
@@ -254,8 +254,11 @@ public sealed class UsenetClient : IAsyncDisposable
     /// <summary>Breaker state and pool counts of every provider in force, in try order.</summary>
     public IReadOnlyList<ProviderStatus> GetProviderStatus() => Providers.Endpoints.Select(StatusOf).ToArray();
 
-    private static ProviderStatus StatusOf(ProviderEndpoint e) =>
-        new(e.Name, e.Options.Role, e.Options.Priority, e.Breaker.State, e.Breaker.RetryAt, e.Pool.GetStats());
+    private static ProviderStatus StatusOf(ProviderEndpoint e)
+    {
+        var breaker = e.Breaker.Snapshot();
+        return new(e.Name, e.Options.Role, e.Options.Priority, breaker.State, breaker.RetryAt, e.Pool.GetStats()) { Breaker = breaker };
+    }
 
     /// <summary>
     /// Applies a new provider list and policy while streams and jobs run. A provider whose server and
@@ -423,7 +426,7 @@ public sealed class UsenetClient : IAsyncDisposable
                     }
                     else
                     {
-                        endpoint.Breaker.OnFailure();
+                        endpoint.Fail(error);
                     }
 
                     (failures ??= []).Add(new ProviderFailure(endpoint.Name, error.Message, error));

@@ -52,7 +52,7 @@ public sealed class UsenetLease : IAsyncDisposable
         }
         else
         {
-            _endpoint.Breaker.OnFailure();
+            _endpoint.Fail(_lease.Connection.BreakReason);
         }
 
         try

@@ -178,4 +178,107 @@ public sealed class DashboardTests
         Assert.True(economy.GetProperty("cacheHitBytes").GetInt64() > 0);
         Assert.InRange(economy.GetProperty("cacheHitRate").GetDouble(), double.Epsilon, 1);
     }
+
+    [Fact]
+    public async Task A_provider_that_goes_down_shows_down_with_its_last_error_and_since_when_then_ok_again()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        await using var nntp = new MockNntpServer();
+        var video = nntp.Store.AddGeneratedFile("Show.S01E03.mkv", 8L * 1024 * 1024, 256 * 1024);
+        await nntp.StartAsync(ct);
+        await using var host = await IngestionHost.StartAsync(data.Path, nntp.Port, ct, null,
+            "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin, "--NzbDav:Ui:LiveInterval=00:00:00.100",
+            "--Usenet:BreakerFailureThreshold=2", "--Usenet:BreakerCooldown=00:00:01", "--Streaming:SegmentCacheBytes=0");
+        var folder = await AddJobAsync(host, nntp, "Show.S01E03", ct);
+        var address = "/content/tv/" + Uri.EscapeDataString(folder) + "/" + Uri.EscapeDataString(video.Name);
+
+        using var ui = new UiClient(host.Server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Admin, ct);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        deadline.CancelAfter(TimeSpan.FromSeconds(60));
+        using var live = new HttpRequestMessage(HttpMethod.Get, "/ui/api/live");
+        using var feed = await ui.SendHeadersAsync(live, deadline.Token);
+        using var lines = new StreamReader(await feed.Content.ReadAsStreamAsync(deadline.Token));
+
+        async Task<JsonElement> NextProviderAsync(Func<JsonElement, bool> wanted)
+        {
+            while (await lines.ReadLineAsync(deadline.Token) is { } line)
+            {
+                if (!line.StartsWith("data: ", StringComparison.Ordinal))
+                    continue;
+                var provider = JsonDocument.Parse(line["data: ".Length..]).RootElement.GetProperty("providers").EnumerateArray().Single().Clone();
+                if (wanted(provider))
+                    return provider;
+            }
+
+            throw new EndOfStreamException("The live feed ended.");
+        }
+
+        async Task<System.Net.HttpStatusCode> ReadAsync(long from)
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Get, address);
+            request.Headers.Range = new System.Net.Http.Headers.RangeHeaderValue(from, from + 65_535);
+            try
+            {
+                using var response = await host.Dav.SendAsync(request, deadline.Token);
+                if (response.IsSuccessStatusCode)
+                    Assert.Equal(video.ReadExpected(from, 65_536), await response.Content.ReadAsByteArrayAsync(deadline.Token));
+                return response.StatusCode;
+            }
+            catch (HttpRequestException)
+            {
+                return 0; // the body was cut short: the stream could not go on
+            }
+        }
+
+        Assert.Equal(System.Net.HttpStatusCode.PartialContent, await ReadAsync(0));
+        var healthy = await NextProviderAsync(_ => true);
+        Assert.Equal("ok", healthy.GetProperty("state").GetString());
+        Assert.Equal(JsonValueKind.Null, healthy.GetProperty("lastError").ValueKind);
+
+        // The provider goes away: its sessions are cut and new connections are reset.
+        nntp.Behavior.Down = true;
+        var offset = 1L * 1024 * 1024;
+        JsonElement down;
+        while (true)
+        {
+            Assert.NotEqual(System.Net.HttpStatusCode.PartialContent, await ReadAsync(offset));
+            offset += 512 * 1024;
+            var seen = await NextProviderAsync(_ => true);
+            if (seen.GetProperty("state").GetString() == "down")
+            {
+                down = seen;
+                break;
+            }
+        }
+
+        Assert.True(down.GetProperty("connectionFailures").GetInt64() >= 2);
+        Assert.False(string.IsNullOrWhiteSpace(down.GetProperty("lastError").GetString()));
+        // The mock resets connections while down: said as what it means for the user, not as a socket error.
+        Assert.Equal($"127.0.0.1:{nntp.Port} cut the connection: the server is down or turns this client away; if it lasts, check the provider's status page and your account.",
+            down.GetProperty("lastError").GetString());
+        var since = down.GetProperty("failingSince").GetDateTimeOffset();
+        Assert.InRange(since, down.GetProperty("lastErrorAt").GetDateTimeOffset().AddMinutes(-1), down.GetProperty("lastErrorAt").GetDateTimeOffset());
+        Assert.True(down.GetProperty("retryAt").GetDateTimeOffset() > since);
+
+        // Back up: after the cooldown the next read is the trial; it works and the provider is ok
+        // again, its last error kept for the record.
+        nntp.Behavior.Down = false;
+        JsonElement recovered;
+        while (true)
+        {
+            await ReadAsync(offset);
+            var seen = await NextProviderAsync(_ => true);
+            if (seen.GetProperty("state").GetString() == "ok")
+            {
+                recovered = seen;
+                break;
+            }
+        }
+
+        Assert.Equal(System.Net.HttpStatusCode.PartialContent, await ReadAsync(offset + 512 * 1024));
+        Assert.Equal(JsonValueKind.Null, recovered.GetProperty("failingSince").ValueKind);
+        Assert.Equal(down.GetProperty("lastError").GetString(), recovered.GetProperty("lastError").GetString());
+    }
 }

@@ -130,6 +130,13 @@ public sealed class RealSocketPoolTests
         var status = client.GetProviderStatus();
         Assert.Equal(CircuitState.Open, status.Single(s => s.Name == "down").Circuit);
         Assert.Equal(CircuitState.Closed, status.Single(s => s.Name == "up").Circuit);
+        // What the dashboard shows: the streak, since when, and the last error in words to act on.
+        var breaker = status.Single(s => s.Name == "down").Breaker;
+        Assert.Equal((2, 2L), (breaker.ConsecutiveFailures, breaker.TotalFailures));
+        Assert.Equal($"nothing accepts connections on 127.0.0.1:{downPort}: check the host and port (119 without TLS, 563 with TLS).", breaker.LastError);
+        Assert.NotNull(breaker.FailingSince);
+        Assert.True(breaker.LastErrorAt >= breaker.FailingSince);
+        Assert.Equal(default, status.Single(s => s.Name == "up").Breaker with { State = CircuitState.Closed });
         Assert.Equal(6, up.Stats.GetCommandCount(MockCommandKind.Body));
     }
 }

@@ -1,0 +1,54 @@
+import type { ProviderView } from "../api/live";
+import { relativeTime } from "./format";
+
+export type ProviderTone = "ok" | "warn" | "error";
+
+export interface ProviderState {
+  /** One word for the State cell: "ok", "failing", "down", "retrying". */
+  label: string;
+  tone: ProviderTone;
+  /** Since when and what comes next, for a provider that is not ok; null while ok. */
+  detail: string | null;
+  /** The last error in the server's plain words: shown under a provider that is not ok, in the tooltip of one that recovered. */
+  error: string | null;
+  /** The tooltip of the State cell. */
+  title: string;
+}
+
+/**
+ * A provider's state as the dashboard words it, with times relative to the snapshot's own moment
+ * (`now`, ms since the epoch) so that a browser clock that is off does not skew "since".
+ */
+export function providerState(p: Pick<ProviderView, "state" | "failingSince" | "retryAt" | "lastError" | "lastErrorAt">, now: number): ProviderState {
+  const elapsed = p.failingSince ? relativeTime(p.failingSince, now) : "just now";
+  const since = elapsed === "just now" || !elapsed.endsWith(" ago") ? "for a moment" : `for ${elapsed.replace(/ ago$/, "")}`;
+  const last = p.lastError ? `Last error ${relativeTime(p.lastErrorAt, now)}: ${p.lastError}` : "No error since the server started.";
+  switch (p.state) {
+    case "down":
+      return {
+        label: "down",
+        tone: "error",
+        detail: `Down ${since}; not used until the next try ${p.retryAt ? relativeTime(p.retryAt, now) : "in a moment"}.`,
+        error: p.lastError ?? null,
+        title: "Repeated connection failures: the provider is skipped and other providers are asked instead until a trial connection works.",
+      };
+    case "retrying":
+      return {
+        label: "retrying",
+        tone: "warn",
+        detail: `Down ${since}; one trial connection is being made now.`,
+        error: p.lastError ?? null,
+        title: "After its pause the provider gets one trial connection; it is used again if that works.",
+      };
+    case "failing":
+      return {
+        label: "failing",
+        tone: "warn",
+        detail: `Connections failing ${since}; still in use.`,
+        error: p.lastError ?? null,
+        title: "Connections failed since the last one that worked; a few more and the provider is skipped for a while.",
+      };
+    default:
+      return { label: "ok", tone: "ok", detail: null, error: null, title: last };
+  }
+}

@@ -113,7 +113,7 @@ test("a hole is suspected, confirmed (Degraded), grows (Broken); repair without 
   // The import check asked about a sample of each file: both are watched, and whole.
   await openHealth(page);
   await expect(page.getByTestId("health-policy")).toHaveText(
-    "Scheduled checks: on · import check: on · repair: on · tolerance: ≤3 consecutive segments, ≤5 % of bytes · holes play as zeros · one repair per file in 7 days",
+    "Scheduled checks: on · import check: on · repair: on · tolerance: ≤3 consecutive segments, ≤5 % of bytes · missing segments confirmed by a second check 2 s later · holes play as zeros · one repair per file in 7 days",
   );
   await expect(count(page, "all")).toHaveText("2");
   const row = fileRows(page, sample);
@@ -128,8 +128,10 @@ test("a hole is suspected, confirmed (Degraded), grows (Broken); repair without 
     "Checked 80 segments: 79 present, 1 missing on every provider, 0 without an answer. State: Unknown.",
   );
   await expect(row.getByTestId("health-state")).toHaveText("Unknown");
-  await expect(row.getByTestId("health-holes")).toHaveText("1 to confirm");
-  await expect(row.getByTestId("health-detail")).toContainText("1 segment(s) answered 430 on every provider once");
+  // Suspected, with the time of the check that confirms or clears it (2 s on: "now" once it is due).
+  await expect(row.getByTestId("health-holes")).toHaveText(/^suspected: 1 missing, confirming (at \d\d:\d\d|now)$/);
+  await expect(row.getByTestId("health-detail")).toContainText("suspected: 1 segment(s) answered 430 on every provider once; a check 2 s later confirms or clears them");
+  await row.screenshot({ path: `${shots}/health-suspected.png` });
 
   // Seen again after the delay, it is a hole; one segment of 80 is within the tolerance.
   await checkUntil(row, "Degraded");
@@ -166,7 +168,7 @@ test("a hole is suspected, confirmed (Degraded), grows (Broken); repair without 
   // Ten more in a row go: beyond the tolerance once confirmed, and the file is Broken.
   expect(await controlMockNntp(mock.port, { file: 0, first: 41, last: 50, on: true })).toMatch(/^290 10 articles changed/);
   await checkNow(row, "Degraded");
-  await expect(row.getByTestId("health-holes")).toHaveText("1 missing · 10 to confirm");
+  await expect(row.getByTestId("health-holes")).toHaveText(/^1 missing · suspected: 10 missing, confirming (at \d\d:\d\d|now)$/);
   await checkUntil(row, "Broken");
   await expect(row.getByTestId("health-state")).toHaveText("Broken");
   await expect(row.getByTestId("health-holes")).toHaveText("11 missing");
@@ -365,5 +367,33 @@ test("Sonarr/Radarr: the form's checks, a test that fails with the reason, Save 
   await expect(kept).toHaveCount(0);
   await expect(page.getByText("No Sonarr or Radarr yet.")).toBeVisible();
   expect(((await (await page.request.get(`${server.url}/ui/api/settings`)).json()) as { arr: unknown[] }).arr).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test("a running check shows how many segments have answered, then its result", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openHealth(page);
+  const row = fileRows(page, spare);
+  await expect(row.getByTestId("health-state")).toHaveText("Healthy");
+
+  // Both jobs are the same articles: the parts the first test took away come back.
+  expect(await controlMockNntp(mock.port, "clear")).toBe("290 missing overrides cleared");
+  // A slow provider: every answer takes 1–5 s, so the check of 80 segments spans several polls.
+  expect(await controlMockNntp(mock.port, { latencyMs: 3_000, jitterMs: 2_000 })).toBe("290 latency 3000 ms ± 2000 ms");
+  try {
+    await row.getByRole("button", { name: "Check now" }).click();
+    const progress = row.getByTestId("health-progress");
+    await expect(progress).toHaveText(/^Checking: \d+ of 80 segments answered \(\d+ present, 0 missing everywhere, 0 unanswered\)$/);
+    await expect(progress.getByRole("progressbar")).toHaveAttribute("max", "80");
+    await row.screenshot({ path: `${shots}/health-check-progress.png` });
+    await expect(row.getByTestId("health-action-message")).toHaveText(
+      "Checked 80 segments: 80 present, 0 missing on every provider, 0 without an answer. State: Healthy.",
+      { timeout: 30_000 },
+    );
+    await expect(progress).toHaveCount(0);
+  } finally {
+    await controlMockNntp(mock.port, { latencyMs: 0 });
+  }
   expect(errors).toEqual([]);
 });

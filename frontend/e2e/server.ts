@@ -128,9 +128,16 @@ export async function startMockNntp(args: string[]): Promise<RunningMockNntp> {
  * inclusive) of the NZB's file `file` (0-based) answer 430 (on) or come back (off); `"clear"` brings
  * everything back. Resolves with the mock's 290 line; rejects with whatever else it answered.
  */
-export function controlMockNntp(port: number, command: { file: number; first: number; last: number; on: boolean } | "clear"): Promise<string> {
+export function controlMockNntp(
+  port: number,
+  command: { file: number; first: number; last: number; on: boolean } | { latencyMs: number; jitterMs?: number } | "clear",
+): Promise<string> {
   const line =
-    command === "clear" ? "XMOCK MISSING CLEAR" : `XMOCK MISSING ${command.file} ${command.first} ${command.last} ${command.on ? "ON" : "OFF"}`;
+    command === "clear"
+      ? "XMOCK MISSING CLEAR"
+      : "latencyMs" in command
+        ? `XMOCK LATENCY ${command.latencyMs} ${command.jitterMs ?? 0}`
+        : `XMOCK MISSING ${command.file} ${command.first} ${command.last} ${command.on ? "ON" : "OFF"}`;
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     let buffer = "";

@@ -1,10 +1,11 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useIsMutating, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson, postJson } from "./client";
 import { apiPaths, type HealthFileAction } from "./paths";
 import { currentCsrfToken } from "./session";
 import type { HealthActionResult, HealthFilter, HealthView } from "./types";
 
 const healthKey = ["health"] as const;
+const actionKey = ["health-action"] as const;
 
 export interface HealthQuery {
   state: HealthFilter;
@@ -12,12 +13,16 @@ export interface HealthQuery {
   limit: number;
 }
 
-/** The Health page's view, refreshed every 3 s while the page is visible: background checks change states on their own. */
+/**
+ * The Health page's view, refreshed every 3 s while the page is visible (background checks change
+ * states on their own), every second while a check runs or one was asked for, so its progress moves.
+ */
 export function useHealth(q: HealthQuery) {
+  const asked = useIsMutating({ mutationKey: actionKey }) > 0;
   return useQuery({
     queryKey: [...healthKey, q],
     queryFn: ({ signal }) => getJson<HealthView>(apiPaths.health(q), signal),
-    refetchInterval: 3_000,
+    refetchInterval: (query) => (asked || query.state.data?.files.some((f) => f.checking) ? 1_000 : 3_000),
     // Keeps the rows on screen while the next page or filter loads, instead of flashing empty.
     placeholderData: keepPreviousData,
   });
@@ -33,6 +38,7 @@ export type HealthAction = { kind: Exclude<HealthFileAction, "ignore"> } | { kin
 export function useHealthAction(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: actionKey,
     mutationFn: async (action: HealthAction) => {
       const token = await currentCsrfToken(queryClient);
       if (action.kind === "ignore") return postJson<HealthActionResult>(apiPaths.healthFile(id, "ignore"), { ignored: action.ignored }, token);
@@ -40,6 +46,7 @@ export function useHealthAction(id: string) {
     },
     onSuccess: async ({ file }) => {
       await queryClient.cancelQueries({ queryKey: healthKey });
+      // The check has ended: a poll that answered while it ran must not keep showing it running.
       queryClient.setQueriesData<HealthView>({ queryKey: healthKey }, (view) =>
         view ? { ...view, files: file ? view.files.map((f) => (f.id === id ? file : f)) : view.files.filter((f) => f.id !== id) } : view,
       );

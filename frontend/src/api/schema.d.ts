@@ -2608,6 +2608,19 @@ export interface components {
             action: string;
             detail: string;
         };
+        /** @description A check of the file running now: segments it asks about, answered so far, and the answers by kind. */
+        UiHealthCheckRunning: {
+            /** Format: int32 */
+            segments: number;
+            /** Format: int32 */
+            answered: number;
+            /** Format: int32 */
+            present: number;
+            /** Format: int32 */
+            missing: number;
+            /** Format: int32 */
+            unknown: number;
+        };
         /** @description Files per state; int UiHealthCounts.ActionNeeded counts files whose repair waits for the user (any state). */
         UiHealthCounts: {
             /** Format: int32 */
@@ -2652,6 +2665,7 @@ export interface components {
             lastRepairAt: null | string;
             /** Format: int32 */
             repairAttempts: number;
+            checking: null | components["schemas"]["UiHealthCheckRunning"];
         };
         UiHealthPolicy: {
             scheduledChecks: boolean;
@@ -2666,6 +2680,8 @@ export interface components {
             zeroFillHoles: boolean;
             /** Format: double */
             repairWindowDays: number;
+            /** Format: double */
+            confirmDelayMinutes: number;
         };
         /** @description STATs answered since the server started, by outcome. */
         UiHealthStats: {

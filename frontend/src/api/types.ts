@@ -167,6 +167,7 @@ export type HealthFilter = "all" | HealthState | "action";
 export type HealthView = Omit<Schemas["UiHealthView"], "files"> & { files: HealthFile[] };
 export type HealthCounts = Schemas["UiHealthCounts"];
 export type HealthPolicy = Schemas["UiHealthPolicy"];
+export type HealthCheckRunning = Schemas["UiHealthCheckRunning"];
 export type HealthStats = Schemas["UiHealthStats"];
 export type HealthAuditEntry = Schemas["UiHealthAuditEntry"];
 

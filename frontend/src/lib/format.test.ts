@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ago, bytes, dateTime, isoTitle, milliseconds, percent, rate, relativeTime } from "./format";
+import { ago, bytes, dateTime, isoTitle, milliseconds, pastRelativeTime, percent, rate, relativeTime } from "./format";
 
 describe("ago", () => {
   it("counts seconds, then minutes, then hours", () => {
@@ -72,6 +72,18 @@ describe("relativeTime", () => {
     expect(relativeTime("2026-11-25T11:59:57Z", now)).toBe("just now");
     expect(relativeTime("2026-11-25T12:00:02Z", now)).toBe("in a moment");
     expect(relativeTime("soon", now)).toBe("–");
+  });
+});
+
+describe("pastRelativeTime", () => {
+  const now = Date.parse("2026-11-25T12:00:00Z");
+
+  it("never puts a past moment ahead when the page's clock lags the server's", () => {
+    expect(pastRelativeTime("2026-11-25T12:00:04Z", now)).toBe("just now");
+    expect(pastRelativeTime("2026-11-25T12:10:00Z", now)).toBe("just now");
+    expect(pastRelativeTime("2026-11-25T11:55:00Z", now)).toBe("5 min ago");
+    expect(pastRelativeTime(null, now)).toBe("–");
+    expect(pastRelativeTime("soon", now)).toBe("–");
   });
 });
 

@@ -92,3 +92,13 @@ export function relativeTime(iso: string | null | undefined, now: number): strin
   else span = `${Math.floor(seconds / 86_400)} d`;
   return at > now ? `in ${span}` : `${span} ago`;
 }
+
+/**
+ * A moment known to be past (a check that ran, an error that happened) relative to `now`: as
+ * `relativeTime`, but "just now" instead of "in a moment" when the browser's `now` lags the server.
+ */
+export function pastRelativeTime(iso: string | null | undefined, now: number): string {
+  if (!iso) return "–";
+  const at = new Date(iso).getTime();
+  return relativeTime(iso, Number.isNaN(at) ? now : Math.max(now, at));
+}

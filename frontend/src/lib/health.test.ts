@@ -8,6 +8,7 @@ import {
   describeCoverage,
   describeHoles,
   describePolicy,
+  describeRunningCheck,
   fileActions,
   filterCount,
   healthPageUrl,
@@ -39,6 +40,7 @@ function file(overrides: Partial<HealthFile> = {}): HealthFile {
     repairMessage: null,
     lastRepairAt: null,
     repairAttempts: 0,
+    checking: null,
     ...overrides,
   };
 }
@@ -53,6 +55,7 @@ const policy: HealthPolicy = {
   maxMissingPercent: 0.2,
   zeroFillHoles: true,
   repairWindowDays: 7,
+  confirmDelayMinutes: 5,
 };
 
 describe("labels", () => {
@@ -81,10 +84,32 @@ describe("labels", () => {
 });
 
 describe("describeHoles", () => {
-  it("counts confirmed holes, those waiting to be confirmed and unanswered segments", () => {
-    expect(describeHoles(file({ missingSegments: 2, suspectSegments: 1 }))).toBe("2 missing · 1 to confirm");
-    expect(describeHoles(file({ suspectSegments: 1 }))).toBe("1 to confirm");
+  // The confirming check's local time, as the browser shows it.
+  const hhmm = (iso: string) => {
+    const d = new Date(iso);
+    return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  };
+
+  it("counts confirmed holes, those waiting to be confirmed (and when) and unanswered segments", () => {
+    const confirmAt = "2026-11-25T12:05:00Z";
+    expect(describeHoles(file({ missingSegments: 2, suspectSegments: 1, nextCheckAt: confirmAt }), now)).toBe(
+      `2 missing · suspected: 1 missing, confirming at ${hhmm(confirmAt)}`,
+    );
+    expect(describeHoles(file({ suspectSegments: 80, nextCheckAt: confirmAt }), now)).toBe(`suspected: 80 missing, confirming at ${hhmm(confirmAt)}`);
+    expect(describeHoles(file({ suspectSegments: 80, nextCheckAt: "2026-11-25T11:59:00Z" }), now)).toBe("suspected: 80 missing, confirming now");
+    expect(describeHoles(file({ suspectSegments: 3, nextCheckAt: "2026-11-27T12:05:00Z" }), now)).toMatch(/^suspected: 3 missing, confirming at 2026-11-2\d \d\d:\d\d$/);
     expect(describeHoles(file({ missingSegments: 1, unknownSegments: 3 }))).toBe("1 missing · 3 unanswered");
+  });
+
+  it("words a running check's progress", () => {
+    expect(describeRunningCheck({ segments: 80, answered: 40, present: 38, missing: 2, unknown: 0 })).toEqual({
+      text: "Checking: 40 of 80 segments answered (38 present, 2 missing everywhere, 0 unanswered)",
+      done: 40,
+      total: 80,
+    });
+    expect(describeRunningCheck({ segments: 1, answered: 0, present: 0, missing: 0, unknown: 0 }).text).toBe(
+      "Checking: 0 of 1 segment answered (0 present, 0 missing everywhere, 0 unanswered)",
+    );
   });
 
   it("says none for a whole file, and that a file never checked is not known", () => {
@@ -151,16 +176,16 @@ describe("filters", () => {
 describe("describePolicy", () => {
   it("says the policy in one line", () => {
     expect(describePolicy(policy)).toBe(
-      "Scheduled checks: on · import check: on · repair: on · tolerance: ≤3 consecutive segments, ≤0.2 % of bytes · holes play as zeros · one repair per file in 7 days",
+      "Scheduled checks: on · import check: on · repair: on · tolerance: ≤3 consecutive segments, ≤0.2 % of bytes · missing segments confirmed by a second check 5 min later · holes play as zeros · one repair per file in 7 days",
     );
   });
 
   it("names dry-run, checking everything, no repair and holes that fail reads", () => {
     expect(describePolicy({ ...policy, dryRun: true, checkEverything: true, maxConsecutiveMissing: 1, repairWindowDays: 1 })).toBe(
-      "Scheduled checks: on · import check: on · every segment checked · repair: on · dry-run · tolerance: ≤1 consecutive segment, ≤0.2 % of bytes · holes play as zeros · one repair per file in 1 day",
+      "Scheduled checks: on · import check: on · every segment checked · repair: on · dry-run · tolerance: ≤1 consecutive segment, ≤0.2 % of bytes · missing segments confirmed by a second check 5 min later · holes play as zeros · one repair per file in 1 day",
     );
     expect(describePolicy({ ...policy, scheduledChecks: false, repair: false, dryRun: true, zeroFillHoles: false, maxMissingPercent: 1.0000001 })).toBe(
-      "Scheduled checks: off · import check: on · repair: off · tolerance: ≤3 consecutive segments, ≤1 % of bytes · holes fail reads",
+      "Scheduled checks: off · import check: on · repair: off · tolerance: ≤3 consecutive segments, ≤1 % of bytes · missing segments confirmed by a second check 5 min later · holes fail reads",
     );
   });
 });

@@ -1,5 +1,5 @@
-import type { FileHealthBadge, HealthCounts, HealthFile, HealthFilter, HealthPolicy, HealthState, RepairState } from "../api/types";
-import { relativeTime } from "./format";
+import type { FileHealthBadge, HealthCheckRunning, HealthCounts, HealthFile, HealthFilter, HealthPolicy, HealthState, RepairState } from "../api/types";
+import { dateTime, relativeTime } from "./format";
 
 const stateLabels: Record<HealthState, string> = {
   healthy: "Healthy",
@@ -68,14 +68,47 @@ export function badgeLabel(badge: FileHealthBadge): string {
   return badge === "action-needed" ? "action needed" : badge;
 }
 
-/** The holes a file's checks found: "2 missing · 1 to confirm · 3 unanswered", "none", or "not checked yet". */
-export function describeHoles(file: Pick<HealthFile, "lastCheckedAt" | "missingSegments" | "suspectSegments" | "unknownSegments">): string {
+/**
+ * The holes a file's checks found: "2 missing · suspected: 1 missing, confirming at 14:05 ·
+ * 3 unanswered", "none", or "not checked yet". Suspects are confirmed (or cleared) by the check
+ * due at `nextCheckAt`; its local time is given when `now` is.
+ */
+export function describeHoles(
+  file: Pick<HealthFile, "lastCheckedAt" | "missingSegments" | "suspectSegments" | "unknownSegments" | "nextCheckAt">,
+  now?: number,
+): string {
   if (!file.lastCheckedAt) return "not checked yet";
   const parts: string[] = [];
   if (file.missingSegments > 0) parts.push(`${file.missingSegments} missing`);
-  if (file.suspectSegments > 0) parts.push(`${file.suspectSegments} to confirm`);
+  if (file.suspectSegments > 0) parts.push(`suspected: ${file.suspectSegments} missing, ${confirming(file.nextCheckAt, now)}`);
   if (file.unknownSegments > 0) parts.push(`${file.unknownSegments} unanswered`);
   return parts.length > 0 ? parts.join(" · ") : "none";
+}
+
+/** "confirming at 14:05" (local time; with the date when not today), "confirming now" once due. */
+function confirming(nextCheckAt: string, now: number | undefined): string {
+  const at = new Date(nextCheckAt);
+  if (Number.isNaN(at.getTime())) return "confirming at the next check";
+  if (now !== undefined && at.getTime() <= now) return "confirming now";
+  const two = (n: number) => String(n).padStart(2, "0");
+  const time = `${two(at.getHours())}:${two(at.getMinutes())}`;
+  const today = now === undefined || new Date(now).toDateString() === at.toDateString();
+  return today ? `confirming at ${time}` : `confirming at ${dateTime(nextCheckAt)}`;
+}
+
+/**
+ * A check running now: "Checking: 40 of 80 segments answered (38 present, 2 missing everywhere,
+ * 0 unanswered)", and the share done for a progress bar.
+ */
+export function describeRunningCheck(running: HealthCheckRunning): { text: string; done: number; total: number } {
+  const total = running.segments;
+  const plural = total === 1 ? "segment" : "segments";
+  const kinds = `${running.present.toLocaleString("en-US")} present, ${running.missing.toLocaleString("en-US")} missing everywhere, ${running.unknown.toLocaleString("en-US")} unanswered`;
+  return {
+    text: `Checking: ${running.answered.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} ${plural} answered (${kinds})`,
+    done: running.answered,
+    total,
+  };
 }
 
 /** How much of the file the last check asked about: "80 of 80 segments checked". */
@@ -102,6 +135,14 @@ export function fileActions(file: Pick<HealthFile, "state" | "repair">): { repai
   };
 }
 
+/** "5 min", "90 s", "2 h", "at once": a delay in minutes as the policy line says it. */
+function minutesLabel(minutes: number): string {
+  if (!(minutes > 0)) return "at once, by the next check";
+  if (minutes < 2) return `${Math.round(minutes * 60)} s`;
+  if (minutes < 120) return `${plainNumber(minutes)} min`;
+  return `${plainNumber(minutes / 60)} h`;
+}
+
 /** A percentage as typed in the configuration, without float noise: 0.2 → "0.2", 1.25 → "1.25". */
 function plainNumber(value: number): string {
   return String(Number(value.toFixed(3)));
@@ -119,6 +160,7 @@ export function describePolicy(policy: HealthPolicy): string {
   if (policy.repair && policy.dryRun) parts.push("dry-run");
   const run = policy.maxConsecutiveMissing;
   parts.push(`tolerance: ≤${run} consecutive segment${run === 1 ? "" : "s"}, ≤${plainNumber(policy.maxMissingPercent)} % of bytes`);
+  parts.push(`missing segments confirmed by a second check ${minutesLabel(policy.confirmDelayMinutes)} later`);
   parts.push(policy.zeroFillHoles ? "holes play as zeros" : "holes fail reads");
   if (policy.repair) {
     const days = plainNumber(policy.repairWindowDays);

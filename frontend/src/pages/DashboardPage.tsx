@@ -158,7 +158,7 @@ function ProviderRows({ provider: p, now }: { provider: ProviderView; now: numbe
               {state.error && (
                 <>
                   {" "}
-                  Last error <Moment iso={p.lastErrorAt} now={now} />: <span data-testid="provider-error">{state.error}</span>
+                  Last error <Moment iso={p.lastErrorAt} now={now} past />: <span data-testid="provider-error">{state.error}</span>
                 </>
               )}
             </div>

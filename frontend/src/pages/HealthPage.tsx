@@ -11,6 +11,7 @@ import {
   describeCoverage,
   describeHoles,
   describePolicy,
+  describeRunningCheck,
   fileActions,
   filterCount,
   healthFilters,
@@ -158,6 +159,8 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
   }
 
   const busy = action.isPending;
+  // A check of this file running now: one asked here, a scheduled one, or one asked in another tab.
+  const running = file.checking ? describeRunningCheck(file.checking) : null;
   return (
     <tbody aria-label={file.name} data-testid="health-file">
       <tr>
@@ -184,7 +187,7 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
           )}
         </td>
         <td data-label="Last check">
-          {file.lastCheckedAt ? <Moment iso={file.lastCheckedAt} now={now} testId="health-last-check" /> : <span data-testid="health-last-check">never</span>}
+          {file.lastCheckedAt ? <Moment iso={file.lastCheckedAt} now={now} past testId="health-last-check" /> : <span data-testid="health-last-check">never</span>}
         </td>
         <td data-label="Next check">
           <time dateTime={file.nextCheckAt} title={`${dateTime(file.nextCheckAt, true)} (${isoTitle(file.nextCheckAt)})`}>
@@ -192,7 +195,7 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
           </time>
         </td>
         <td data-label="Holes">
-          <span data-testid="health-holes">{describeHoles(file)}</span>
+          <span data-testid="health-holes">{describeHoles(file, now)}</span>
           <div className="muted small">{describeCoverage(file)}</div>
         </td>
         <td data-label="Repair">
@@ -229,11 +232,17 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
           </div>
         </td>
       </tr>
-      {(busy || action.data || action.error) && (
+      {(busy || running || action.data || action.error) && (
         <tr className="health-message-row">
           <td colSpan={7}>
             <div className="health-message">
-              {busy && last === "check" && (
+              {running && (
+                <div role="status" className="check-progress" data-testid="health-progress">
+                  <span>{running.text}</span>
+                  <progress max={Math.max(1, running.total)} value={running.done} aria-label={`Check of ${file.name}`} />
+                </div>
+              )}
+              {!running && busy && last === "check" && (
                 <span className="muted" role="status">
                   Asking every provider about each segment…
                 </span>

@@ -23,7 +23,8 @@ public sealed class MockCommandLine
           --seed N             seed for content and fault draws (default 1)
           --port P             port on 127.0.0.1 (default 0 = pick a free one)
           --nzb-out PATH       where to write the NZB (default: temp folder)
-          --control            accept XMOCK MISSING … ON|OFF to make articles disappear/return at runtime
+          --control            accept XMOCK MISSING … ON|OFF to make articles disappear/return at runtime,
+                               and XMOCK LATENCY <ms> [<jitter ms>] to slow every answer
           --help               show this text
         Prints "MOCK-NNTP-READY port=<port> nzb=<path>" once listening; Ctrl+C or SIGTERM stops it.
         """;

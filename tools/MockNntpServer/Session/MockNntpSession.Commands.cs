@@ -93,11 +93,23 @@ internal sealed partial class MockNntpSession
 
     /// <summary>
     /// <c>XMOCK MISSING &lt;file-index&gt; &lt;first-part&gt; &lt;last-part&gt; ON|OFF</c> (file index 0-based, parts
-    /// 1-based inclusive), <c>XMOCK MISSING &lt;message-id&gt; ON|OFF</c>, <c>XMOCK MISSING CLEAR</c>.
+    /// 1-based inclusive), <c>XMOCK MISSING &lt;message-id&gt; ON|OFF</c>, <c>XMOCK MISSING CLEAR</c>;
+    /// <c>XMOCK LATENCY &lt;ms&gt; [&lt;jitter ms&gt;]</c> sets every later answer's delay.
     /// </summary>
     private string Control(string argument)
     {
         var words = argument.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (words.Length is 2 or 3 && words[0].Equals("LATENCY", StringComparison.OrdinalIgnoreCase))
+        {
+            if (!int.TryParse(words[1], NumberStyles.None, CultureInfo.InvariantCulture, out var latency)
+                || !int.TryParse(words.Length == 3 ? words[2] : "0", NumberStyles.None, CultureInfo.InvariantCulture, out var jitter) || jitter > latency)
+            {
+                return "501 usage: XMOCK LATENCY <milliseconds> [<jitter milliseconds, at most the latency>]";
+            }
+            _behavior.Latency = TimeSpan.FromMilliseconds(latency);
+            _behavior.Jitter = TimeSpan.FromMilliseconds(jitter);
+            return string.Create(CultureInfo.InvariantCulture, $"290 latency {latency} ms ± {jitter} ms");
+        }
         if (words.Length == 0 || !words[0].Equals("MISSING", StringComparison.OrdinalIgnoreCase))
         {
             return "501 usage: XMOCK MISSING <file-index> <first-part> <last-part> ON|OFF | XMOCK MISSING <message-id> ON|OFF | XMOCK MISSING CLEAR";

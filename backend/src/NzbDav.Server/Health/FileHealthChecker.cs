@@ -18,6 +18,7 @@ namespace NzbDav.Server.Health;
 public sealed class FileHealthChecker(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     HealthSweeper sweeper,
+    HealthCheckProgress running,
     FileHoles holes,
     HealthAudit audit,
     IOptionsMonitor<HealthOptions> options,
@@ -58,7 +59,9 @@ public sealed class FileHealthChecker(
         var ids = new string[sample.Length];
         for (var k = 0; k < sample.Length; k++)
             ids[k] = segments.IdAt(sample[k]);
-        var results = await sweeper.CheckAsync(ids, cancellationToken);
+        ArticleAvailability[] results;
+        using (running.Start(itemId, out var progress))
+            results = await sweeper.CheckAsync(ids, progress, cancellationToken);
         var counts = StatSweepCounts.Of(results);
 
         var now = time.GetUtcNow().UtcDateTime;
@@ -106,7 +109,7 @@ public sealed class FileHealthChecker(
         {
             // Not confirmed yet: the verdict waits; confirmed holes (if any) keep the file Degraded meanwhile.
             health.State = confirmed.Count > 0 ? FileHealthState.Degraded : FileHealthState.Unknown;
-            detail = (why is null ? "" : why + "; ") + $"{suspects.Count} segment(s) answered 430 on every provider once; a check after {now + settings.ConfirmDelay:u} confirms or clears them";
+            detail = (why is null ? "" : why + "; ") + $"suspected: {suspects.Count} segment(s) answered 430 on every provider once; a check {Delay(settings.ConfirmDelay)} later confirms or clears them";
         }
         else if (counts.Unknown > 0 && confirmed.Count == 0)
         {
@@ -141,6 +144,10 @@ public sealed class FileHealthChecker(
         return new FileCheckResult(item.Id, item.Path, previous, health.State, sample.Length, counts.Present, counts.Missing, counts.Unknown,
             confirmed.Count, suspects.Count, health.NextCheckAt, detail);
     }
+
+    /// <summary>"5 min", "90 s", "2 h": the confirmation delay as the detail words it.</summary>
+    private static string Delay(TimeSpan delay) =>
+        delay.TotalSeconds < 120 ? $"{delay.TotalSeconds:0} s" : delay.TotalMinutes < 120 ? $"{delay.TotalMinutes:0} min" : $"{delay.TotalHours:0.#} h";
 
     internal static FileHealth NewHealth(DavItem item, DateTime releasedAt) => new()
     {

@@ -15,6 +15,7 @@ public static class HealthServiceCollectionExtensions
         services.AddSingleton<HealthAudit>();
         services.AddSingleton<FileHoles>();
         services.AddSingleton<HealthSweeper>();
+        services.AddSingleton<HealthCheckProgress>();
         services.AddSingleton<FileHealthChecker>();
         services.AddSingleton<HealthRepairer>();
         services.AddSingleton<ImportHealthCheck>();

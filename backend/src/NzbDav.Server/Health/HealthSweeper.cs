@@ -15,9 +15,13 @@ public sealed class HealthSweeper(UsenetClient client, HealthMetrics metrics) : 
     private StatSweep? _sweep;
     private bool _disposed;
 
-    public async Task<ArticleAvailability[]> CheckAsync(IReadOnlyList<string> messageIds, CancellationToken cancellationToken)
+    public async Task<ArticleAvailability[]> CheckAsync(IReadOnlyList<string> messageIds, CancellationToken cancellationToken) =>
+        await CheckAsync(messageIds, null, cancellationToken);
+
+    /// <summary>As above, with the answers counted into <paramref name="progress"/> as they come.</summary>
+    public async Task<ArticleAvailability[]> CheckAsync(IReadOnlyList<string> messageIds, SweepProgress? progress, CancellationToken cancellationToken)
     {
-        var results = await Sweep().CheckAsync(messageIds, cancellationToken);
+        var results = await Sweep().CheckAsync(messageIds, progress, cancellationToken);
         metrics.Stats(StatSweepCounts.Of(results));
         return results;
     }

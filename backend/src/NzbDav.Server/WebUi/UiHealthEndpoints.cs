@@ -28,7 +28,7 @@ public static class UiHealthEndpoints
     }
 
     private static async Task<IResult> ViewAsync(HttpContext context, IDbContextFactory<NzbDavDbContext> contexts, HealthMetrics metrics,
-        IOptionsMonitor<HealthOptions> options, string? state, int? offset, int? limit)
+        HealthCheckProgress running, IOptionsMonitor<HealthOptions> options, string? state, int? offset, int? limit)
     {
         var cancellationToken = context.RequestAborted;
         if (offset is < 0 || limit is < 1 or > 1000)
@@ -66,9 +66,10 @@ public static class UiHealthEndpoints
             new UiHealthCounts(Count(FileHealthState.Healthy), Count(FileHealthState.Degraded), Count(FileHealthState.Broken), Count(FileHealthState.Unknown), actionNeeded),
             new UiHealthStats(present, missing, unknown),
             new UiHealthPolicy(settings.Enabled, settings.ImportCheck, settings.Repair, settings.DryRun, settings.CheckEverything,
-                settings.MaxConsecutiveMissing, settings.MaxMissingPercent, settings.ZeroFillHoles, settings.RepairWindow.TotalDays),
+                settings.MaxConsecutiveMissing, settings.MaxMissingPercent, settings.ZeroFillHoles, settings.RepairWindow.TotalDays,
+                settings.ConfirmDelay.TotalMinutes),
             total,
-            rows.Select(r => File(r.Health, r.Path, r.Name, r.Size)).ToList(),
+            rows.Select(r => File(r.Health, r.Path, r.Name, r.Size, running)).ToList(),
             audit));
 
         int Count(FileHealthState s) => counts.FirstOrDefault(c => c.Key == s)?.Count ?? 0;
@@ -123,17 +124,21 @@ public static class UiHealthEndpoints
 
     private static async Task<UiHealthFile?> FileAsync(IDbContextFactory<NzbDavDbContext> contexts, Guid itemId, CancellationToken cancellationToken)
     {
+        // After an action the file's own check (if any) has ended: nothing running to show.
         await using var db = await contexts.CreateDbContextAsync(cancellationToken);
         var row = await db.FileHealth.AsNoTracking().Where(h => h.DavItemId == itemId)
             .Join(db.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, i.Path, i.Name, i.Size })
             .FirstOrDefaultAsync(cancellationToken);
-        return row is null ? null : File(row.Health, row.Path, row.Name, row.Size);
+        return row is null ? null : File(row.Health, row.Path, row.Name, row.Size, null);
     }
 
-    private static UiHealthFile File(FileHealth h, string path, string name, long size) => new(
+    private static UiHealthFile File(FileHealth h, string path, string name, long size, HealthCheckProgress? running) => new(
         h.DavItemId, path, name, size, HealthMetrics.StateName(h.State), RepairName(h.Repair),
         Utc(h.LastCheckedAt), Utc(h.NextCheckAt)!.Value, h.Urgent, h.SegmentCount, h.CheckedSegments, h.UnknownSegments,
-        h.MissingCount, HealthIds.Split(h.SuspectIds).Length, h.Detail, h.RepairMessage, Utc(h.LastRepairAt), h.RepairAttempts);
+        h.MissingCount, HealthIds.Split(h.SuspectIds).Length, h.Detail, h.RepairMessage, Utc(h.LastRepairAt), h.RepairAttempts)
+    {
+        Checking = running?.Of(h.DavItemId) is { } p ? new UiHealthCheckRunning(p.Total, p.Done, p.Present, p.Missing, p.Unknown) : null,
+    };
 
     internal static string RepairName(RepairStatus status) => status switch
     {
@@ -155,14 +160,21 @@ public sealed record UiHealthCounts(int Healthy, int Degraded, int Broken, int U
 public sealed record UiHealthStats(long Present, long Missing, long Unknown);
 
 public sealed record UiHealthPolicy(bool ScheduledChecks, bool ImportCheck, bool Repair, bool DryRun, bool CheckEverything,
-    int MaxConsecutiveMissing, double MaxMissingPercent, bool ZeroFillHoles, double RepairWindowDays);
+    int MaxConsecutiveMissing, double MaxMissingPercent, bool ZeroFillHoles, double RepairWindowDays, double ConfirmDelayMinutes);
+
+/// <summary>A check of the file running now: segments it asks about, answered so far, and the answers by kind.</summary>
+public sealed record UiHealthCheckRunning(int Segments, int Answered, int Present, int Missing, int Unknown);
 
 /// <summary>One library file's health. State: healthy, degraded, broken, unknown. Repair: none, deferred, action-needed, ignored, dry-run.</summary>
 public sealed record UiHealthFile(
     Guid Id, string Path, string Name, long Size, string State, string Repair,
     DateTimeOffset? LastCheckedAt, DateTimeOffset NextCheckAt, bool Urgent,
     int Segments, int CheckedSegments, int UnknownSegments, int MissingSegments, int SuspectSegments,
-    string? Detail, string? RepairMessage, DateTimeOffset? LastRepairAt, int RepairAttempts);
+    string? Detail, string? RepairMessage, DateTimeOffset? LastRepairAt, int RepairAttempts)
+{
+    /// <summary>The check running now, with how far it got; null when none runs.</summary>
+    public required UiHealthCheckRunning? Checking { get; init; }
+}
 
 public sealed record UiHealthAuditEntry(long Id, DateTimeOffset At, string Path, string Action, string Detail);
 

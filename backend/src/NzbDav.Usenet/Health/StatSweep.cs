@@ -21,7 +21,7 @@ public sealed class StatSweep : IAsyncDisposable
 
     /// <param name="client">Providers and leases.</param>
     /// <param name="kind">The limiter pool: <see cref="OperationKind.HealthCheck"/> for sweeps, the job's pool for an import check.</param>
-    /// <param name="window">Most STATs one <see cref="CheckAsync"/> keeps out at once, so checks running together share the pipelines.</param>
+    /// <param name="window">Most STATs one <see cref="CheckAsync(IReadOnlyList{string}, CancellationToken)"/> keeps out at once, so checks running together share the pipelines.</param>
     public StatSweep(UsenetClient client, OperationKind kind, int window = 1024)
     {
         ArgumentNullException.ThrowIfNull(client);
@@ -46,10 +46,15 @@ public sealed class StatSweep : IAsyncDisposable
     /// STATs every id (duplicates are asked once each time they appear) and returns one outcome per
     /// id, in the same order. Cancelling ends the wait at once; what was not answered is Unknown.
     /// </summary>
-    public async Task<ArticleAvailability[]> CheckAsync(IReadOnlyList<string> messageIds, CancellationToken cancellationToken)
+    public Task<ArticleAvailability[]> CheckAsync(IReadOnlyList<string> messageIds, CancellationToken cancellationToken) =>
+        CheckAsync(messageIds, null, cancellationToken);
+
+    /// <summary>As above, counting answers into <paramref name="progress"/> as they come (for a page that shows a running check).</summary>
+    public async Task<ArticleAvailability[]> CheckAsync(IReadOnlyList<string> messageIds, SweepProgress? progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(messageIds);
-        var batch = new Batch(messageIds.Count, Math.Min(_window, Math.Max(1, messageIds.Count)));
+        progress?.Begin(messageIds.Count);
+        var batch = new Batch(messageIds.Count, Math.Min(_window, Math.Max(1, messageIds.Count)), progress);
         if (messageIds.Count == 0)
         {
             return batch.Results;
@@ -71,7 +76,7 @@ public sealed class StatSweep : IAsyncDisposable
 
     public ValueTask DisposeAsync() => _group.DisposeAsync();
 
-    private sealed class Batch(int count, int window)
+    private sealed class Batch(int count, int window, SweepProgress? progress)
     {
         private int _remaining = count;
         private int _cancelled;
@@ -91,6 +96,7 @@ public sealed class StatSweep : IAsyncDisposable
                 return;
             }
             Results[index] = result;
+            progress?.Answered(result);
             Slots.Release();
             if (Interlocked.Decrement(ref _remaining) == 0)
             {

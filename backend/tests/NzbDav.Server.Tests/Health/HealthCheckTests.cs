@@ -337,6 +337,42 @@ public sealed class HealthCheckTests
         Assert.Contains("no library file", unknown.GetProperty("error").GetString(), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task A_running_check_shows_on_the_health_page_how_many_segments_have_answered()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        const string Password = "correct horse battery";
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct, "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Password);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        using var ui = new UiClient(health.Host.Server.Http.BaseAddress!);
+        await ui.LoginAsync("admin", Password, ct);
+
+        async Task<JsonElement> FileAsync()
+        {
+            var view = await ui.GetJsonAsync("/ui/api/health", ct);
+            return view.GetProperty("files").EnumerateArray().Single(f => f.GetProperty("id").GetGuid() == itemId);
+        }
+
+        Assert.Equal(JsonValueKind.Null, (await FileAsync()).GetProperty("checking").ValueKind);
+        // A slow provider: the check of every segment takes seconds, long enough to be seen running.
+        health.Primary.Behavior.Latency = TimeSpan.FromSeconds(2);
+        var check = ui.PostAsync($"/ui/api/health/files/{itemId}/check", new { }, ct);
+        JsonElement running;
+        while ((running = (await FileAsync()).GetProperty("checking")).ValueKind == JsonValueKind.Null)
+            Assert.False(check.IsCompleted, "the check ended before the page saw it running");
+        Assert.Equal(HealthHost.Segments, running.GetProperty("segments").GetInt32());
+        var answered = running.GetProperty("answered").GetInt32();
+        Assert.InRange(answered, 0, HealthHost.Segments);
+        Assert.Equal(answered, running.GetProperty("present").GetInt32() + running.GetProperty("missing").GetInt32() + running.GetProperty("unknown").GetInt32());
+
+        var done = await ReadAsync(await check, HttpStatusCode.OK, ct);
+        Assert.Contains($"Checked {HealthHost.Segments} segments: {HealthHost.Segments} present", done.GetProperty("message").GetString(), StringComparison.Ordinal);
+        Assert.Equal(JsonValueKind.Null, done.GetProperty("file").GetProperty("checking").ValueKind);
+        Assert.Equal(JsonValueKind.Null, (await FileAsync()).GetProperty("checking").ValueKind);
+        Assert.Equal(HealthHost.ConfirmDelay.TotalMinutes, (await ui.GetJsonAsync("/ui/api/health", ct)).GetProperty("policy").GetProperty("confirmDelayMinutes").GetDouble(), 6);
+    }
+
     private static async Task<JsonElement> ReadAsync(HttpResponseMessage response, HttpStatusCode expected, CancellationToken cancellationToken)
     {
         using (response)

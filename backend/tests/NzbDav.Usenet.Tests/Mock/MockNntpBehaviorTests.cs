@@ -44,6 +44,27 @@ public sealed class MockNntpBehaviorTests
     }
 
     [Fact]
+    public async Task Control_LatencySetsTheDelayOfLaterAnswersAndRefusesNonsense()
+    {
+        await using var server = await StartAsync(new MockNntpOptions { AllowControl = true });
+        await using var client = await MockNntpServerTests.ConnectReadyAsync(server.Port);
+        await client.SendAsync("XMOCK LATENCY 250 100\r\n", Ct);
+        Assert.Equal("290 latency 250 ms ± 100 ms", await client.ReadLineAsync(Ct));
+        Assert.Equal((TimeSpan.FromMilliseconds(250), TimeSpan.FromMilliseconds(100)), (server.Behavior.Latency, server.Behavior.Jitter));
+
+        foreach (var nonsense in new[] { "XMOCK LATENCY fast", "XMOCK LATENCY 100 200", "XMOCK LATENCY -5" })
+        {
+            await client.SendAsync(nonsense + "\r\n", Ct);
+            Assert.StartsWith("501 usage: XMOCK LATENCY", await client.ReadLineAsync(Ct));
+        }
+
+        Assert.Equal(TimeSpan.FromMilliseconds(250), server.Behavior.Latency);
+        await client.SendAsync("XMOCK LATENCY 0\r\n", Ct);
+        Assert.Equal("290 latency 0 ms ± 0 ms", await client.ReadLineAsync(Ct));
+        Assert.Equal(TimeSpan.Zero, server.Behavior.Latency);
+    }
+
+    [Fact]
     public async Task MaxConnections_RefusesTheExtraConnectionWith502()
     {
         await using var server = await StartAsync(new MockNntpOptions { MaxConnections = 1 });

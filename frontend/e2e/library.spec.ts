@@ -406,3 +406,40 @@ test("the three pages at desktop width, at 375 px and dark, with nothing overflo
   await setQueuePaused(page, false);
   expect(errors).toEqual([]);
 });
+
+test("queue: a 1.5 MB upload shows how much has gone; sizes say what they count", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await nav(page, "Queue");
+  await setQueuePaused(page, true);
+  // An NZB of about 1.5 MB (the video's, padded with a comment), sent at 256 KB/s: about six seconds of upload.
+  const padded = Buffer.from(videoNzb.toString("utf8").replace("<nzb", `<!-- ${"padding ".repeat(190_000)}-->\n<nzb`), "utf8");
+  expect(padded.length).toBeGreaterThan(1_500_000);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+  try {
+    await page.getByLabel("NZB files").setInputFiles({ name: "Big.Upload.nzb", mimeType: "application/x-nzb", buffer: padded });
+    await page.getByLabel("Name", { exact: true }).fill("Big.Upload");
+    await page.getByRole("button", { name: "Add 1 file" }).click();
+    const progress = page.getByTestId("upload-progress");
+    await expect(progress).toContainText(/^Uploading ([1-9]\d?) % \(\d+(\.\d)? [KM]B of 1\.\d MB\)$/);
+    await expect(progress.getByRole("progressbar", { name: "Upload" })).toBeVisible();
+    await page.getByRole("region", { name: "Add NZBs" }).screenshot({ path: `${shots}/queue-upload-progress.png` });
+    await expect(page.getByRole("list", { name: "Add results" })).toContainText("Added Big.Upload.nzb", { timeout: 30_000 });
+    await expect(progress).toHaveCount(0);
+  } finally {
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  }
+
+  // In the queue the size is the NZB's articles as posted; in History, the files (yEnc's few per cent less).
+  const queued = queueItem(page, "Big.Upload").getByTestId("job-size");
+  await expect(queued).toHaveText(/^\d+ KB on Usenet$/);
+  await expect(queued).toHaveAttribute("title", /yEnc-encoded/);
+  await setQueuePaused(page, false);
+  await nav(page, "History");
+  const done = historyItem(page, "Big.Upload");
+  await expect(done.getByTestId("job-status")).toHaveText("Completed", { timeout: 30_000 });
+  await expect(done.getByTestId("job-size")).toHaveText("304 KB of files");
+  await expect(done.getByTestId("job-size")).toHaveAttribute("title", /larger \(yEnc/);
+  expect(errors).toEqual([]);
+});

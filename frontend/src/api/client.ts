@@ -32,15 +32,41 @@ export async function postJson<T>(path: string, body: unknown, csrfToken: string
   return read<T>(response);
 }
 
-/** POSTs a multipart form (files) with the anti-forgery token; the browser sets the boundary itself. */
-export async function postForm<T>(path: string, form: FormData, csrfToken: string): Promise<T> {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { Accept: "application/json", "X-CSRF-Token": csrfToken },
-    body: form,
-    credentials: "same-origin",
-  });
-  return read<T>(response);
+/** Bytes of a request body sent so far, of its whole size. */
+export interface UploadProgress {
+  sent: number;
+  total: number;
+}
+
+/**
+ * POSTs a multipart form (files) with the anti-forgery token (the browser sets the boundary),
+ * reporting the upload as it goes: XMLHttpRequest, because fetch's request body has no progress
+ * events. The answer is read by the same rules as every other call, 401s and refusals included.
+ */
+export function postFormWithProgress<T>(path: string, form: FormData, csrfToken: string, onProgress: (progress: UploadProgress) => void): Promise<T> {
+  return new Promise<Response>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.withCredentials = true;
+    xhr.responseType = "text";
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.setRequestHeader("X-CSRF-Token", csrfToken);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress({ sent: event.loaded, total: event.total });
+    };
+    xhr.onload = () => {
+      const headers = new Headers();
+      for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+        const colon = line.indexOf(":");
+        if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+      }
+      const empty = xhr.status === 204 || xhr.status === 205 || xhr.status === 304;
+      resolve(new Response(empty ? null : xhr.responseText, { status: xhr.status, statusText: xhr.statusText, headers }));
+    };
+    xhr.onerror = () => reject(new TypeError("The upload could not reach the server (network error)."));
+    xhr.onabort = () => reject(new DOMException("The upload was cancelled.", "AbortError"));
+    xhr.send(form);
+  }).then((response) => read<T>(response));
 }
 
 async function read<T>(response: Response): Promise<T> {

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { getJson, postForm, postJson } from "./client";
+import { getJson, postFormWithProgress, postJson, type UploadProgress } from "./client";
 import { apiPaths } from "./paths";
 import { currentCsrfToken } from "./session";
 import type { AddResult, AddUrlRequest, HistoryFilter, HistoryPage, Priority, QueueState, QueueView, RetryResult } from "./types";
@@ -44,7 +44,9 @@ function useJobChange<TVariables, TResult>(call: (variables: TVariables, csrfTok
   });
 }
 
-export const useUpload = () => useJobChange((form: FormData, token) => postForm<AddResult>(apiPaths.upload, form, token));
+/** Uploads NZBs; `onProgress` hears how much of the form has gone (the server then parses before it answers). */
+export const useUpload = (onProgress: (progress: UploadProgress) => void) =>
+  useJobChange((form: FormData, token) => postFormWithProgress<AddResult>(apiPaths.upload, form, token, onProgress));
 export const useAddUrl = () => useJobChange((body: AddUrlRequest, token) => postJson<AddResult>(apiPaths.addUrl, body, token));
 export const useQueuePause = () =>
   useJobChange((pause: boolean, token) => postJson<QueueState>(apiPaths.queuePause(pause), {}, token));

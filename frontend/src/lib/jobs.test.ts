@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addOptions, addProblem, categoryLabel, pageCount, pageRange, priorityLabel, uploadForm, type AddFields } from "./jobs";
+import { addOptions, addProblem, categoryLabel, pageCount, pageRange, priorityLabel, uploadForm, uploadProgressText, type AddFields } from "./jobs";
 
 const nzb = (name: string) => new File(['<?xml version="1.0"?><nzb/>'], name, { type: "application/x-nzb" });
 const fields: AddFields = { category: "tv", priority: 1, name: "My.Show", password: "secret" };
@@ -40,6 +40,14 @@ describe("addProblem", () => {
     expect(addProblem(0, "ftp://x/a.nzb")).toMatch(/http:\/\/ or https:\/\//);
     expect(addProblem(0, " HTTPS://x/a.nzb ")).toBeNull();
     expect(addProblem(3, "")).toBeNull();
+  });
+});
+
+describe("uploadProgressText", () => {
+  it("says how much went, then that the server checks the NZB", () => {
+    expect(uploadProgressText({ sent: 450_000, total: 1_000_000 })).toBe("Uploading 45 % (450 KB of 1.0 MB)");
+    expect(uploadProgressText({ sent: 0, total: 0 })).toBe("Uploading 0 % (0 B of 0 B)");
+    expect(uploadProgressText({ sent: 1_000_000, total: 1_000_000 })).toBe("Uploaded 1.0 MB: checking the NZB…");
   });
 });
 

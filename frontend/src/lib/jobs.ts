@@ -1,3 +1,4 @@
+import { bytes } from "./format";
 import type { AddOptions, Priority } from "../api/types";
 
 export const priorities: { value: Priority; label: string }[] = [
@@ -65,4 +66,18 @@ export function pageRange(page: number, pageSize: number, total: number): string
 
 export function pageCount(pageSize: number, total: number): number {
   return Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
+}
+
+/** The queue's size (and a failed job's): what the NZB lists, as posted. */
+export const queueSizeHelp =
+  "The NZB's articles as posted, yEnc-encoded: the files themselves come to a few per cent less, which History shows once the job completes.";
+
+/** A completed job's size: its files as they play. */
+export const historySizeHelp = "The files' size as they play; the articles on Usenet were a few per cent larger (yEnc's encoding).";
+
+/** "Uploading 45 % (450 KB of 1.0 MB)", then "Uploaded 1.0 MB: checking the NZB…" while the server parses it. */
+export function uploadProgressText(progress: { sent: number; total: number }): string {
+  if (progress.total > 0 && progress.sent >= progress.total) return `Uploaded ${bytes(progress.total)}: checking the NZB…`;
+  const share = progress.total > 0 ? Math.floor((progress.sent / progress.total) * 100) : 0;
+  return `Uploading ${share} % (${bytes(progress.sent)} of ${bytes(progress.total)})`;
 }

@@ -6,7 +6,7 @@ import type { HistoryFilter, HistoryJob } from "../api/types";
 import { Pager } from "../components/Pager";
 import { filesPageUrl } from "../lib/files";
 import { bytes } from "../lib/format";
-import { categoryLabel } from "../lib/jobs";
+import { categoryLabel, historySizeHelp, queueSizeHelp } from "../lib/jobs";
 import { useDebounced } from "../lib/useDebounced";
 import { usePageOf } from "../lib/usePageOf";
 import { Moment } from "../components/Moment";
@@ -83,7 +83,12 @@ function HistoryItem({ job }: { job: HistoryJob }) {
         </span>
       </div>
       <div className="muted small">
-        {categoryLabel(job.category)} · {bytes(job.totalBytes)} · {failed ? "failed" : "completed"} <Moment iso={job.completedAt ?? job.addedAt} />
+        {categoryLabel(job.category)} ·{" "}
+        <span data-testid="job-size" title={failed ? queueSizeHelp : historySizeHelp}>
+          {bytes(job.totalBytes)}
+          {failed ? " on Usenet" : " of files"}
+        </span>{" "}
+        · {failed ? "failed" : "completed"} <Moment iso={job.completedAt ?? job.addedAt} />
       </div>
       {failed && job.failMessage && (
         <p className="error fail-message" data-testid="fail-message">

@@ -2,7 +2,8 @@ import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { useAddUrl, useJobDelete, useJobPause, useJobPriority, useQueue, useQueuePause, useUpload } from "../api/jobs";
 import type { AddResult, Priority, QueueJob } from "../api/types";
 import { bytes, duration, rate } from "../lib/format";
-import { addOptions, addProblem, categoryLabel, priorities, uploadForm, type AddFields } from "../lib/jobs";
+import { addOptions, addProblem, categoryLabel, priorities, queueSizeHelp, uploadForm, uploadProgressText, type AddFields } from "../lib/jobs";
+import type { UploadProgress } from "../api/client";
 import { Field } from "../components/Field";
 
 /** What is waiting or being processed, in run order, with a panel to add NZBs by file or URL. */
@@ -70,7 +71,8 @@ function AddPanel({ categories }: { categories: string[] }) {
   const [dragging, setDragging] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [result, setResult] = useState<AddResult | null>(null);
-  const upload = useUpload();
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const upload = useUpload(setProgress);
   const addUrl = useAddUrl();
   const busy = upload.isPending || addUrl.isPending;
   const serverError = upload.error ?? addUrl.error;
@@ -96,6 +98,7 @@ function AddPanel({ categories }: { categories: string[] }) {
     upload.reset();
     addUrl.reset();
     setResult(null);
+    setProgress(null);
     if (files.length > 0) {
       upload.mutate(uploadForm(files, fields), {
         onSuccess: (answer) => {
@@ -221,9 +224,17 @@ function AddPanel({ categories }: { categories: string[] }) {
             {problem ?? serverError?.message}
           </p>
         )}
-        <button type="submit" disabled={busy}>
-          {busy ? "Adding…" : submitLabel}
-        </button>
+        <div className="submit-row">
+          <button type="submit" disabled={busy}>
+            {busy ? "Adding…" : submitLabel}
+          </button>
+          {upload.isPending && progress && (
+            <span className="upload-progress" role="status" data-testid="upload-progress">
+              <progress max={Math.max(1, progress.total)} value={progress.sent} aria-label="Upload" />
+              <span className="small">{uploadProgressText(progress)}</span>
+            </span>
+          )}
+        </div>
       </form>
 
       <div role="status">
@@ -265,7 +276,10 @@ function QueueItem({ job }: { job: QueueJob }) {
         {job.hasPassword && <span className="pill">password</span>}
       </div>
       <div className="muted small">
-        {categoryLabel(job.category)} · {bytes(job.totalBytes)}
+        {categoryLabel(job.category)} ·{" "}
+        <span data-testid="job-size" title={queueSizeHelp}>
+          {bytes(job.totalBytes)} on Usenet
+        </span>
         {job.timeLeftSeconds !== null && <> · {duration(job.timeLeftSeconds)} left</>}
         {job.step && <> · {job.step}</>}
       </div>

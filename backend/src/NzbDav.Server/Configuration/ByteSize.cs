@@ -62,6 +62,22 @@ public static partial class ByteSize
     /// The count in the largest unit that states it exactly with at most two decimals ("64 MiB",
     /// "1.5 GiB"), else in bytes with thousands separators ("1,000,000,000 B"), so that reading it back gives the same count.
     /// </summary>
+    /// <summary>A size to read, not to parse back: "304 KB", "1.5 GB" (three significant digits at most).</summary>
+    public static string Approximate(long bytes)
+    {
+        // Decimal units, as the web UI shows sizes and as players and providers quote them.
+        string[] units = ["B", "KB", "MB", "GB", "TB", "PB"];
+        var scaled = (double)Math.Max(0, bytes);
+        var unit = 0;
+        while (scaled >= 1000 && unit < units.Length - 1)
+        {
+            scaled /= 1000;
+            unit++;
+        }
+        var text = unit == 0 || scaled >= 100 ? scaled.ToString("0", CultureInfo.InvariantCulture) : scaled.ToString("0.0", CultureInfo.InvariantCulture);
+        return text + " " + units[unit];
+    }
+
     public static string Format(long bytes)
     {
         for (var power = Units.Length - 1; power >= 1; power--)

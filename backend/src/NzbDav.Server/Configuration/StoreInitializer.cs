@@ -29,7 +29,8 @@ public sealed class StoreInitializer(
 
         var generated = ApiKeyProvider.NewKey();
         await secrets.SetAsync(new Dictionary<string, string> { [StoredSecretsSource.ApiKey] = generated }, cancellationToken);
-        logger.LogWarning("Generated the SABnzbd API key {ApiKey}; enter it in Sonarr/Radarr (it is stored and not shown again)", generated);
+        // Not "shown once": Settings → Integrations shows it whenever needed (and the demo line prints it).
+        logger.LogWarning("Generated the SABnzbd API key {ApiKey} and stored it; enter it in Sonarr/Radarr (the web UI shows it again under Settings → Integrations)", generated);
     }
 
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;

@@ -188,7 +188,7 @@ public sealed class HealthCheckService(
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         var deferred = await context.FileHealth.AsNoTracking()
             .Where(h => h.State == FileHealthState.Broken && h.Repair == RepairStatus.Deferred)
-            .Select(h => h.DavItemId).Take(100).ToListAsync(cancellationToken);
+            .OrderBy(h => h.LastRepairAt).Select(h => h.DavItemId).Take(100).ToListAsync(cancellationToken);
         return deferred.Where(id => !_repairRetryAt.TryGetValue(id, out var at) || at <= now).ToList();
     }
 

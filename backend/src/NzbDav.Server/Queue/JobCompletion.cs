@@ -14,6 +14,7 @@ public sealed class JobCompletion(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     IOptionsMonitor<NzbDavOptions> options,
     IOptionsMonitor<HealthOptions> healthOptions,
+    IOptionsMonitor<MountOptions> mount,
     LibraryChanges changes,
     TimeProvider timeProvider,
     ILogger<JobCompletion> logger)
@@ -74,7 +75,17 @@ public sealed class JobCompletion(
         await context.SaveChangesAsync(cancellationToken);
         await transaction.CommitAsync(cancellationToken);
         changes.Changed(job.Category);
-        logger.LogInformation("Completed {NzoId} {JobName}: {Files} file(s), {Bytes} bytes at {Storage}", job.NzoId, job.Name, files.Count, total, storage);
+        // The storage path is where Sonarr/Radarr look: on the mount, which may not be up (or be someone else's rclone).
+        if (mount.CurrentValue.Enabled)
+        {
+            logger.LogInformation("Completed {NzoId} {JobName}: {Files} file(s), {Size}; Sonarr/Radarr import it from {Storage} on the managed mount",
+                job.NzoId, job.Name, files.Count, ByteSize.Approximate(total), storage);
+        }
+        else
+        {
+            logger.LogInformation("Completed {NzoId} {JobName}: {Files} file(s), {Size}; Sonarr/Radarr import it from {Storage} once this server's WebDAV is mounted there (the managed mount is off)",
+                job.NzoId, job.Name, files.Count, ByteSize.Approximate(total), storage);
+        }
     }
 
     public async Task FailAsync(Guid jobId, string reason, CancellationToken cancellationToken)

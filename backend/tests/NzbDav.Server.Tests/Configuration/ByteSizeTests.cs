@@ -55,4 +55,14 @@ public sealed class ByteSizeTests
         Assert.True(ByteSize.TryParse(expected, out var back, out _));
         Assert.Equal(bytes, back);
     }
+
+    [Theory]
+    [InlineData(303_904L, "304 KB")]
+    [InlineData(999L, "999 B")]
+    [InlineData(1_500_000L, "1.5 MB")]
+    [InlineData(41_943_040L, "41.9 MB")]
+    [InlineData(0L, "0 B")]
+    [InlineData(-5L, "0 B")]
+    public void Sizes_for_reading_are_rounded_in_decimal_units_as_the_UI_shows_them(long bytes, string expected) =>
+        Assert.Equal(expected, ByteSize.Approximate(bytes));
 }

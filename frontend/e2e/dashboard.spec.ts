@@ -164,6 +164,29 @@ test("while files play, the streams table shows what each fetched and the Provid
   expect(errors).toEqual([]);
 });
 
+test("the chart breaks its lines over a time the page got no samples, instead of drawing across it", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await expect(page.getByTestId("live-state")).toHaveText("live");
+  const chart = page.getByTestId("rate-chart");
+  await expect(chart).toHaveAttribute("data-points", /^([3-9]|\d\d+)$/);
+  await expect(chart).toHaveAttribute("data-gaps", "0");
+  // The machine loses its network for a few seconds (a laptop asleep would do the same): the feed drops.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  // Going offline does not end a connection already open: stop it as a dropped network would.
+  await page.evaluate(() => window.stop());
+  await expect(page.getByTestId("live-state")).toHaveText("reconnecting");
+  // Some seconds without samples: the time a gap is made of.
+  await new Promise((resolve) => setTimeout(resolve, 4_500));
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await expect(page.getByTestId("live-state")).toHaveText("live", { timeout: 20_000 });
+  await expect(chart).toHaveAttribute("data-gaps", "1");
+  // The page kept what it showed through the blink; the line saying the server did not answer is gone.
+  await expect(page.getByTestId("server-unreachable")).toHaveCount(0);
+  expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e))).toEqual([]);
+});
+
 test("a provider that goes away is shown down, with its last error in plain words and since when", async ({ page }) => {
   const errors = watchConsole(page);
   await logIn(page);

@@ -11,13 +11,16 @@ export function Layout() {
   useSessionSync();
 
   let content;
+  // A session check that fails after one worked (the network blinked, the server restarts) keeps the
+  // page as it is, with a line saying so: wiping it would lose what it holds (the dashboard's chart).
+  const unreachable = session.isError ? (
+    <p role="alert" className="error" data-testid="server-unreachable">
+      The server did not answer: {session.error.message}
+      {session.data ? " Trying again; what is shown may be out of date." : ""}
+    </p>
+  ) : null;
   if (session.isPending) content = <p className="muted">Loading…</p>;
-  else if (session.isError)
-    content = (
-      <p role="alert" className="error">
-        The server did not answer: {session.error.message}
-      </p>
-    );
+  else if (!session.data) content = unreachable;
   else if (session.data.setupRequired) content = <SetupPage />;
   else if (!session.data.authenticated) content = <LoginPage />;
   else
@@ -59,6 +62,7 @@ export function Layout() {
         )}
       </header>
       <main id="main" tabIndex={-1}>
+        {session.data && unreachable}
         {content}
       </main>
     </div>

@@ -14,8 +14,9 @@ export type EconomyView = components["schemas"]["EconomyView"];
 
 export interface RatePoint {
   at: number;
-  served: number;
-  fetched: number;
+  /** null marks a gap: no sample came for a while (the page slept, the feed dropped, the server restarted). */
+  served: number | null;
+  fetched: number | null;
 }
 
 export type LiveState = "connecting" | "live" | "reconnecting";
@@ -64,11 +65,22 @@ export function useLiveFeed() {
   return { snapshot: feed.snapshot, state, history: feed.history };
 }
 
-/** Adds a point, keeping the last `historyLength`, and never the same instant twice (a reconnect resends the latest). */
+/**
+ * Adds a point, keeping the last `historyLength`, and never the same instant twice (a reconnect
+ * resends the latest). After a silence longer than three ticks (the spacing of the two points
+ * before, at least one second) a gap point goes first, so the chart breaks its lines there instead
+ * of drawing one across the time nothing was sampled. (The snapshot's own `intervalSeconds` is the
+ * time since the sampler's previous sample, long after a silence, so it cannot tell.)
+ */
 export function appendPoint(points: RatePoint[], point: RatePoint): RatePoint[] {
   const last = points[points.length - 1];
   if (last && last.at >= point.at) return points;
-  const next = points.length >= historyLength ? points.slice(points.length - historyLength + 1) : points.slice();
+  const before = points[points.length - 2];
+  const tick = Math.max(1, before && before.served !== null && last ? last.at - before.at : 1);
+  const gap = last !== undefined && last.served !== null && point.at - last.at > 3 * tick;
+  const keep = historyLength - (gap ? 2 : 1);
+  const next = points.length > keep ? points.slice(points.length - keep) : points.slice();
+  if (gap) next.push({ at: last.at + tick, served: null, fetched: null });
   next.push(point);
   return next;
 }

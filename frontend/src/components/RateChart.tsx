@@ -44,5 +44,7 @@ export function RateChart({ points }: { points: RatePoint[] }) {
     chart.current?.setData([points.map((p) => p.at), points.map((p) => p.served), points.map((p) => p.fetched)]);
   }, [points]);
 
-  return <div ref={container} className="chart" aria-label="Bytes served and fetched per second" role="img" />;
+  // The gaps (silences in the feed) are counted on the element: the canvas cannot be read by a test.
+  const gaps = points.reduce((n, p) => (p.served === null ? n + 1 : n), 0);
+  return <div ref={container} className="chart" aria-label="Bytes served and fetched per second" role="img" data-gaps={gaps} data-points={points.length} data-testid="rate-chart" />;
 }

@@ -294,7 +294,14 @@ test.describe("files", () => {
     await page.getByRole("link", { name: "default/" }).click();
     await page.getByRole("link", { name: "NzbDav.Demo.Video/", exact: true }).click();
     await expect(page.getByRole("navigation", { name: "Folder path" })).toHaveText("content/default/NzbDav.Demo.Video");
-    await page.getByRole("button", { name: "NzbDav.Demo.Video.mkv" }).click();
+    // The file's name opens its actions: it says so (a disclosure, collapsed), and is not drawn as a link.
+    const name = page.getByRole("button", { name: "NzbDav.Demo.Video.mkv" });
+    await expect(name).toHaveAttribute("aria-expanded", "false");
+    await expect(name).toHaveAttribute("title", /actions/);
+    const color = (locator: Locator) => locator.evaluate((e) => getComputedStyle(e).color);
+    expect(await color(name)).not.toBe(await color(page.getByRole("link", { name: ".. (up)" })));
+    await name.click();
+    await expect(name).toHaveAttribute("aria-expanded", "true");
     const panel = page.getByRole("region", { name: "NzbDav.Demo.Video.mkv actions" });
 
     // The download is the very file WebDAV serves.

@@ -76,7 +76,17 @@ function Listing({ parent, entries }: { parent: string | null; entries: FileEntr
                     <Link to={filesPageUrl(entry.path)}>{entry.name}/</Link>
                   ) : (
                     <>
-                      <button type="button" className="link" aria-expanded={open === entry.path} onClick={() => setOpen(open === entry.path ? null : entry.path)}>
+                      {/* Not a link (it goes nowhere): a disclosure that opens the file's actions, and looks like one. */}
+                      <button
+                        type="button"
+                        className="disclosure"
+                        aria-expanded={open === entry.path}
+                        title="Show this file's actions: download, copy its address, play, test"
+                        onClick={() => setOpen(open === entry.path ? null : entry.path)}
+                      >
+                        <span className="disclosure-mark" aria-hidden="true">
+                          {open === entry.path ? "▾" : "▸"}
+                        </span>
                         {entry.name}
                       </button>
                       {entry.health && (

@@ -59,7 +59,7 @@ interface ApiProvider {
 
 interface ApiSettings {
   providers: ApiProvider[];
-  settings: { key: string; value: string | null }[];
+  settings: { key: string; value: string | null; stored: boolean }[];
 }
 
 async function apiSettings(page: Page): Promise<ApiSettings> {
@@ -338,12 +338,6 @@ test("generic settings: a checkbox, a number and sizes in units saved, shown as 
   await expect(streaming.getByLabel("Memory budget", { exact: true })).toHaveValue("1.5 GiB");
   await expect(streaming).toContainText("from web UI");
 
-  const queue = page.getByRole("form", { name: "Queue settings" });
-  const beforeRefusal = errors.length;
-  await queue.getByLabel("Jobs at once", { exact: true }).fill("99");
-  await queue.getByRole("button", { name: "Save" }).click();
-  await expect(queue.getByRole("alert")).toHaveText("Jobs at once must be between 1 and 16; 99 is not.");
-  expectOnlyRefusals(errors, beforeRefusal, 400);
 
   for (const label of ["Serve unverified bytes", "Read-ahead at start", "Memory budget"]) await streaming.getByRole("button", { name: `Reset ${label}` }).click();
   await expect(streaming.getByLabel("Serve unverified bytes", { exact: true })).toBeChecked();
@@ -431,5 +425,76 @@ test("the page at desktop width, at 375 px and dark, with nothing overflowing; l
     // The pools table fits too, without scrolling sideways.
     expect(await page.locator(".budget .table-scroll").evaluate((e) => e.scrollWidth <= e.clientWidth), `settings${variant.suffix}: the pools table scrolls`).toBe(true);
   }
+  expect(errors).toEqual([]);
+});
+
+test("every kind of field given empty, too long, the wrong type or out of range says so under itself, and nothing is half-saved", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openSettings(page);
+  const queue = page.getByRole("form", { name: "Queue settings" });
+  const sab = page.getByRole("form", { name: "SABnzbd settings" });
+  const mount = page.getByRole("form", { name: "Mount settings" });
+  const webdav = page.getByRole("form", { name: "WebDAV settings" });
+  /** The message under a field, found through the field's own description (aria-describedby). */
+  const messageOf = async (field: Locator) => {
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    return field.evaluate((e) => {
+      const ids = (e.getAttribute("aria-describedby") ?? "").split(" ");
+      return ids.map((id) => document.getElementById(id)).find((d) => d?.classList.contains("field-error"))?.textContent ?? "";
+    });
+  };
+
+  // A whole number: the browser's number field takes no letters (the wrong type cannot be typed);
+  // out of range is said as it is typed.
+  const jobs = queue.getByLabel("Jobs at once", { exact: true });
+  const articles = queue.getByLabel("Articles in flight per job", { exact: true });
+  await expect(jobs).toHaveAttribute("type", "number");
+  await articles.fill("48"); // a good edit beside a bad one: it must not be saved alone
+  await jobs.fill("99");
+  expect(await messageOf(jobs)).toBe("Jobs at once must be between 1 and 16; 99 is not.");
+  await queue.getByRole("button", { name: "Save" }).click();
+  await expect(queue.getByRole("alert").last()).toHaveText("Nothing was saved: correct the field marked above.");
+  // Empty (said once Save was tried, not while someone is still typing).
+  await jobs.fill("");
+  expect(await messageOf(jobs)).toBe("Jobs at once cannot be empty.");
+
+  // A list of names: one that cannot be a category.
+  const categories = sab.getByLabel("Categories", { exact: true });
+  await categories.fill("tv, movies, ../etc");
+  expect(await messageOf(categories)).toBe("Categories: '../etc' is not a usable name (letters, digits, '-', '_' and '.' only, at most 64).");
+
+  // A text: too long (a paste gone wrong), then of the wrong shape.
+  const publicUrl = webdav.getByLabel("Public URL", { exact: true });
+  await publicUrl.fill(`https://example.com/${"a".repeat(2000)}`);
+  expect(await messageOf(publicUrl)).toBe("Public URL can have at most 1,024 characters; this has 2,020.");
+  await publicUrl.fill("dav.example.com");
+  expect(await messageOf(publicUrl)).toBe("Public URL must be an http:// or https:// address; 'dav.example.com' is not.");
+  const mountPath = mount.getByLabel("Mount path", { exact: true });
+  await mountPath.fill("mnt/nzbdav");
+  expect(await messageOf(mountPath)).toBe("Mount path must be an absolute path (starting with '/'); 'mnt/nzbdav' is not.");
+  await queue.screenshot({ path: `${shots}/settings-field-errors.png` });
+
+  // Nothing of the refused forms reached the server, not even the good edit beside the bad one.
+  const stored = (await apiSettings(page)).settings;
+  for (const key of ["NzbDav:Queue:ArticleConcurrency", "NzbDav:Queue:MaxConcurrentJobs", "NzbDav:Categories", "NzbDav:WebDav:PublicUrl", "NzbDav:MountPath"])
+    expect(stored.find((s) => s.key === key)?.stored, key).toBe(false);
+
+  // A provider's form: an integer out of range, a text too long, each under its field.
+  await page.getByRole("button", { name: "Add provider" }).click();
+  const form = page.getByRole("form", { name: "Add provider" });
+  await form.getByLabel("Name", { exact: true }).fill("third");
+  await form.getByLabel("Host", { exact: true }).fill("news.example.com");
+  await form.getByLabel("Port", { exact: true }).fill("70000");
+  await form.getByRole("button", { name: "Test" }).click();
+  await expect(form.getByLabel("Port", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByRole("alert").filter({ hasText: /^Port must be/ })).toContainText("65535");
+  await form.getByLabel("Port", { exact: true }).fill("563");
+  await form.getByLabel("Name", { exact: true }).fill("n".repeat(65));
+  await form.getByRole("button", { name: "Test" }).click();
+  await expect(form.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByRole("alert").filter({ hasText: /^Name must be/ })).toContainText("64 characters");
+  await form.getByRole("button", { name: "Cancel" }).click();
+  await expect(providerItem(page, "n".repeat(65))).toHaveCount(0);
   expect(errors).toEqual([]);
 });

@@ -5,6 +5,8 @@ import {
   bytesHint,
   changedValues,
   groupBySection,
+  fieldOfRefusal,
+  fieldProblem,
   fieldProblems,
   initialValue,
   masked,
@@ -133,6 +135,45 @@ describe("sizes in settings", () => {
     expect(fieldProblems([budget], { "Streaming:MemoryBudgetBytes": " " })).toEqual({ "Streaming:MemoryBudgetBytes": "Memory budget cannot be empty." });
     expect(fieldProblems([limit], { "Streaming:MaxReadAheadBytes": "" })).toEqual({});
     expect(fieldProblems([budget], { "Streaming:MemoryBudgetBytes": "64MB" })).toEqual({});
+  });
+});
+
+describe("fieldProblem, one case per kind of field", () => {
+  const jobs = setting("NzbDav:Queue:MaxConcurrentJobs", { label: "Jobs at once", type: "Number", min: 1, max: 16 });
+  const guarantee = setting("Usenet:Limiter:QueueGuarantee", { label: "Queue guarantee", type: "Number", min: 0, nullable: true });
+  const categories = setting("NzbDav:Categories", { label: "Categories", type: "List" });
+  const mountPath = setting("NzbDav:MountPath", { label: "Mount path", type: "Text" });
+  const publicUrl = setting("NzbDav:WebDav:PublicUrl", { label: "Public URL", type: "Text", nullable: true });
+  const cacheSize = setting("Mount:VfsCacheMaxSize", { label: "VFS cache size", type: "Text" });
+
+  it("words a number that is not one, or out of range, as the server does", () => {
+    expect(fieldProblem(jobs, "4x")).toBe("Jobs at once must be a whole number; '4x' is not.");
+    expect(fieldProblem(jobs, "2.5")).toBe("Jobs at once must be a whole number; '2.5' is not.");
+    expect(fieldProblem(jobs, "99")).toBe("Jobs at once must be between 1 and 16; 99 is not.");
+    expect(fieldProblem(guarantee, "-1")).toBe("Queue guarantee must be at least 0; -1 is not.");
+    expect(fieldProblem(jobs, " 4 ")).toBeNull();
+    expect(fieldProblem(guarantee, "")).toBeNull();
+    expect(fieldProblem(jobs, "")).toBe("Jobs at once cannot be empty.");
+  });
+
+  it("refuses a text that is too long, or of the wrong shape, and a category that cannot be a name", () => {
+    expect(fieldProblem(publicUrl, `https://example.com/${"a".repeat(2000)}`)).toBe("Public URL can have at most 1,024 characters; this has 2,020.");
+    expect(fieldProblem(publicUrl, "example.com")).toBe("Public URL must be an http:// or https:// address; 'example.com' is not.");
+    expect(fieldProblem(publicUrl, "https://dav.example.com/")).toBeNull();
+    expect(fieldProblem(mountPath, "mnt/nzbdav")).toBe("Mount path must be an absolute path (starting with '/'); 'mnt/nzbdav' is not.");
+    expect(fieldProblem(cacheSize, "lots")).toBe("VFS cache size must be a size in rclone's units, e.g. 20G, 512M or off; 'lots' is not.");
+    expect(fieldProblem(cacheSize, "20G")).toBeNull();
+    expect(fieldProblem(categories, "tv, ../etc")).toBe("Categories: '../etc' is not a usable name (letters, digits, '-', '_' and '.' only, at most 64).");
+    expect(fieldProblem(categories, "tv, TV")).toBe("Categories: a name appears twice.");
+    expect(fieldProblem(categories, "")).toBeNull();
+  });
+
+  it("finds the field a refusal names, the longest label first", () => {
+    const start = setting("Streaming:StartReadAheadBytes", { label: "Read-ahead at start", type: "Bytes" });
+    const ranged = setting("Streaming:RangedStartReadAheadBytes", { label: "Read-ahead at start (ranged)", type: "Bytes" });
+    expect(fieldOfRefusal([start, ranged], "Read-ahead at start (ranged) must be between 1 B and 64 MiB; 1 GiB is not.")).toBe("Streaming:RangedStartReadAheadBytes");
+    expect(fieldOfRefusal([start, ranged], "Read-ahead at start: 'x' is not a size")).toBe("Streaming:StartReadAheadBytes");
+    expect(fieldOfRefusal([start], "The queue guarantee would leave streaming fewer than 2 connections.")).toBeNull();
   });
 });
 

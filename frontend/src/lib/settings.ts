@@ -51,25 +51,85 @@ export function changedValues(settings: readonly Setting[], edits: Readonly<Reco
   return values;
 }
 
+/** The longest value any setting takes (SettingCatalog.MaxTextLength on the server). */
+export const maxTextLength = 1024;
+
+const count = (n: number) => n.toLocaleString("en-US");
+
 /**
- * What is wrong with the edits before they are sent, by key: a size that does not read, or is out
- * of the field's range, worded in units. Empty nullable fields (automatic) are fine.
+ * What is wrong with one edit before it is sent, worded as the server words it (SettingCatalog.Normalize):
+ * empty, too long, not a whole number, out of range (sizes in units), a category name that cannot
+ * be used, or a text of the wrong shape. null when it is fine; an empty nullable field is automatic.
  */
+export function fieldProblem(setting: Setting, edit: string): string | null {
+  const text = edit.trim();
+  const label = setting.label;
+  if (text.length > maxTextLength) return `${label} can have at most ${count(maxTextLength)} characters; this has ${count(text.length)}.`;
+  if (text === "") return setting.nullable || setting.type === "List" ? null : `${label} cannot be empty.`;
+  switch (setting.type) {
+    case "Bytes":
+      return sizeProblem(label, edit, setting.min, setting.max);
+    case "Number": {
+      if (!/^[+-]?\d+$/.test(text)) return `${label} must be a whole number; '${text}' is not.`;
+      const number = Number(text);
+      const min = setting.min ?? Number.MIN_SAFE_INTEGER;
+      const max = setting.max ?? 2_147_483_647;
+      if (number < min || number > max)
+        return setting.max != null ? `${label} must be between ${setting.min} and ${setting.max}; ${number} is not.` : `${label} must be at least ${setting.min}; ${number} is not.`;
+      return null;
+    }
+    case "List": {
+      const items = text
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item !== "");
+      const bad = items.find((item) => !/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/.test(item));
+      if (bad !== undefined) return `${label}: '${bad}' is not a usable name (letters, digits, '-', '_' and '.' only, at most 64).`;
+      if (new Set(items.map((item) => item.toLowerCase())).size !== items.length) return `${label}: a name appears twice.`;
+      return null;
+    }
+    case "Text":
+      return textProblem(setting, text);
+    default:
+      return null;
+  }
+}
+
+/** The text settings with a shape of their own. */
+function textProblem(setting: Setting, text: string): string | null {
+  const label = setting.label;
+  switch (setting.key) {
+    case "NzbDav:MountPath":
+      return text.startsWith("/") ? null : `${label} must be an absolute path (starting with '/'); '${text}' is not.`;
+    case "Mount:VfsCacheMaxSize":
+      return /^(off|\d+(\.\d+)?[bBkKmMgGtTpP]?)$/.test(text) ? null : `${label} must be a size in rclone's units, e.g. 20G, 512M or off; '${text}' is not.`;
+    case "Mount:DirCacheTime":
+      return /^(\d+(\.\d+)?(ns|us|ms|s|m|h|d|w|M|y))+$/.test(text) ? null : `${label} must be a duration in rclone's units, e.g. 30s, 5m or 1h; '${text}' is not.`;
+    case "NzbDav:WebDav:PublicUrl":
+      return /^https?:\/\/[^\s/]+/i.test(text) ? null : `${label} must be an http:// or https:// address; '${text}' is not.`;
+    default:
+      return null;
+  }
+}
+
+/** What is wrong with the edits before they are sent, by key (see `fieldProblem`). */
 export function fieldProblems(settings: readonly Setting[], edits: Readonly<Record<string, string>>): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const setting of settings) {
     const edit = edits[setting.key];
     if (edit === undefined || setting.locked) continue;
-    if (edit.trim() === "") {
-      if (!setting.nullable && setting.type !== "List") problems[setting.key] = `${setting.label} cannot be empty.`;
-      continue;
-    }
-    if (setting.type === "Bytes") {
-      const problem = sizeProblem(setting.label, edit, setting.min, setting.max);
-      if (problem) problems[setting.key] = problem;
-    }
+    const problem = fieldProblem(setting, edit);
+    if (problem) problems[setting.key] = problem;
   }
   return problems;
+}
+
+/** The field a refusal from the server names ("Jobs at once must be…"), so it can be marked where it is. */
+export function fieldOfRefusal(settings: readonly Setting[], message: string): string | null {
+  const named = settings.filter((s) => message.startsWith(`${s.label} `) || message.startsWith(`${s.label}:`));
+  // "Read-ahead at start (ranged)" before "Read-ahead at start": the longest label that fits.
+  named.sort((a, b) => b.label.length - a.label.length);
+  return named[0]?.key ?? null;
 }
 
 /** The placeholder of an empty field: what the server does when nothing is set. */

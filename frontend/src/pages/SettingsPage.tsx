@@ -6,7 +6,7 @@ import { MountStatus } from "../components/MountStatus";
 import { useMountState } from "../api/integrations";
 import { CopyButton } from "../components/CopyButton";
 import { CheckField, Field } from "../components/Field";
-import { bytesHint, changedValues, fieldProblems, groupBySection, masked, placeholderOf, shownValue, sourceNote, webDavProblem } from "../lib/settings";
+import { bytesHint, changedValues, fieldOfRefusal, fieldProblems, groupBySection, masked, placeholderOf, shownValue, sourceNote, webDavProblem } from "../lib/settings";
 import { ArrCard } from "./settings/ArrCard";
 import { ProvidersCard } from "./settings/ProvidersCard";
 
@@ -135,6 +135,15 @@ function SettingsForm({ settings, label }: { settings: Setting[]; label: string 
   const changed = Object.keys(changes).length;
   const problems = fieldProblems(settings, edits);
   const [tried, setTried] = useState(false);
+  // A refusal that names a field of this form (a rule across fields, or one the page does not know) is marked there too.
+  const refused = save.isError ? fieldOfRefusal(settings, save.error.message) : null;
+
+  /** A field's message: what is wrong as it is typed (an empty field only once Save was tried), else the server's refusal naming it. */
+  function shownError(key: string): string | undefined {
+    const problem = problems[key];
+    if (problem && (tried || !problem.endsWith("cannot be empty."))) return problem;
+    return refused === key ? save.error?.message : undefined;
+  }
 
   function edit(key: string, value: string) {
     setSaved(false);
@@ -178,7 +187,7 @@ function SettingsForm({ settings, label }: { settings: Setting[]; label: string 
             key={s.key}
             setting={s}
             value={shownValue(s, edits)}
-            error={tried || s.type === "Bytes" ? problems[s.key] : undefined}
+            error={shownError(s.key)}
             busy={save.isPending}
             onChange={(v) => edit(s.key, v)}
             onReset={() => reset(s.key)}

@@ -112,6 +112,9 @@ public static partial class SettingCatalog
             "Base URL written into .strm files.", SettingType.Text, Nullable: true, Automatic: "the request's own address"),
     ];
 
+    /// <summary>The longest value any setting takes (a URL, a path, a category list); beyond it a paste went wrong.</summary>
+    public const int MaxTextLength = 1024;
+
     private const long StreamingCeiling = NzbDav.Streaming.StreamingOptions.ReadAheadCeilingBytes;
 
     public static SettingDefinition? Find(string key) =>
@@ -125,6 +128,11 @@ public static partial class SettingCatalog
     {
         error = null;
         var text = value.Trim();
+        if (text.Length > MaxTextLength)
+        {
+            error = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{definition.Label} can have at most {MaxTextLength:N0} characters; this has {text.Length:N0}.");
+            return text;
+        }
         if (text.Length == 0)
         {
             if (definition.Nullable)

@@ -75,6 +75,10 @@ public sealed class UiSettingsTests
             // The managed mount's main flags, in rclone's own units.
             await AssertRefusedAsync(ui, new() { ["Mount:VfsCacheMaxSize"] = "lots" }, HttpStatusCode.BadRequest, "VFS cache size must be a size in rclone's units", ct);
             await AssertRefusedAsync(ui, new() { ["Mount:DirCacheTime"] = "soon" }, HttpStatusCode.BadRequest, "Directory cache time must be a duration in rclone's units", ct);
+            // A paste gone wrong: too long for any setting, refused with the limit and the length.
+            await AssertRefusedAsync(ui, new() { ["NzbDav:WebDav:PublicUrl"] = "https://example.com/" + new string('a', 2000) }, HttpStatusCode.BadRequest,
+                "Public URL can have at most 1,024 characters; this has 2,020.", ct);
+            await AssertRefusedAsync(ui, new() { ["NzbDav:Queue:MaxConcurrentJobs"] = "4x" }, HttpStatusCode.BadRequest, "Jobs at once must be a whole number; '4x' is not.", ct);
             await AssertRefusedAsync(ui, new() { ["Mount:VfsCacheMode"] = "sometimes" }, HttpStatusCode.BadRequest, "off, minimal, writes, full", ct);
             view = await SaveAsync(ui, new() { ["Mount:VfsCacheMaxSize"] = "1G", ["Mount:DirCacheTime"] = "1h30m", ["Mount:VfsCacheMode"] = "Writes" }, ct);
             Assert.Equal(("1G", "web UI", false), Field(view, "Mount:VfsCacheMaxSize"));

@@ -170,7 +170,8 @@ test("the chart breaks its lines over a time the page got no samples, instead of
   await expect(page.getByTestId("live-state")).toHaveText("live");
   const chart = page.getByTestId("rate-chart");
   await expect(chart).toHaveAttribute("data-points", /^([3-9]|\d\d+)$/);
-  await expect(chart).toHaveAttribute("data-gaps", "0");
+  // (The first point can be the feed's last frame from before this page listened: a gap after it is right.)
+  const before = Number(await chart.getAttribute("data-gaps"));
   // The machine loses its network for a few seconds (a laptop asleep would do the same): the feed drops.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
@@ -181,7 +182,7 @@ test("the chart breaks its lines over a time the page got no samples, instead of
   await new Promise((resolve) => setTimeout(resolve, 4_500));
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await expect(page.getByTestId("live-state")).toHaveText("live", { timeout: 20_000 });
-  await expect(chart).toHaveAttribute("data-gaps", "1");
+  await expect(chart).toHaveAttribute("data-gaps", String(before + 1));
   // The page kept what it showed through the blink; the line saying the server did not answer is gone.
   await expect(page.getByTestId("server-unreachable")).toHaveCount(0);
   expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e))).toEqual([]);

@@ -22,6 +22,12 @@ public interface INntpConnection : IAsyncDisposable
     /// <summary>Why the session broke (the first reason given); null while usable.</summary>
     Exception? BreakReason => null;
 
+    /// <summary>
+    /// True when the session was given up by its own side (an operation cancelled while its answer was
+    /// being read, a close), not failed by the provider: nothing to hold against it.
+    /// </summary>
+    bool BrokenByOwner => false;
+
     /// <summary>STAT: true when the article exists (223), false on 430/423.</summary>
     Task<bool> StatAsync(string messageId, CancellationToken cancellationToken);
 

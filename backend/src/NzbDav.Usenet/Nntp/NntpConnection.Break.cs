@@ -20,6 +20,8 @@ public sealed partial class NntpConnection
                 return _breakReason;
             }
             _breakReason = reason;
+            // A quiet break is this side's own doing (a cancelled read, a close), never the provider's fault.
+            _brokenByOwner = quiet;
             // No request can be queued after this, so the receive loop's final drain sees them all.
             _sendQueue.Writer.TryComplete();
             _receiveQueue.Writer.TryComplete();

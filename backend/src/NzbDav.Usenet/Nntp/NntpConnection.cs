@@ -41,6 +41,7 @@ public sealed partial class NntpConnection : INntpConnection
     private readonly CancellationTokenSource _shutdown = new();
     private readonly YencDecoder _decoder = new();
     private Exception? _breakReason;
+    private bool _brokenByOwner;
     private Task _sendLoop = Task.CompletedTask;
     private Task _receiveLoop = Task.CompletedTask;
     private ITimer? _watchdog;
@@ -77,6 +78,9 @@ public sealed partial class NntpConnection : INntpConnection
 
     /// <inheritdoc />
     public Exception? BreakReason => Volatile.Read(ref _breakReason);
+
+    /// <inheritdoc />
+    public bool BrokenByOwner => Volatile.Read(ref _brokenByOwner);
 
     /// <inheritdoc />
     public Task<bool> StatAsync(string messageId, CancellationToken cancellationToken) =>

@@ -50,6 +50,11 @@ public sealed class UsenetLease : IAsyncDisposable
         {
             _endpoint.Breaker.OnSuccess();
         }
+        else if (_lease.Connection.BrokenByOwner)
+        {
+            // A player that seeks or stops cancels reads mid-answer: that says nothing about the provider.
+            _endpoint.Breaker.OnNeutral();
+        }
         else
         {
             _endpoint.Fail(_lease.Connection.BreakReason);

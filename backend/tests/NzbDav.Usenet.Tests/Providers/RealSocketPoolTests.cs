@@ -139,4 +139,54 @@ public sealed class RealSocketPoolTests
         Assert.Equal(default, status.Single(s => s.Name == "up").Breaker with { State = CircuitState.Closed });
         Assert.Equal(6, up.Stats.GetCommandCount(MockCommandKind.Body));
     }
+
+    [Fact]
+    public async Task A_read_cancelled_mid_answer_breaks_its_session_without_counting_against_the_provider()
+    {
+        await using var server = await StartServerAsync(maxConnections: 4);
+        // Slow answers: a body is still arriving when the reader gives up on it (a player seeking away).
+        server.Behavior.BandwidthBytesPerSecond = 64 * 1024;
+        var options = new UsenetOptions { Providers = [Real("only", server, 4)], BreakerFailureThreshold = 1, BreakerCooldown = TimeSpan.FromMinutes(5) };
+        await using var client = new UsenetClient(options, new NntpConnectionFactory(NullLoggerFactory.Instance),
+            new GlobalOperationLimiter(LimiterOptions.CreateDefault(options.Providers)), TimeProvider.System, NullLogger<UsenetClient>.Instance);
+        var file = server.Store.Files[0];
+
+        using var seekAway = CancellationTokenSource.CreateLinkedTokenSource(Token);
+        var first = new CancellingTarget(seekAway);
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(
+            () => client.BodyAsync(file.Articles[0].MessageId, () => first, OperationKind.Streaming, seekAway.Token));
+        Assert.True(first.Received > 0, "the body had begun to arrive");
+
+        // With a threshold of one failure, a cancellation counted as one would have opened the breaker.
+        var breaker = client.GetProviderStatus().Single().Breaker;
+        Assert.Equal((CircuitState.Closed, 0, 0L, (string?)null), (breaker.State, breaker.ConsecutiveFailures, breaker.TotalFailures, breaker.LastError));
+        server.Behavior.BandwidthBytesPerSecond = 0;
+        var target = new RecordingTarget();
+        await client.BodyAsync(file.Articles[1].MessageId, () => target = new RecordingTarget(), OperationKind.Streaming, Token);
+        Assert.Equal(file.ReadExpected(file.Articles[1].PartBegin, file.Articles[1].PartSize), target.Data);
+    }
+
+    /// <summary>Cancels its read once the first decoded bytes arrive.</summary>
+    private sealed class CancellingTarget(CancellationTokenSource cancel) : IYencBodyTarget
+    {
+        private readonly byte[] _chunk = new byte[4096];
+
+        public long Received { get; private set; }
+
+        public void Begin(NzbDav.Usenet.Yenc.YencHeader header)
+        {
+        }
+
+        public Span<byte> GetSpan() => _chunk;
+
+        public void Advance(int count)
+        {
+            Received += count;
+            cancel.Cancel();
+        }
+
+        public void Complete(NzbDav.Usenet.Yenc.YencTrailer trailer)
+        {
+        }
+    }
 }

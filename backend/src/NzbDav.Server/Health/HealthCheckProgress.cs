@@ -23,9 +23,6 @@ public sealed class HealthCheckProgress
     /// <summary>The running check of <paramref name="itemId"/>, or null.</summary>
     public SweepProgress? Of(Guid itemId) => _running.TryGetValue(itemId, out var progress) ? progress : null;
 
-    /// <summary>How many file checks run now.</summary>
-    public int Count => _running.Count;
-
     public readonly struct Registration(HealthCheckProgress owner, Guid itemId, SweepProgress progress) : IDisposable
     {
         public void Dispose() => owner._running.TryRemove(new KeyValuePair<Guid, SweepProgress>(itemId, progress));

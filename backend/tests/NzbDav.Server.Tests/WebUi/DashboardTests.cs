@@ -19,6 +19,21 @@ public sealed class DashboardTests
         return (await host.AddAndWaitAsync(written.ToArray(), name + ".nzb", ct)).GetProperty("name").GetString()!;
     }
 
+    /// <summary>The next frame of the live feed (Server-Sent Events, one JSON object per <c>data:</c> line) that <paramref name="wanted"/> accepts.</summary>
+    private static async Task<JsonElement> NextLiveFrameAsync(StreamReader lines, Func<JsonElement, bool> wanted, CancellationToken cancellationToken)
+    {
+        while (await lines.ReadLineAsync(cancellationToken) is { } line)
+        {
+            if (!line.StartsWith("data: ", StringComparison.Ordinal))
+                continue;
+            var frame = JsonDocument.Parse(line["data: ".Length..]).RootElement.Clone();
+            if (wanted(frame))
+                return frame;
+        }
+
+        throw new EndOfStreamException("The live feed ended.");
+    }
+
     [Fact]
     public async Task A_playing_stream_shows_its_read_ahead_and_the_provider_its_latency()
     {
@@ -105,19 +120,7 @@ public sealed class DashboardTests
         using var feed = await ui.SendHeadersAsync(live, deadline.Token);
         using var lines = new StreamReader(await feed.Content.ReadAsStreamAsync(deadline.Token));
 
-        async Task<JsonElement> NextFrameAsync(Func<JsonElement, bool> wanted)
-        {
-            while (await lines.ReadLineAsync(deadline.Token) is { } line)
-            {
-                if (!line.StartsWith("data: ", StringComparison.Ordinal))
-                    continue;
-                var frame = JsonDocument.Parse(line["data: ".Length..]).RootElement.Clone();
-                if (wanted(frame))
-                    return frame;
-            }
-
-            throw new EndOfStreamException("The live feed ended.");
-        }
+        Task<JsonElement> NextFrameAsync(Func<JsonElement, bool> wanted) => NextLiveFrameAsync(lines, wanted, deadline.Token);
 
         static JsonElement? Playing(JsonElement frame, string name) =>
             frame.GetProperty("streams").EnumerateArray().Where(s => s.GetProperty("path").GetString()!.EndsWith(name, StringComparison.Ordinal)).Cast<JsonElement?>().FirstOrDefault();
@@ -201,19 +204,9 @@ public sealed class DashboardTests
         using var feed = await ui.SendHeadersAsync(live, deadline.Token);
         using var lines = new StreamReader(await feed.Content.ReadAsStreamAsync(deadline.Token));
 
-        async Task<JsonElement> NextProviderAsync(Func<JsonElement, bool> wanted)
-        {
-            while (await lines.ReadLineAsync(deadline.Token) is { } line)
-            {
-                if (!line.StartsWith("data: ", StringComparison.Ordinal))
-                    continue;
-                var provider = JsonDocument.Parse(line["data: ".Length..]).RootElement.GetProperty("providers").EnumerateArray().Single().Clone();
-                if (wanted(provider))
-                    return provider;
-            }
-
-            throw new EndOfStreamException("The live feed ended.");
-        }
+        async Task<JsonElement> NextProviderAsync(Func<JsonElement, bool> wanted) =>
+            (await NextLiveFrameAsync(lines, f => wanted(f.GetProperty("providers").EnumerateArray().Single()), deadline.Token))
+                .GetProperty("providers").EnumerateArray().Single();
 
         async Task<System.Net.HttpStatusCode> ReadAsync(long from)
         {

@@ -60,7 +60,7 @@ public sealed class FileHealthChecker(
         for (var k = 0; k < sample.Length; k++)
             ids[k] = segments.IdAt(sample[k]);
         ArticleAvailability[] results;
-        using (running.Start(itemId, out var progress))
+        using (running.Start(itemId, ids.Length, out var progress))
             results = await sweeper.CheckAsync(ids, progress, cancellationToken);
         var counts = StatSweepCounts.Of(results);
 

@@ -12,10 +12,10 @@ public sealed class HealthCheckProgress
 {
     private readonly ConcurrentDictionary<Guid, SweepProgress> _running = new();
 
-    /// <summary>Registers a check of <paramref name="itemId"/>; disposing the result ends it.</summary>
-    public Registration Start(Guid itemId, out SweepProgress progress)
+    /// <summary>Registers a check of <paramref name="itemId"/> asking <paramref name="segments"/> STATs; disposing the result ends it.</summary>
+    public Registration Start(Guid itemId, int segments, out SweepProgress progress)
     {
-        progress = new SweepProgress();
+        progress = new SweepProgress(segments);
         _running[itemId] = progress;
         return new Registration(this, itemId, progress);
     }

@@ -8,6 +8,13 @@ namespace NzbDav.Usenet.Health;
 public sealed class SweepProgress
 {
     private int _total;
+
+    /// <param name="total">STATs the check will ask, known before it starts (so a reader never sees "0 of 0"); the sweep sets it again.</param>
+    public SweepProgress(int total = 0)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(total);
+        _total = total;
+    }
     private int _present;
     private int _missing;
     private int _unknown;

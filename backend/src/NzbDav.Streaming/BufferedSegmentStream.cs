@@ -54,7 +54,8 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         TimeProvider time,
         StreamingMetrics? metrics = null,
         SegmentHoles? holes = null,
-        ILogger? logger = null)
+        ILogger? logger = null,
+        Disk.DiskSegmentStore? disk = null)
     {
         _logger = logger;
         _index = index;
@@ -66,6 +67,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
             OnFirstFill = holes?.OnFirstFill,
             Metrics = metrics,
             Cache = cache,
+            Disk = disk,
         };
         cache.OpenFile(_context.FileKey);
         var maxWindow = SegmentWindow.MaxSegments(index, options);

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using NzbDav.Streaming.Disk;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nzb;
 using NzbDav.Usenet.Providers;
@@ -21,29 +22,30 @@ public sealed class NzbFileStreamFactory
     private readonly ArrayPool<byte> _pool;
     private readonly ChunkPool? _chunks;
     private readonly StreamingMetrics? _metrics;
+    private readonly DiskSegmentCache? _disk;
 
     /// <summary>
     /// Creates a factory over <paramref name="client"/>'s streaming pool. Every stream takes the
     /// settings in force when it opens, so a change applies to the next playback. Its streams count
     /// themselves in <paramref name="metrics"/> when given.
     /// </summary>
-    public NzbFileStreamFactory(UsenetClient client, IOptionsMonitor<StreamingOptions> options, ILoggerFactory loggerFactory, StreamingMetrics? metrics = null)
-        : this(client, options, loggerFactory, null, metrics)
+    public NzbFileStreamFactory(UsenetClient client, IOptionsMonitor<StreamingOptions> options, ILoggerFactory loggerFactory, StreamingMetrics? metrics = null, DiskSegmentCache? disk = null)
+        : this(client, options, loggerFactory, null, metrics, disk)
     {
     }
 
     /// <summary>A factory with fixed settings (tools and tests).</summary>
-    public NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, StreamingMetrics? metrics = null)
-        : this(client, new FixedOptionsMonitor<StreamingOptions>(options), loggerFactory, null, metrics)
+    public NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, StreamingMetrics? metrics = null, DiskSegmentCache? disk = null)
+        : this(client, new FixedOptionsMonitor<StreamingOptions>(options), loggerFactory, null, metrics, disk)
     {
     }
 
-    internal NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool, StreamingMetrics? metrics = null)
-        : this(client, new FixedOptionsMonitor<StreamingOptions>(options), loggerFactory, bufferPool, metrics)
+    internal NzbFileStreamFactory(UsenetClient client, StreamingOptions options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool, StreamingMetrics? metrics = null, DiskSegmentCache? disk = null)
+        : this(client, new FixedOptionsMonitor<StreamingOptions>(options), loggerFactory, bufferPool, metrics, disk)
     {
     }
 
-    private NzbFileStreamFactory(UsenetClient client, IOptionsMonitor<StreamingOptions> options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool, StreamingMetrics? metrics)
+    private NzbFileStreamFactory(UsenetClient client, IOptionsMonitor<StreamingOptions> options, ILoggerFactory loggerFactory, ArrayPool<byte>? bufferPool, StreamingMetrics? metrics, DiskSegmentCache? disk)
     {
         ArgumentNullException.ThrowIfNull(client);
         ArgumentNullException.ThrowIfNull(options);
@@ -56,9 +58,10 @@ public sealed class NzbFileStreamFactory
         _chunks = chunks;
         _pool = bufferPool ?? chunks!;
         _metrics = metrics;
+        _disk = disk;
         Cache = new SegmentCache(() => _options.CurrentValue.SegmentCacheBytes);
         Budget = new ReadAheadBudget(() => _options.CurrentValue.ReadAheadBudgetBytes, client.Time);
-        metrics?.Observe(Cache, Budget, chunks);
+        metrics?.Observe(Cache, Budget, chunks, disk);
     }
 
     /// <summary>
@@ -103,6 +106,27 @@ public sealed class NzbFileStreamFactory
                 cached.Release();
             }
         }
+        var disk = _disk?.Store;
+        if (disk is not null && disk.Contains(first.MessageId)
+            && await disk.ReadAsync(first.MessageId, _pool, cancellationToken).ConfigureAwait(false) is { } stored)
+        {
+            try
+            {
+                var index = SegmentIndex.For(file, stored.Header!);
+                statistics.AddFromDisk(stored.Size);
+                _metrics?.FromDisk(stored.Size);
+                return Create(index, statistics, stored, null, disk: disk);
+            }
+            catch (SegmentLayoutException)
+            {
+                // A copy that contradicts the file: fetched from the providers, whose copy replaces it.
+                disk.Remove(first.MessageId);
+            }
+            finally
+            {
+                stored.Release();
+            }
+        }
         var attempts = new List<SegmentBuffer>(1);
         var started = Stopwatch.GetTimestamp();
         SegmentBuffer? kept = null;
@@ -116,6 +140,10 @@ public sealed class NzbFileStreamFactory
             }, OperationKind.Streaming, cancellationToken).ConfigureAwait(false);
             kept = attempts.Find(static b => b.IsCompleted);
             kept?.AddReference();
+            if (kept is not null)
+            {
+                disk?.Write(first.MessageId, kept, DiskSegmentKind.Probe);
+            }
         }
         catch (Exception error) when (error is ArticleMissingException or ArticleFetchFailedException or NoProviderAvailableException)
         {
@@ -135,7 +163,7 @@ public sealed class NzbFileStreamFactory
         try
         {
             var index = SegmentIndex.For(file, kept!.Header!);
-            return Create(index, statistics, kept, Stopwatch.GetElapsedTime(started));
+            return Create(index, statistics, kept, Stopwatch.GetElapsedTime(started), disk: disk);
         }
         finally
         {
@@ -173,8 +201,9 @@ public sealed class NzbFileStreamFactory
         return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null, holes, ranged);
     }
 
-    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null, bool ranged = false)
+    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null, bool ranged = false, DiskSegmentStore? disk = null)
     {
+        disk ??= _disk?.Store;
         var options = _options.CurrentValue;
         // The full start read-ahead is for a reader alone: with other streams reading, a whole-file
         // GET starts like a ranged one and grows by need, so ten players starting together do not
@@ -185,6 +214,6 @@ public sealed class NzbFileStreamFactory
         }
         var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
         // The client's clock: the reader's rate is measured on the same clock its fetches are raced on.
-        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _client.Time, _metrics, holes, _logger);
+        return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _client.Time, _metrics, holes, _logger, disk);
     }
 }

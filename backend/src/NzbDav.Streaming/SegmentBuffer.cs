@@ -97,6 +97,25 @@ internal sealed class SegmentBuffer : IYencBodyTarget
         return _chunks![written >> ChunkShift].AsSpan(written & ChunkMask, length);
     }
 
+    /// <summary>The same room as <see cref="GetSpan"/>, for a reader that fills it asynchronously or from a file.</summary>
+    public Memory<byte> GetMemory()
+    {
+        var written = _written;
+        var chunkStart = written & ~ChunkMask;
+        var length = Math.Min(ChunkSize, _size - chunkStart) - (written - chunkStart);
+        return _chunks![written >> ChunkShift].AsMemory(written & ChunkMask, length);
+    }
+
+    /// <summary>A completed part's bytes as its chunks, in order (for a gathered write); the caller holds a reference.</summary>
+    public void AddChunksTo(List<ReadOnlyMemory<byte>> into)
+    {
+        var chunks = _chunks!;
+        for (var i = 0; i < chunks.Length; i++)
+        {
+            into.Add(chunks[i].AsMemory(0, Math.Min(ChunkSize, _size - (i << ChunkShift))));
+        }
+    }
+
     public void Advance(int count)
     {
         // A full fence: the bytes are visible before the count, and the count before the observer looks for a waiter.

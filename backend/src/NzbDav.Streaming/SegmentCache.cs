@@ -130,6 +130,7 @@ public sealed class SegmentCache
             {
                 created = create();
                 created.Keep = probe || (_openFiles.TryGetValue(fileKey, out var open) && open > 1);
+                created.Probe = probe;
                 found = created.Subscribe(ticket);
                 _entries[ticket.MessageId] = new Entry(ticket.MessageId) { Fetch = created };
                 _misses++;

@@ -191,9 +191,14 @@ internal sealed class SegmentWindow
         }
         _index.TryGetRange(ticket.Index, out _, out var expected);
         var fetch = new SharedFetch(_context.Cache, _context, _fetcher, ticket.MessageId, ticket.Index, expected);
+        // A refused copy may be the one on disk: the good copy fetched now takes its place there.
+        _context.Disk?.Remove(ticket.MessageId);
         foreach (var (provider, error) in ticket.Refusals)
         {
-            fetch.RuleOut(provider, $"its part header contradicts the file: {error.Message}", error);
+            if (provider != Disk.DiskSegmentStore.ProviderName)
+            {
+                fetch.RuleOut(provider, $"its part header contradicts the file: {error.Message}", error);
+            }
         }
         fetch.Subscribe(ticket)?.Release();
         _fetcher.Submit(fetch);
@@ -244,6 +249,11 @@ internal sealed class SegmentWindow
         if (created is null)
         {
             _context.Statistics.AddShared(expected);
+            return false;
+        }
+        if (_context.Disk is { } disk && disk.Contains(ticket.MessageId))
+        {
+            created.LoadFrom(disk);
             return false;
         }
         _fetcher.Submit(created);

@@ -1,4 +1,5 @@
 using System.Buffers;
+using NzbDav.Streaming.Disk;
 using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
@@ -30,7 +31,9 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
     private readonly ArrayPool<byte> _pool;
     private readonly StreamStatistics _statistics;
     private readonly StreamingMetrics? _metrics;
+    private readonly DiskSegmentStore? _disk;
     private SegmentTicket[] _subscribers = [];
+    private int _loading;
     private SegmentBuffer? _published;
     private int _ended;
 
@@ -41,6 +44,7 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
         _pool = owner.Pool;
         _statistics = owner.Statistics;
         _metrics = owner.Metrics;
+        _disk = owner.Disk;
         Owner = fetcher;
         ExpectedSize = expectedSize;
     }
@@ -53,6 +57,9 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
 
     /// <summary>Keep the segment in the cache once it arrives (a probe's, or wanted by two readers). Under the cache's lock.</summary>
     public bool Keep { get; set; }
+
+    /// <summary>A probe's segment (a file's head or tail, what a scanner read): kept on disk longer than playback's.</summary>
+    public bool Probe { get; set; }
 
     /// <summary>
     /// The buffer to read from now (the first attempt to begin, one replacing a failed attempt, or a
@@ -139,7 +146,8 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
 
     // ---- the fetch engine's side ----
 
-    protected override bool IsWanted => Volatile.Read(ref _ended) == 0 && Volatile.Read(ref _subscribers).Length > 0;
+    // Not while the disk is being read: an expedite from a joining stream must not send it to a provider too.
+    protected override bool IsWanted => Volatile.Read(ref _ended) == 0 && Volatile.Read(ref _loading) == 0 && Volatile.Read(ref _subscribers).Length > 0;
 
     protected override IYencBodyTarget CreateTarget(string provider) => new SegmentBuffer(_pool, this, _statistics, provider);
 
@@ -156,8 +164,59 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
         buffer.Release();
     }
 
-    /// <summary>On the owner group's loop: the cache keeps (or forgets) the answer; the fetch itself is over.</summary>
-    protected override void OnFound(YencHeader? header) => _cache.Settle(this);
+    /// <summary>
+    /// On the owner group's loop: the answer goes to the disk cache (queued, never waited for), the
+    /// memory cache keeps (or forgets) it; the fetch itself is over.
+    /// </summary>
+    protected override void OnFound(YencHeader? header)
+    {
+        if (_disk is { } disk && AcquirePublished() is { } published)
+        {
+            if (published.IsCompleted && published.Provider is not null && published.Provider != DiskSegmentStore.ProviderName)
+                disk.Write(MessageId, published, Probe ? DiskSegmentKind.Probe : DiskSegmentKind.Playback);
+            published.Release();
+        }
+        _cache.Settle(this);
+    }
+
+    /// <summary>
+    /// Looks for the segment on disk before any provider is asked (the index said it is there): a
+    /// copy whose CRC matched is published to the subscribers as a provider's answer would be and
+    /// the fetch settles; otherwise the fetch goes to its owner's group. Never throws.
+    /// </summary>
+    public void LoadFrom(DiskSegmentStore disk)
+    {
+        Volatile.Write(ref _loading, 1);
+        _ = LoadAsync(disk);
+    }
+
+    private async Task LoadAsync(DiskSegmentStore disk)
+    {
+        SegmentBuffer? found = null;
+        try
+        {
+            found = await disk.ReadAsync(MessageId, _pool, CancellationToken.None).ConfigureAwait(false);
+        }
+#pragma warning disable CA1031 // whatever went wrong with the disk, the providers still have the article
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            found = null;
+        }
+        Volatile.Write(ref _loading, 0);
+        if (found is null)
+        {
+            Owner.Submit(this);
+            Owner.Wake();
+            return;
+        }
+        _statistics.AddFromDisk(found.Size);
+        _metrics?.FromDisk(found.Size);
+        Publish(found);
+        Signal();
+        found.Release();
+        _cache.Settle(this);
+    }
 
     protected override void OnMissing(ArticleMissingException error)
     {

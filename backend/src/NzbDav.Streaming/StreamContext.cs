@@ -1,4 +1,5 @@
 using System.Buffers;
+using NzbDav.Streaming.Disk;
 
 namespace NzbDav.Streaming;
 
@@ -16,6 +17,9 @@ internal sealed class StreamContext(SegmentIndex index, ReaderWakeup wakeup, Arr
 
     /// <summary>Metrics to count zero-filled bytes in.</summary>
     public StreamingMetrics? Metrics { get; init; }
+
+    /// <summary>Segments on disk, asked before a provider and given every provider's answer (null: no disk cache).</summary>
+    public DiskSegmentStore? Disk { get; init; }
 
     /// <summary>Where segments are shared with other streams.</summary>
     public required SegmentCache Cache { get; init; }

@@ -12,12 +12,16 @@ public sealed class StreamStatistics
     private long _bytesRead;
     private long _segmentsFetched;
     private long _bytesShared;
+    private long _bytesFromDisk;
 
     /// <summary>Decoded bytes received from providers (every attempt, including discarded ones).</summary>
     public long BytesFetched => Interlocked.Read(ref _bytesFetched);
 
     /// <summary>Decoded bytes of segments taken from the cache or from another stream's fetch instead of fetched.</summary>
     public long BytesShared => Interlocked.Read(ref _bytesShared);
+
+    /// <summary>Decoded bytes of segments read from the disk cache instead of fetched.</summary>
+    public long BytesFromDisk => Interlocked.Read(ref _bytesFromDisk);
 
     /// <summary>Bytes returned to the reader.</summary>
     public long BytesRead => Interlocked.Read(ref _bytesRead);
@@ -52,6 +56,8 @@ public sealed class StreamStatistics
     internal void AddFetched(int count) => Interlocked.Add(ref _bytesFetched, count);
 
     internal void AddShared(long count) => Interlocked.Add(ref _bytesShared, count);
+
+    internal void AddFromDisk(long count) => Interlocked.Add(ref _bytesFromDisk, count);
 
     internal void AddRead(int count) => Interlocked.Add(ref _bytesRead, count);
 

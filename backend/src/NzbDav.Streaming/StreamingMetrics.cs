@@ -29,6 +29,8 @@ public sealed class StreamingMetrics
     private SegmentCache? _cache;
     private ReadAheadBudget? _budget;
     private ChunkPool? _chunks;
+    private Disk.DiskSegmentCache? _disk;
+    private long _fromDisk;
 
     public StreamingMetrics(IMeterFactory meterFactory)
     {
@@ -55,6 +57,20 @@ public sealed class StreamingMetrics
         meter.CreateObservableGauge("nzbdav.stream.buffers", () => _chunks?.RentedBytes ?? 0, "By", "Bytes of 64 KiB buffer chunks segments hold now (read-ahead, the cache, fetches in flight)");
         meter.CreateObservableCounter("nzbdav.stream.buffers.allocated", () => (_chunks?.Allocated ?? 0) * ChunkPool.ChunkSize, "By", "Bytes of buffer chunks allocated because none was free (steady streaming reuses them: a rising rate means the budget is too tight)");
         meter.CreateObservableGauge("nzbdav.stream.buffers.free", () => _chunks?.FreeBytes ?? 0, "By", "Bytes of free buffer chunks kept for reuse (never more than the memory budget leaves)");
+        meter.CreateObservableCounter("nzbdav.disk_cache.hits", () => DiskStore?.Hits ?? 0, "{segment}", "Segments read from the disk cache instead of fetched from a provider");
+        meter.CreateObservableCounter("nzbdav.disk_cache.hit_bytes", () => DiskStore?.HitBytes ?? 0, "By", "Decoded bytes read from the disk cache: provider bytes saved");
+        meter.CreateObservableCounter("nzbdav.disk_cache.misses", () => DiskStore?.Misses ?? 0, "{segment}", "Disk cache lookups that found nothing usable");
+        meter.CreateObservableCounter("nzbdav.disk_cache.written_bytes", () => DiskStore?.WrittenBytes ?? 0, "By", "Decoded bytes written to the disk cache");
+        meter.CreateObservableCounter("nzbdav.disk_cache.dropped_writes", () => DiskStore?.DroppedWrites ?? 0, "{segment}", "Writes the disk cache dropped (queue full, disk failing)");
+        meter.CreateObservableCounter("nzbdav.disk_cache.corrupt", () => DiskStore?.CorruptReads ?? 0, "{segment}", "Disk cache segments whose bytes failed their CRC (deleted and fetched again)");
+        meter.CreateObservableCounter("nzbdav.disk_cache.evictions", () => new[]
+        {
+            new Measurement<long>(DiskStore?.EvictedPlayback ?? 0, new KeyValuePair<string, object?>("reason", "playback")),
+            new Measurement<long>(DiskStore?.EvictedProbes ?? 0, new KeyValuePair<string, object?>("reason", "probe")),
+        }, "{segment}", "Segments the disk cache evicted to stay within its size: playback first, probes beyond their share");
+        meter.CreateObservableGauge("nzbdav.disk_cache.size", () => DiskStore?.Bytes ?? 0, "By", "Decoded bytes the disk cache holds now");
+        meter.CreateObservableGauge("nzbdav.disk_cache.limit", () => DiskStore?.MaxBytes ?? 0, "By", "The most decoded bytes the disk cache keeps (0: off)");
+        meter.CreateObservableGauge("nzbdav.disk_cache.degraded", () => DiskStore?.Degraded is null ? 0 : 1, "{state}", "1 while the disk cache cannot write (the reason is on /health and the dashboard)");
         _seekFirstByte = meter.CreateHistogram("nzbdav.stream.seek.first_byte", "s", "Time from a seek to the first byte returned after it", null, latency);
         _readWait = meter.CreateHistogram("nzbdav.stream.read.wait", "s", "Time a read that waited spent waiting for segments", null, latency);
     }
@@ -77,11 +93,20 @@ public sealed class StreamingMetrics
     /// <summary>The host-wide read-ahead budget whose use the meter publishes (the factory's).</summary>
     public ReadAheadBudget? Budget => Volatile.Read(ref _budget);
 
-    internal void Observe(SegmentCache cache, ReadAheadBudget budget, ChunkPool? chunks)
+    /// <summary>The disk cache's store in force (null while it is off).</summary>
+    public Disk.DiskSegmentStore? DiskStore => Volatile.Read(ref _disk)?.Store;
+
+    /// <summary>Decoded bytes streams took from the disk cache so far.</summary>
+    public long FromDiskBytes => Volatile.Read(ref _fromDisk);
+
+    internal void FromDisk(long bytes) => Interlocked.Add(ref _fromDisk, bytes);
+
+    internal void Observe(SegmentCache cache, ReadAheadBudget budget, ChunkPool? chunks, Disk.DiskSegmentCache? disk = null)
     {
         Volatile.Write(ref _cache, cache);
         Volatile.Write(ref _budget, budget);
         Volatile.Write(ref _chunks, chunks);
+        Volatile.Write(ref _disk, disk);
     }
 
     internal void Fetched(long bytes) => Interlocked.Add(ref _fetched, bytes);

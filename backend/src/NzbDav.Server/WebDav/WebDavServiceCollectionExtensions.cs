@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Auth;
 using NzbDav.Streaming;
+using NzbDav.Streaming.Disk;
 using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Server.WebDav;
@@ -14,7 +15,7 @@ public static class WebDavServiceCollectionExtensions
     /// Registers the tree, the request handler and the credentials. Call after
     /// <c>AddNzbDavLibrary</c>: the credential initializer needs the migrated store. Library files
     /// stream through <see cref="LayoutDavFileOpener"/>; a later <see cref="IDavFileOpener"/>
-    /// registration replaces it (the last one wins). <c>Streaming</c> binds <see cref="StreamingOptions"/>.
+    /// registration replaces it (the last one wins). <c>Streaming</c> binds <see cref="StreamingOptions"/>, <c>Cache</c> the disk segment cache.
     /// </summary>
     public static IServiceCollection AddNzbDavWebDav(this IServiceCollection services, IConfiguration configuration)
     {
@@ -28,9 +29,12 @@ public static class WebDavServiceCollectionExtensions
         services.AddHostedService<WebDavCredentialInitializer>();
 
         services.AddValidatedOptions<StreamingOptions>(configuration.GetSection("Streaming"), static o => o.Validate());
+        services.AddValidatedOptions<DiskSegmentStoreOptions>(configuration.GetSection(DiskSegmentStoreOptions.SectionName), static o => o.Validate());
+        services.TryAddSingleton<DiskSegmentCache>();
+        services.AddHostedService<DiskCacheStarter>();
         services.TryAddSingleton(static sp => new NzbFileStreamFactory(
             sp.GetRequiredService<UsenetClient>(), sp.GetRequiredService<IOptionsMonitor<StreamingOptions>>(), sp.GetRequiredService<ILoggerFactory>(),
-            sp.GetService<StreamingMetrics>()));
+            sp.GetService<StreamingMetrics>(), sp.GetService<DiskSegmentCache>()));
         services.AddSingleton<DavLayoutCache>();
         services.AddSingleton<IDavFileOpener, LayoutDavFileOpener>();
         return services;

@@ -4,6 +4,7 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
+using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Streaming.Disk;
 
@@ -19,20 +20,29 @@ public enum DiskSegmentKind : byte
 
 /// <summary>
 /// Decoded segments on disk, keyed by message-id, surviving restarts: one file per segment
-/// (<c>ab/abcdef….seg</c>, named by the SHA-256 of the message-id), a 16-byte header with the length
-/// and CRC-32 of the bytes, checked on every read (a mismatch deletes the file, counts, and reads as
-/// a miss). Writes are queued and done by one background task, so a reader never waits for the disk;
-/// a full queue drops the write. Eviction by size in two LRU lists: playback segments go first, and
-/// probe segments (heads, tails, what scanners read) only once they hold more than
-/// <see cref="DiskSegmentStoreOptions.ProbeShare"/> of the space, so one long movie played once
-/// cannot flush every file's head and tail. A disk that fails (full, gone, read-only) turns the
-/// store off with the reason in <see cref="Degraded"/>: reads miss, nothing is written, no read fails.
+/// (<c>ab/abcdef….seg</c>, named by the SHA-256 of the message-id) holding a 16-byte header, the
+/// part's yEnc header (so a stream can learn a file's layout from disk alone) and the decoded bytes,
+/// with a CRC-32 over both, checked on every read: a mismatch deletes the file, counts, and reads as
+/// a miss, so wrong bytes are never served. Writes are queued and done by one background task that
+/// holds a reference on the segment's buffer meanwhile, so a reader never waits for the disk and
+/// nothing is copied; a full queue drops the write. Eviction by size in two LRU lists: playback
+/// segments go first, and probe segments (heads, tails, what scanners read) only once they hold
+/// more than <see cref="DiskSegmentStoreOptions.ProbeShare"/> of the space, so one long movie played
+/// once cannot flush every file's head and tail. A disk that fails (full, gone, read-only) stops the
+/// writes with the reason in <see cref="Degraded"/>, never failing a read; a write is tried again
+/// after <see cref="DiskSegmentStoreOptions.RetrySeconds"/>, and the store is back once one works.
 /// </summary>
 public sealed partial class DiskSegmentStore : IAsyncDisposable
 {
+    /// <summary>The provider name a segment read from disk carries (a stream that refuses it fetches from the providers).</summary>
+    public const string ProviderName = "disk cache";
+
     private const uint Magic = 0x4344_5A4E; // "NZDC" little-endian
-    private const byte Version = 1;
+    private const byte Version = 2;
     private const int HeaderSize = 16;
+    private const int FixedMetaSize = 28;
+    private const int MaxNameBytes = 1024;
+    private static readonly UTF8Encoding StrictUtf8 = new(false, true);
 
     private readonly Lock _gate = new();
     private readonly Dictionary<string, Entry> _entries = new(StringComparer.Ordinal);
@@ -41,7 +51,9 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     private readonly Channel<PendingWrite> _writes;
     private readonly DiskSegmentStoreOptions _options;
     private readonly ILogger _logger;
+    private readonly TimeProvider _time;
     private readonly Task _writer;
+    private long _maxBytes;
     private long _bytes;
     private long _probeBytes;
     private long _hits;
@@ -51,16 +63,21 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     private long _writtenBytes;
     private long _dropped;
     private long _corrupt;
-    private long _evictedBySize;
+    private long _evictedPlayback;
     private long _evictedProbes;
+    private long _queuedBytes;
     private int _pendingWrites;
+    private int _retrying;
+    private long _degradedAt;
     private string? _degraded;
     private TaskCompletionSource _idle = NewIdle(completed: true);
 
-    private DiskSegmentStore(DiskSegmentStoreOptions options, ILogger logger)
+    private DiskSegmentStore(DiskSegmentStoreOptions options, ILogger logger, TimeProvider time)
     {
         _options = options;
         _logger = logger;
+        _time = time;
+        _maxBytes = options.MaxBytes;
         _writes = Channel.CreateBounded<PendingWrite>(new BoundedChannelOptions(options.MaxQueuedWrites)
         {
             SingleReader = true,
@@ -70,12 +87,15 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     }
 
     /// <summary>Opens the store at <see cref="DiskSegmentStoreOptions.Path"/>, indexing what an earlier run left there.</summary>
-    public static async Task<DiskSegmentStore> OpenAsync(DiskSegmentStoreOptions options, ILogger logger, CancellationToken cancellationToken)
+    public static async Task<DiskSegmentStore> OpenAsync(DiskSegmentStoreOptions options, ILogger logger, TimeProvider time, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(logger);
+        ArgumentNullException.ThrowIfNull(time);
         options.Validate();
-        var store = new DiskSegmentStore(options, logger);
+        if (!options.Enabled)
+            throw new ArgumentException("Cache:Path is empty: the disk cache is off, and no store should be opened.");
+        var store = new DiskSegmentStore(options, logger, time);
         try
         {
             Directory.CreateDirectory(options.Path);
@@ -87,6 +107,20 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         }
 
         return store;
+    }
+
+    /// <summary>The folder the segments live in.</summary>
+    public string Path => _options.Path;
+
+    /// <summary>The most segment bytes kept; lowering it evicts at the next write.</summary>
+    public long MaxBytes
+    {
+        get => Volatile.Read(ref _maxBytes);
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, DiskSegmentStoreOptions.MinBytes);
+            Volatile.Write(ref _maxBytes, value);
+        }
     }
 
     /// <summary>Bytes of segment data on disk now (headers not counted).</summary>
@@ -107,10 +141,12 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         }
     }
 
+    /// <summary>Segments served from disk, and their bytes (each a provider fetch saved).</summary>
     public long Hits => Volatile.Read(ref _hits);
 
     public long HitBytes => Volatile.Read(ref _hitBytes);
 
+    /// <summary>Lookups that found nothing usable on disk (absent, corrupt, unreadable).</summary>
     public long Misses => Volatile.Read(ref _misses);
 
     /// <summary>Segments written, and their bytes.</summary>
@@ -118,30 +154,33 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
 
     public long WrittenBytes => Volatile.Read(ref _writtenBytes);
 
-    /// <summary>Writes dropped because the queue was full or the store is degraded.</summary>
+    /// <summary>Writes dropped because the queue was full or the disk failed.</summary>
     public long DroppedWrites => Volatile.Read(ref _dropped);
 
     /// <summary>Reads whose bytes did not match their stored CRC (the file was deleted; the segment is fetched again).</summary>
     public long CorruptReads => Volatile.Read(ref _corrupt);
 
     /// <summary>Segments evicted to stay within the size: playback ones, then probe ones beyond their share.</summary>
-    public long EvictedPlayback => Volatile.Read(ref _evictedBySize);
+    public long EvictedPlayback => Volatile.Read(ref _evictedPlayback);
 
     public long EvictedProbes => Volatile.Read(ref _evictedProbes);
 
-    /// <summary>Why the store is off (reads miss, nothing is written), or null while it works.</summary>
+    /// <summary>Why writes are off now, or null while the store works.</summary>
     public string? Degraded => Volatile.Read(ref _degraded);
 
     /// <summary>
-    /// Queues <paramref name="data"/> to be written as <paramref name="messageId"/>'s decoded bytes;
-    /// copies it, so the caller may reuse its buffer at once. Never waits: a full queue or a degraded
-    /// store drops the write (counted). A segment already on disk is only promoted to
-    /// <paramref name="kind"/> if that keeps it longer.
+    /// Queues <paramref name="buffer"/> (a completed part, its header known) to be written as
+    /// <paramref name="messageId"/>'s segment, with a reference on it until written. Never waits: a
+    /// full queue or a failed disk drops the write (counted). A segment already on disk is only
+    /// promoted to <paramref name="kind"/> if that keeps it longer.
     /// </summary>
-    public void Write(string messageId, ReadOnlySpan<byte> data, DiskSegmentKind kind)
+    internal void Write(string messageId, SegmentBuffer buffer, DiskSegmentKind kind)
     {
         ArgumentException.ThrowIfNullOrEmpty(messageId);
-        if (Degraded is not null || data.Length == 0 || data.Length > _options.MaxSegmentBytes)
+        if (!buffer.IsCompleted || buffer.Header is null)
+            return;
+        var retry = false;
+        if (Degraded is not null && !(retry = MayRetry()))
         {
             Interlocked.Increment(ref _dropped);
             return;
@@ -153,33 +192,50 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
             if (_entries.TryGetValue(name, out var known))
             {
                 Touch(known, kind);
+                if (retry)
+                    Volatile.Write(ref _retrying, 0);
                 return;
             }
         }
 
-        var copy = ArrayPool<byte>.Shared.Rent(data.Length);
-        data.CopyTo(copy);
-        BeginWrite();
-        if (!_writes.Writer.TryWrite(new PendingWrite(name, copy, data.Length, kind)))
+        if (buffer.Size > _options.MaxSegmentBytes
+            || Interlocked.Add(ref _queuedBytes, buffer.Size) > _options.MaxQueuedBytes
+            || !buffer.TryAddReference())
         {
-            ArrayPool<byte>.Shared.Return(copy);
+            Interlocked.Add(ref _queuedBytes, -buffer.Size);
             Interlocked.Increment(ref _dropped);
-            EndWrite();
+            if (retry)
+                Volatile.Write(ref _retrying, 0);
+            return;
+        }
+
+        BeginWrite();
+        if (!_writes.Writer.TryWrite(new PendingWrite(name, buffer, kind, retry)))
+            Dropped(buffer, retry);
+    }
+
+    /// <summary>True when <paramref name="messageId"/>'s segment is on disk as far as the index knows (a read may still miss).</summary>
+    internal bool Contains(string messageId)
+    {
+        var name = NameOf(messageId);
+        lock (_gate)
+        {
+            return _entries.ContainsKey(name);
         }
     }
 
     /// <summary>
-    /// <paramref name="messageId"/>'s decoded bytes if they are on disk and match their CRC, in a
-    /// pooled buffer the caller returns with <see cref="DiskSegment.Dispose"/>; null on a miss.
+    /// <paramref name="messageId"/>'s segment as a completed buffer from <paramref name="pool"/>
+    /// (one reference, the caller's), once its CRC matched; null on a miss. Never throws for the disk.
     /// </summary>
-    public async ValueTask<DiskSegment?> ReadAsync(string messageId, CancellationToken cancellationToken)
+    internal async ValueTask<SegmentBuffer?> ReadAsync(string messageId, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
         ArgumentException.ThrowIfNullOrEmpty(messageId);
         var name = NameOf(messageId);
         Entry? entry;
         lock (_gate)
         {
-            if (Degraded is not null || !_entries.TryGetValue(name, out entry))
+            if (!_entries.TryGetValue(name, out entry))
             {
                 _misses++;
                 return null;
@@ -188,49 +244,23 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
             Touch(entry, entry.Kind);
         }
 
-        byte[]? buffer = null;
-        try
-        {
-            var file = new FileStream(PathOf(name), FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete, 1, FileOptions.Asynchronous);
-            await using var closing = file.ConfigureAwait(false);
-            var header = new byte[HeaderSize];
-            await file.ReadExactlyAsync(header, cancellationToken).ConfigureAwait(false);
-            if (!TryParseHeader(header, out var length, out var crc, out _) || length != entry.Size)
-                return Corrupt(name, entry, "a header that does not match the index");
-            buffer = ArrayPool<byte>.Shared.Rent(length);
-            await file.ReadExactlyAsync(buffer.AsMemory(0, length), cancellationToken).ConfigureAwait(false);
-            if (System.IO.Hashing.Crc32.HashToUInt32(buffer.AsSpan(0, length)) != crc)
-            {
-                ArrayPool<byte>.Shared.Return(buffer);
-                buffer = null;
-                return Corrupt(name, entry, "bytes that do not match their CRC-32");
-            }
+        // One hop to the pool for the whole segment: file reads on Linux block anyway.
+        return await Task.Run(() => ReadFile(name, entry, pool), cancellationToken).ConfigureAwait(false);
+    }
 
-            Interlocked.Increment(ref _hits);
-            Interlocked.Add(ref _hitBytes, length);
-            var segment = new DiskSegment(buffer, length);
-            buffer = null;
-            return segment;
-        }
-        catch (EndOfStreamException)
+    /// <summary>Deletes <paramref name="messageId"/>'s segment (a copy a stream refused), so a good copy can take its place.</summary>
+    internal void Remove(string messageId)
+    {
+        var name = NameOf(messageId);
+        Entry? entry;
+        lock (_gate)
         {
-            return Corrupt(name, entry, "a file shorter than its header says");
+            if (!_entries.TryGetValue(name, out entry))
+                return;
         }
-        catch (Exception error) when (error is IOException or UnauthorizedAccessException)
-        {
-            // Gone under us (deleted by hand, evicted meanwhile) or unreadable: a miss, never a failed read.
-            Forget(name, entry);
-            lock (_gate)
-                _misses++;
-            if (error is not FileNotFoundException and not DirectoryNotFoundException)
-                LogReadFailed(_logger, name, error.Message);
-            return null;
-        }
-        finally
-        {
-            if (buffer is not null)
-                ArrayPool<byte>.Shared.Return(buffer);
-        }
+
+        Forget(name, entry);
+        TryDelete(PathOf(name));
     }
 
     /// <summary>Completes once every write queued so far is on disk (or dropped).</summary>
@@ -246,7 +276,78 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         await _writer.ConfigureAwait(false);
     }
 
-    private DiskSegment? Corrupt(string name, Entry entry, string what)
+    private SegmentBuffer? ReadFile(string name, Entry entry, ArrayPool<byte> pool)
+    {
+        SegmentBuffer? buffer = null;
+        byte[]? meta = null;
+        try
+        {
+            using var handle = File.OpenHandle(PathOf(name), FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete);
+            Span<byte> header = stackalloc byte[HeaderSize];
+            if (RandomAccess.Read(handle, header, 0) != HeaderSize
+                || !TryParseHeader(header, out var metaLength, out var length, out var crc, out _)
+                || length != entry.Size
+                || RandomAccess.GetLength(handle) != HeaderSize + metaLength + length)
+            {
+                return Corrupt(name, entry, "a header that does not match the index");
+            }
+
+            meta = ArrayPool<byte>.Shared.Rent(metaLength);
+            if (RandomAccess.Read(handle, meta.AsSpan(0, metaLength), HeaderSize) != metaLength
+                || ParseMeta(meta.AsSpan(0, metaLength), length) is not { } part)
+            {
+                return Corrupt(name, entry, "a part header that cannot be read");
+            }
+
+            var hash = new System.IO.Hashing.Crc32();
+            hash.Append(meta.AsSpan(0, metaLength));
+            buffer = new SegmentBuffer(pool, null, null, ProviderName);
+            buffer.Begin(part);
+            long offset = HeaderSize + metaLength;
+            while (buffer.Written < length)
+            {
+                var span = buffer.GetSpan();
+                var read = RandomAccess.Read(handle, span, offset);
+                if (read <= 0)
+                    return Corrupt(name, entry, "a file shorter than its header says");
+                hash.Append(span[..read]);
+                buffer.Advance(read);
+                offset += read;
+            }
+
+            if (hash.GetCurrentHashAsUInt32() != crc)
+                return Corrupt(name, entry, "bytes that do not match their CRC-32");
+
+            buffer.Complete(new YencTrailer(length, part.Part, null, null));
+            Interlocked.Increment(ref _hits);
+            Interlocked.Add(ref _hitBytes, length);
+            var found = buffer;
+            buffer = null;
+            return found;
+        }
+        catch (YencException)
+        {
+            return Corrupt(name, entry, "a part header that cannot be read");
+        }
+        catch (Exception error) when (error is IOException or UnauthorizedAccessException)
+        {
+            // Gone under us (deleted by hand, evicted meanwhile) or unreadable: a miss, never a failed read.
+            Forget(name, entry);
+            lock (_gate)
+                _misses++;
+            if (error is not FileNotFoundException and not DirectoryNotFoundException)
+                LogReadFailed(_logger, name, error.Message);
+            return null;
+        }
+        finally
+        {
+            buffer?.Release();
+            if (meta is not null)
+                ArrayPool<byte>.Shared.Return(meta);
+        }
+    }
+
+    private SegmentBuffer? Corrupt(string name, Entry entry, string what)
     {
         Interlocked.Increment(ref _corrupt);
         lock (_gate)
@@ -259,14 +360,22 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
 
     private async Task WriteLoopAsync()
     {
+        var chunks = new List<ReadOnlyMemory<byte>>(16);
         await foreach (var pending in _writes.Reader.ReadAllAsync().ConfigureAwait(false))
         {
+            var retry = pending.Retry;
             try
             {
-                if (Degraded is null)
-                    await WriteOneAsync(pending).ConfigureAwait(false);
+                if (Degraded is null || retry)
+                {
+                    WriteOne(pending, chunks);
+                    if (retry)
+                        Recovered();
+                }
                 else
+                {
                     Interlocked.Increment(ref _dropped);
+                }
             }
             catch (Exception error) when (error is IOException or UnauthorizedAccessException)
             {
@@ -275,13 +384,17 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
             }
             finally
             {
-                ArrayPool<byte>.Shared.Return(pending.Buffer);
+                chunks.Clear();
+                if (retry)
+                    Volatile.Write(ref _retrying, 0);
+                Interlocked.Add(ref _queuedBytes, -pending.Buffer.Size);
+                pending.Buffer.Release();
                 EndWrite();
             }
         }
     }
 
-    private async Task WriteOneAsync(PendingWrite pending)
+    private void WriteOne(PendingWrite pending, List<ReadOnlyMemory<byte>> chunks)
     {
         lock (_gate)
         {
@@ -292,30 +405,38 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
             }
         }
 
+        var buffer = pending.Buffer;
+        var part = buffer.Header!;
+        var nameBytes = Encoding.UTF8.GetByteCount(part.FileName) <= MaxNameBytes ? Encoding.UTF8.GetBytes(part.FileName) : [];
+        var head = new byte[HeaderSize + FixedMetaSize + nameBytes.Length];
+        var meta = head.AsSpan(HeaderSize);
+        WriteMeta(meta, part, nameBytes);
+        buffer.AddChunksTo(chunks);
+        var hash = new System.IO.Hashing.Crc32();
+        hash.Append(meta);
+        foreach (var chunk in chunks)
+            hash.Append(chunk.Span);
+        WriteHeader(head, meta.Length, buffer.Size, hash.GetCurrentHashAsUInt32(), pending.Kind);
+        chunks.Insert(0, head);
+
         var path = PathOf(pending.Name);
         Directory.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
         var temporary = path + ".tmp";
-        var header = new byte[HeaderSize];
-        WriteHeader(header, pending.Length, System.IO.Hashing.Crc32.HashToUInt32(pending.Buffer.AsSpan(0, pending.Length)), pending.Kind);
-        var file = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.Asynchronous);
-        await using (file.ConfigureAwait(false))
-        {
-            await file.WriteAsync(header).ConfigureAwait(false);
-            await file.WriteAsync(pending.Buffer.AsMemory(0, pending.Length)).ConfigureAwait(false);
-        }
-
+        using (var handle = File.OpenHandle(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+            RandomAccess.Write(handle, chunks, 0);
         File.Move(temporary, path, overwrite: true);
+
         List<string>? evicted;
         lock (_gate)
         {
-            var entry = new Entry(pending.Name, pending.Length, pending.Kind);
+            var entry = new Entry(pending.Name, buffer.Size, pending.Kind);
             _entries[pending.Name] = entry;
             Link(entry);
             evicted = EvictLocked();
         }
 
         Interlocked.Increment(ref _written);
-        Interlocked.Add(ref _writtenBytes, pending.Length);
+        Interlocked.Add(ref _writtenBytes, buffer.Size);
         if (evicted is not null)
         {
             foreach (var name in evicted)
@@ -327,15 +448,16 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     private List<string>? EvictLocked()
     {
         List<string>? evicted = null;
-        var probeLimit = (long)(_options.MaxBytes * _options.ProbeShare);
-        while (_bytes > _options.MaxBytes)
+        var maxBytes = MaxBytes;
+        var probeLimit = (long)(maxBytes * _options.ProbeShare);
+        while (_bytes > maxBytes)
         {
-            LinkedList<Entry> from = _probeBytes > probeLimit || _playback.First is null ? _probe : _playback;
+            var from = _probeBytes > probeLimit || _playback.First is null ? _probe : _playback;
             var victim = from.First!.Value;
             if (victim.Kind == DiskSegmentKind.Probe)
                 _evictedProbes++;
             else
-                _evictedBySize++;
+                _evictedPlayback++;
             Unlink(victim);
             _entries.Remove(victim.Name);
             (evicted ??= []).Add(victim.Name);
@@ -347,7 +469,7 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     private void Index(CancellationToken cancellationToken)
     {
         var found = new List<(Entry Entry, DateTime At)>();
-        var header = new byte[HeaderSize];
+        Span<byte> header = stackalloc byte[HeaderSize];
         foreach (var path in Directory.EnumerateFiles(_options.Path, "*", SearchOption.AllDirectories))
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -363,14 +485,16 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
 
             try
             {
-                using var stream = file.OpenRead();
-                if (stream.Read(header) == HeaderSize && TryParseHeader(header, out var length, out _, out var kind) && stream.Length == HeaderSize + length)
+                using var handle = File.OpenHandle(path);
+                if (RandomAccess.Read(handle, header, 0) == HeaderSize
+                    && TryParseHeader(header, out var metaLength, out var length, out _, out var kind)
+                    && RandomAccess.GetLength(handle) == HeaderSize + metaLength + length)
                 {
                     found.Add((new Entry(name, length, kind), file.LastWriteTimeUtc));
                     continue;
                 }
             }
-            catch (IOException)
+            catch (Exception error) when (error is IOException or UnauthorizedAccessException)
             {
             }
 
@@ -436,10 +560,32 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         }
     }
 
+    private void Dropped(SegmentBuffer buffer, bool retry)
+    {
+        Interlocked.Add(ref _queuedBytes, -buffer.Size);
+        buffer.Release();
+        Interlocked.Increment(ref _dropped);
+        if (retry)
+            Volatile.Write(ref _retrying, 0);
+        EndWrite();
+    }
+
+    /// <summary>While degraded: true for one write at a time once the retry interval has passed since the last failure.</summary>
+    private bool MayRetry() =>
+        _time.GetElapsedTime(Volatile.Read(ref _degradedAt)) >= TimeSpan.FromSeconds(_options.RetrySeconds)
+        && Interlocked.CompareExchange(ref _retrying, 1, 0) == 0;
+
     private void Degrade(string reason)
     {
-        if (Interlocked.CompareExchange(ref _degraded, reason, null) is null)
-            LogDegraded(_logger, reason);
+        Volatile.Write(ref _degradedAt, _time.GetTimestamp());
+        if (Interlocked.Exchange(ref _degraded, reason) is null)
+            LogDegraded(_logger, reason, _options.RetrySeconds);
+    }
+
+    private void Recovered()
+    {
+        if (Interlocked.Exchange(ref _degraded, null) is { } reason)
+            LogRecovered(_logger, _options.Path, reason);
     }
 
     private void BeginWrite()
@@ -477,31 +623,71 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     internal static string NameOf(string messageId)
     {
         Span<byte> hash = stackalloc byte[32];
-        var bytes = Encoding.UTF8.GetBytes(messageId.Trim().Trim('<', '>'));
-        SHA256.HashData(bytes, hash);
+        var id = messageId.AsSpan().Trim().Trim('<').Trim('>');
+        var length = Encoding.UTF8.GetByteCount(id);
+        var rented = length <= 512 ? null : ArrayPool<byte>.Shared.Rent(length);
+        Span<byte> bytes = rented ?? stackalloc byte[512];
+        var written = Encoding.UTF8.GetBytes(id, bytes);
+        SHA256.HashData(bytes[..written], hash);
+        if (rented is not null)
+            ArrayPool<byte>.Shared.Return(rented);
         return Convert.ToHexStringLower(hash);
     }
 
     private static bool IsName(string name) => name.Length == 64 && name.All(char.IsAsciiHexDigitLower);
 
-    private static void WriteHeader(Span<byte> header, int length, uint crc, DiskSegmentKind kind)
+    private static void WriteHeader(Span<byte> header, int metaLength, int length, uint crc, DiskSegmentKind kind)
     {
         BinaryPrimitives.WriteUInt32LittleEndian(header, Magic);
         header[4] = Version;
         header[5] = (byte)kind;
-        header[6] = 0;
-        header[7] = 0;
+        BinaryPrimitives.WriteUInt16LittleEndian(header[6..], (ushort)metaLength);
         BinaryPrimitives.WriteInt32LittleEndian(header[8..], length);
         BinaryPrimitives.WriteUInt32LittleEndian(header[12..], crc);
     }
 
-    private static bool TryParseHeader(ReadOnlySpan<byte> header, out int length, out uint crc, out DiskSegmentKind kind)
+    private static bool TryParseHeader(ReadOnlySpan<byte> header, out int metaLength, out int length, out uint crc, out DiskSegmentKind kind)
     {
+        metaLength = BinaryPrimitives.ReadUInt16LittleEndian(header[6..]);
         length = BinaryPrimitives.ReadInt32LittleEndian(header[8..]);
         crc = BinaryPrimitives.ReadUInt32LittleEndian(header[12..]);
         kind = (DiskSegmentKind)header[5];
         return BinaryPrimitives.ReadUInt32LittleEndian(header) == Magic && header[4] == Version
-            && kind is DiskSegmentKind.Playback or DiskSegmentKind.Probe && length > 0;
+            && kind is DiskSegmentKind.Playback or DiskSegmentKind.Probe && length > 0
+            && metaLength is >= FixedMetaSize and <= FixedMetaSize + MaxNameBytes;
+    }
+
+    // The part header: file size, part begin (8 bytes each), line length, part, total parts (4 each, 0 for none), the name's UTF-8.
+    private static void WriteMeta(Span<byte> meta, YencHeader part, ReadOnlySpan<byte> name)
+    {
+        BinaryPrimitives.WriteInt64LittleEndian(meta, part.FileSize);
+        BinaryPrimitives.WriteInt64LittleEndian(meta[8..], part.PartBegin);
+        BinaryPrimitives.WriteInt32LittleEndian(meta[16..], part.LineLength);
+        BinaryPrimitives.WriteInt32LittleEndian(meta[20..], part.Part ?? 0);
+        BinaryPrimitives.WriteInt32LittleEndian(meta[24..], part.TotalParts ?? 0);
+        name.CopyTo(meta[FixedMetaSize..]);
+    }
+
+    private static YencHeader? ParseMeta(ReadOnlySpan<byte> meta, int length)
+    {
+        var fileSize = BinaryPrimitives.ReadInt64LittleEndian(meta);
+        var begin = BinaryPrimitives.ReadInt64LittleEndian(meta[8..]);
+        var line = BinaryPrimitives.ReadInt32LittleEndian(meta[16..]);
+        var number = BinaryPrimitives.ReadInt32LittleEndian(meta[20..]);
+        var total = BinaryPrimitives.ReadInt32LittleEndian(meta[24..]);
+        if (fileSize <= 0 || begin < 0 || begin + length > fileSize || number < 0 || total < 0)
+            return null;
+        string name;
+        try
+        {
+            name = StrictUtf8.GetString(meta[FixedMetaSize..]);
+        }
+        catch (DecoderFallbackException)
+        {
+            return null;
+        }
+
+        return new YencHeader(name, fileSize, line, number == 0 ? null : number, total == 0 ? null : total, begin, length);
     }
 
     private static void TryDelete(string path)
@@ -515,8 +701,11 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         }
     }
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "The disk segment cache is off, reads fetch from providers: {Reason}")]
-    private static partial void LogDegraded(ILogger logger, string reason);
+    [LoggerMessage(Level = LogLevel.Warning, Message = "The disk segment cache stopped writing, reads go to the providers: {Reason}; trying again in {RetrySeconds} s")]
+    private static partial void LogDegraded(ILogger logger, string reason, int retrySeconds);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "The disk segment cache at {Path} works again (it had stopped: {Reason})")]
+    private static partial void LogRecovered(ILogger logger, string path, string reason);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Disk segment cache: {Name} held {What}; it was deleted and is fetched again")]
     private static partial void LogCorrupt(ILogger logger, string name, string what);
@@ -535,29 +724,7 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         public LinkedListNode<Entry>? Node { get; set; }
     }
 
-    private readonly record struct PendingWrite(string Name, byte[] Buffer, int Length, DiskSegmentKind Kind);
-}
-
-/// <summary>A segment read from disk: its bytes in a pooled buffer, returned on dispose.</summary>
-public sealed class DiskSegment : IDisposable
-{
-    private byte[]? _buffer;
-
-    internal DiskSegment(byte[] buffer, int length)
-    {
-        _buffer = buffer;
-        Length = length;
-    }
-
-    public int Length { get; }
-
-    public ReadOnlySpan<byte> Span => (_buffer ?? throw new ObjectDisposedException(nameof(DiskSegment))).AsSpan(0, Length);
-
-    public void Dispose()
-    {
-        if (Interlocked.Exchange(ref _buffer, null) is { } buffer)
-            ArrayPool<byte>.Shared.Return(buffer);
-    }
+    private readonly record struct PendingWrite(string Name, SegmentBuffer Buffer, DiskSegmentKind Kind, bool Retry);
 }
 
 /// <summary>Where and how much (<c>Cache:Path</c>, <c>Cache:MaxBytes</c>); no path, no disk cache.</summary>
@@ -565,7 +732,10 @@ public sealed class DiskSegmentStoreOptions
 {
     public const string SectionName = "Cache";
 
-    /// <summary>The folder the segments live in; null or empty turns the disk cache off.</summary>
+    /// <summary>The smallest size a disk cache may have.</summary>
+    public const long MinBytes = 1024 * 1024;
+
+    /// <summary>The folder the segments live in; empty turns the disk cache off.</summary>
     public string Path { get; set; } = "";
 
     /// <summary>The most segment bytes kept on disk. Default 10 GiB.</summary>
@@ -577,18 +747,37 @@ public sealed class DiskSegmentStoreOptions
     /// <summary>Writes waiting for the disk before new ones are dropped. Default 256.</summary>
     public int MaxQueuedWrites { get; set; } = 256;
 
+    /// <summary>Bytes of segments waiting for the disk (held in memory beside the streaming budget) before new ones are dropped. Default 32 MiB.</summary>
+    public long MaxQueuedBytes { get; set; } = 32L * 1024 * 1024;
+
     /// <summary>The largest segment written (a decoded article is well under this). Default 16 MiB.</summary>
     public int MaxSegmentBytes { get; set; } = 16 * 1024 * 1024;
 
+    /// <summary>After a failed write, seconds before one is tried again. Default 30.</summary>
+    public int RetrySeconds { get; set; } = 30;
+
+    /// <summary>True when a path is set.</summary>
+    public bool Enabled => !string.IsNullOrWhiteSpace(Path);
+
+    /// <summary>The first thing wrong with these settings, naming the setting, or null.</summary>
+    public string? Problem()
+    {
+        if (MaxBytes < MinBytes)
+            return $"Cache:MaxBytes must be at least 1 MiB; {MaxBytes} is not.";
+        if (ProbeShare is < 0 or > 1)
+            return $"Cache:ProbeShare must be between 0 and 1; {ProbeShare} is not.";
+        if (MaxQueuedWrites < 1)
+            return $"Cache:MaxQueuedWrites must be at least 1; {MaxQueuedWrites} is not.";
+        if (MaxQueuedBytes < 1)
+            return $"Cache:MaxQueuedBytes must be at least 1; {MaxQueuedBytes} is not.";
+        if (RetrySeconds < 1)
+            return $"Cache:RetrySeconds must be at least 1; {RetrySeconds} is not.";
+        return null;
+    }
+
     public void Validate()
     {
-        if (string.IsNullOrWhiteSpace(Path))
-            throw new ArgumentException("Cache:Path is empty: the disk cache is off, and no store should be opened.");
-        if (MaxBytes < 1024 * 1024)
-            throw new ArgumentException($"Cache:MaxBytes must be at least 1 MiB; {MaxBytes} is not.");
-        if (ProbeShare is < 0 or > 1)
-            throw new ArgumentException($"Cache:ProbeShare must be between 0 and 1; {ProbeShare} is not.");
-        if (MaxQueuedWrites < 1)
-            throw new ArgumentException($"Cache:MaxQueuedWrites must be at least 1; {MaxQueuedWrites} is not.");
+        if (Problem() is { } problem)
+            throw new ArgumentException(problem);
     }
 }

@@ -1,5 +1,8 @@
+using System.Buffers;
 using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Time.Testing;
 using NzbDav.Streaming.Disk;
+using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Streaming.Tests.Disk;
 
@@ -16,8 +19,12 @@ public sealed class DiskSegmentStoreTests : IDisposable
             Directory.Delete(_root, recursive: true);
     }
 
+    private readonly FakeTimeProvider _time = new();
+
     private Task<DiskSegmentStore> OpenAsync(long maxBytes = 64L * 1024 * 1024, double probeShare = 0.5) =>
-        DiskSegmentStore.OpenAsync(new DiskSegmentStoreOptions { Path = _root, MaxBytes = maxBytes, ProbeShare = probeShare }, NullLogger.Instance, Ct);
+        DiskSegmentStore.OpenAsync(new DiskSegmentStoreOptions { Path = _root, MaxBytes = maxBytes, ProbeShare = probeShare }, NullLogger.Instance, _time, Ct);
+
+    private const string FileName = "file.bin";
 
     private static byte[] Segment(int seed, int size = 256 * 1024)
     {
@@ -26,10 +33,42 @@ public sealed class DiskSegmentStoreTests : IDisposable
         return data;
     }
 
+    /// <summary>Queues <paramref name="data"/> as a completed part (as a provider's answer would be) and lets go of it.</summary>
+    private static void Write(DiskSegmentStore store, string id, byte[] data, DiskSegmentKind kind)
+    {
+        var buffer = new SegmentBuffer(ArrayPool<byte>.Shared, null, null, "mock");
+        buffer.Begin(new YencHeader(FileName, 1L << 30, 128, 3, 1000, 2L * data.Length, data.Length));
+        for (var at = 0; at < data.Length;)
+        {
+            var span = buffer.GetSpan();
+            data.AsSpan(at, span.Length).CopyTo(span);
+            buffer.Advance(span.Length);
+            at += span.Length;
+        }
+        buffer.Complete(new YencTrailer(data.Length, 3, null, null));
+        store.Write(id, buffer, kind);
+        buffer.Release();
+    }
+
     private static async Task<byte[]?> ReadAsync(DiskSegmentStore store, string id)
     {
-        using var segment = await store.ReadAsync(id, Ct);
-        return segment?.Span.ToArray();
+        var buffer = await store.ReadAsync(id, ArrayPool<byte>.Shared, Ct);
+        if (buffer is null)
+            return null;
+        try
+        {
+            Assert.True(buffer.IsCompleted);
+            // The part header comes back too: a stream learns the file's layout from it.
+            Assert.Equal(new YencHeader(FileName, 1L << 30, 128, 3, 1000, 2L * buffer.Size, buffer.Size), buffer.Header);
+            Assert.Equal(DiskSegmentStore.ProviderName, buffer.Provider);
+            var data = new byte[buffer.Size];
+            buffer.CopyTo(0, data);
+            return data;
+        }
+        finally
+        {
+            buffer.Release();
+        }
     }
 
     [Fact]
@@ -39,7 +78,7 @@ public sealed class DiskSegmentStoreTests : IDisposable
         await using (var store = await OpenAsync())
         {
             Assert.Null(await ReadAsync(store, "part1@example"));
-            store.Write("<part1@example>", data, DiskSegmentKind.Playback);
+            Write(store, "<part1@example>", data, DiskSegmentKind.Playback);
             await store.WhenIdleAsync(Ct);
             Assert.Equal(data, await ReadAsync(store, "part1@example"));
             Assert.Equal((1L, 1L, (long)data.Length, 1L), (store.Written, store.Hits, store.Bytes, store.Misses));
@@ -57,7 +96,7 @@ public sealed class DiskSegmentStoreTests : IDisposable
         var files = Directory.GetFiles(_root, "*", SearchOption.AllDirectories);
         var file = Assert.Single(files);
         Assert.Matches("^[0-9a-f]{64}\\.seg$", Path.GetFileName(file));
-        Assert.Equal(data.Length + 16, new FileInfo(file).Length);
+        Assert.Equal(16 + 28 + FileName.Length + data.Length, new FileInfo(file).Length);
     }
 
     [Fact]
@@ -65,7 +104,7 @@ public sealed class DiskSegmentStoreTests : IDisposable
     {
         await using var store = await OpenAsync();
         var data = Segment(2);
-        store.Write("flip@example", data, DiskSegmentKind.Probe);
+        Write(store, "flip@example", data, DiskSegmentKind.Probe);
         await store.WhenIdleAsync(Ct);
         var file = Directory.GetFiles(_root, "*.seg", SearchOption.AllDirectories).Single();
         await using (var stream = new FileStream(file, FileMode.Open, FileAccess.ReadWrite))
@@ -81,7 +120,7 @@ public sealed class DiskSegmentStoreTests : IDisposable
         Assert.False(File.Exists(file));
 
         // Written again (fetched again from a provider), it is served again.
-        store.Write("flip@example", data, DiskSegmentKind.Probe);
+        Write(store, "flip@example", data, DiskSegmentKind.Probe);
         await store.WhenIdleAsync(Ct);
         Assert.Equal(data, await ReadAsync(store, "flip@example"));
     }
@@ -91,8 +130,8 @@ public sealed class DiskSegmentStoreTests : IDisposable
     {
         await using (var store = await OpenAsync())
         {
-            store.Write("whole@example", Segment(3), DiskSegmentKind.Playback);
-            store.Write("cut@example", Segment(4), DiskSegmentKind.Playback);
+            Write(store, "whole@example", Segment(3), DiskSegmentKind.Playback);
+            Write(store, "cut@example", Segment(4), DiskSegmentKind.Playback);
             await store.WhenIdleAsync(Ct);
         }
 
@@ -118,14 +157,14 @@ public sealed class DiskSegmentStoreTests : IDisposable
         await using var store = await OpenAsync(maxBytes: 8L * 1024 * 1024, probeShare: 0.5);
         for (var file = 0; file < 20; file++)
         {
-            store.Write($"head{file}@lib", Segment(100 + file), DiskSegmentKind.Probe);
-            store.Write($"tail{file}@lib", Segment(200 + file), DiskSegmentKind.Probe);
+            Write(store, $"head{file}@lib", Segment(100 + file), DiskSegmentKind.Probe);
+            Write(store, $"tail{file}@lib", Segment(200 + file), DiskSegmentKind.Probe);
         }
 
         await store.WhenIdleAsync(Ct);
         for (var part = 0; part < 200; part++)
         {
-            store.Write($"movie{part}@lib", Segment(1000 + part), DiskSegmentKind.Playback);
+            Write(store, $"movie{part}@lib", Segment(1000 + part), DiskSegmentKind.Playback);
             if (part % 16 == 15)
                 await store.WhenIdleAsync(Ct);
         }
@@ -151,40 +190,56 @@ public sealed class DiskSegmentStoreTests : IDisposable
     public async Task A_playback_segment_a_scanner_reads_again_is_promoted_to_probe()
     {
         await using var store = await OpenAsync(maxBytes: 2L * 1024 * 1024, probeShare: 0.5);
-        store.Write("shared@lib", Segment(7), DiskSegmentKind.Playback);
+        Write(store, "shared@lib", Segment(7), DiskSegmentKind.Playback);
         await store.WhenIdleAsync(Ct);
-        store.Write("shared@lib", Segment(7), DiskSegmentKind.Probe);
+        Write(store, "shared@lib", Segment(7), DiskSegmentKind.Probe);
         await store.WhenIdleAsync(Ct);
         Assert.Equal(256L * 1024, store.ProbeBytes);
         for (var part = 0; part < 12; part++)
-            store.Write($"play{part}@lib", Segment(300 + part), DiskSegmentKind.Playback);
+            Write(store, $"play{part}@lib", Segment(300 + part), DiskSegmentKind.Playback);
         await store.WhenIdleAsync(Ct);
         Assert.NotNull(await ReadAsync(store, "shared@lib"));
         Assert.Equal(1L, store.Written - 12); // the second write only promoted it
     }
 
     [Fact]
-    public async Task A_disk_that_fails_turns_the_store_off_with_the_reason_and_no_read_fails()
+    public async Task A_disk_that_fails_stops_the_writes_with_the_reason_no_read_fails_and_it_recovers_once_the_disk_is_back()
     {
         await using var store = await OpenAsync();
-        store.Write("before@example", Segment(8), DiskSegmentKind.Playback);
+        Write(store, "before@example", Segment(8), DiskSegmentKind.Playback);
         await store.WhenIdleAsync(Ct);
 
-        // The folder a new segment needs is a file now: every write fails, as on a full or read-only disk.
+        // The folder a new segment needs is a file now: every write there fails, as on a full or read-only disk.
         var name = DiskSegmentStore.NameOf("after@example");
         var blocked = Path.Combine(_root, name[..2]);
         if (Directory.Exists(blocked))
             Directory.Delete(blocked, recursive: true);
         await File.WriteAllTextAsync(blocked, "not a folder", Ct);
-        store.Write("after@example", Segment(9), DiskSegmentKind.Playback);
+        Write(store, "after@example", Segment(9), DiskSegmentKind.Playback);
         await store.WhenIdleAsync(Ct);
 
         Assert.NotNull(store.Degraded);
         Assert.Contains(_root, store.Degraded, StringComparison.Ordinal);
         Assert.Null(await ReadAsync(store, "after@example"));
-        Assert.Null(await ReadAsync(store, "before@example")); // off: misses, never errors
-        store.Write("later@example", Segment(10), DiskSegmentKind.Playback);
+        // What is on disk is still served: a full disk has lost nothing.
+        Assert.Equal(Segment(8), await ReadAsync(store, "before@example"));
+        Write(store, "later@example", Segment(10), DiskSegmentKind.Playback);
         Assert.True(store.DroppedWrites >= 2);
+
+        // Before the retry interval nothing is tried; after it, one write is, and it works: the store is back.
+        File.Delete(blocked);
+        _time.Advance(TimeSpan.FromSeconds(29));
+        Write(store, "after@example", Segment(9), DiskSegmentKind.Playback);
+        await store.WhenIdleAsync(Ct);
+        Assert.NotNull(store.Degraded);
+        _time.Advance(TimeSpan.FromSeconds(1));
+        Write(store, "after@example", Segment(9), DiskSegmentKind.Playback);
+        await store.WhenIdleAsync(Ct);
+        Assert.Null(store.Degraded);
+        Assert.Equal(Segment(9), await ReadAsync(store, "after@example"));
+        Write(store, "later@example", Segment(10), DiskSegmentKind.Playback);
+        await store.WhenIdleAsync(Ct);
+        Assert.Equal(Segment(10), await ReadAsync(store, "later@example"));
     }
 
     [Fact]
@@ -194,9 +249,9 @@ public sealed class DiskSegmentStoreTests : IDisposable
         await File.WriteAllTextAsync(file, "x", Ct);
         try
         {
-            await using var store = await DiskSegmentStore.OpenAsync(new DiskSegmentStoreOptions { Path = file }, NullLogger.Instance, Ct);
+            await using var store = await DiskSegmentStore.OpenAsync(new DiskSegmentStoreOptions { Path = file }, NullLogger.Instance, _time, Ct);
             Assert.StartsWith($"cannot use {file}", store.Degraded, StringComparison.Ordinal);
-            Assert.Null(await store.ReadAsync("x@y", Ct));
+            Assert.Null(await ReadAsync(store, "x@y"));
         }
         finally
         {

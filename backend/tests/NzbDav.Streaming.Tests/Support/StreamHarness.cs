@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Microsoft.Extensions.Logging.Abstractions;
 using NzbDav.MockNntp;
 using NzbDav.MockNntp.Articles;
+using NzbDav.Streaming.Disk;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Nzb;
@@ -14,11 +15,12 @@ internal sealed class StreamHarness : IAsyncDisposable
 {
     private static readonly TimeSpan IdleDeadline = TimeSpan.FromSeconds(30);
 
-    private StreamHarness(UsenetOptions options, StreamingOptions streaming)
+    private StreamHarness(UsenetOptions options, StreamingOptions streaming, DiskSegmentCache? disk = null)
     {
         Limiter = new GlobalOperationLimiter(LimiterOptions.CreateDefault(options.Providers));
         Client = new UsenetClient(options, new NntpConnectionFactory(NullLoggerFactory.Instance), Limiter, TimeProvider.System, NullLogger<UsenetClient>.Instance);
-        Factory = new NzbFileStreamFactory(Client, streaming, NullLoggerFactory.Instance, Pool);
+        Disk = disk;
+        Factory = new NzbFileStreamFactory(Client, streaming, NullLoggerFactory.Instance, Pool, null, disk);
     }
 
     public static CancellationToken Token => TestContext.Current.CancellationToken;
@@ -31,8 +33,15 @@ internal sealed class StreamHarness : IAsyncDisposable
 
     public NzbFileStreamFactory Factory { get; }
 
+    /// <summary>The disk segment cache under the factory, if the test gave one.</summary>
+    public DiskSegmentCache? Disk { get; }
+
     public static StreamHarness Create(StreamingOptions? streaming, params UsenetProviderOptions[] providers) =>
         new(new UsenetOptions { Providers = providers, BreakerFailureThreshold = 50 }, streaming ?? new StreamingOptions());
+
+    /// <summary>As <see cref="Create"/>, with a disk segment cache (opened already) under the factory.</summary>
+    public static StreamHarness CreateWithDisk(DiskSegmentCache disk, StreamingOptions? streaming, params UsenetProviderOptions[] providers) =>
+        new(new UsenetOptions { Providers = providers, BreakerFailureThreshold = 50 }, streaming ?? new StreamingOptions(), disk);
 
     public static async Task<MockNntpServer> StartServerAsync(int? maxConnections = null, TimeSpan latency = default, TimeSpan jitter = default, string? messageIdToken = null)
     {
@@ -71,6 +80,11 @@ internal sealed class StreamHarness : IAsyncDisposable
     /// </summary>
     public async Task AssertAllReturnedAsync()
     {
+        if (Disk?.Store is { } store)
+        {
+            // Writes queued for the disk hold their segments until written.
+            await store.WhenIdleAsync(Token);
+        }
         Factory.Cache.Clear();
         for (var i = 0; i < 200 && (Limiter.GetStats().InUse != 0 || Pool.Outstanding != 0 || PoolInUse() != 0); i++)
         {

@@ -47,6 +47,9 @@ RUN rclone version
 COPY --chmod=0755 docker/entrypoint.sh /usr/local/bin/nzbdav-entrypoint
 WORKDIR /app
 COPY --from=build /app ./
+# The disk segment cache on by default under /config (10 GiB): a file the server reads at start, below
+# settings.json and the web UI, so the Settings page can move, resize or turn it off.
+COPY docker/appsettings.Production.json ./appsettings.Production.json
 
 # /config is the only state: settings.json, the SQLite database, logs, the web UI's keys (HOME) and
 # the managed mount's cache (Mount:CacheDirectory, default /config/rclone-cache).

@@ -11,6 +11,7 @@ export type StreamView = components["schemas"]["StreamView"];
 export type ProviderView = components["schemas"]["ProviderView"];
 export type PoolView = components["schemas"]["PoolView"];
 export type EconomyView = components["schemas"]["EconomyView"];
+export type DiskCacheView = components["schemas"]["DiskCacheView"];
 
 export interface RatePoint {
   at: number;

@@ -2303,6 +2303,44 @@ export interface components {
             limiter: components["schemas"]["LimiterView"];
             mount: components["schemas"]["MountView"];
             economy: components["schemas"]["EconomyView"];
+            diskCache: null | components["schemas"]["DiskCacheView"];
+        };
+        /**
+         * @description The disk segment cache (null while `Cache:Path` is empty): its folder, bytes held against
+         *     its limit (of them, probes' heads and tails), segments, hits and misses since the server started
+         *     with `hitRate` = hits ÷ (hits + misses) (null before any lookup), `savedBytes` the
+         *     provider bytes the hits saved, what was written, evictions by reason, CRC failures, writes
+         *     dropped, and `degraded`: why writes are off now (null while it works).
+         */
+        DiskCacheView: {
+            path: string;
+            /** Format: int64 */
+            bytes: number;
+            /** Format: int64 */
+            maxBytes: number;
+            /** Format: int64 */
+            probeBytes: number;
+            /** Format: int32 */
+            segments: number;
+            /** Format: int64 */
+            hits: number;
+            /** Format: int64 */
+            misses: number;
+            /** Format: double */
+            hitRate: null | number;
+            /** Format: int64 */
+            savedBytes: number;
+            /** Format: int64 */
+            writtenBytes: number;
+            /** Format: int64 */
+            evictedPlayback: number;
+            /** Format: int64 */
+            evictedProbes: number;
+            /** Format: int64 */
+            corruptReads: number;
+            /** Format: int64 */
+            droppedWrites: number;
+            degraded: null | string;
         };
         /**
          * @description Provider economy of streaming since the server started: bytes served to readers and decoded bytes

@@ -78,7 +78,7 @@ export type FileTestResult = Schemas["UiFileTestResult"];
  * { error }; a provider whose test failed answers 422 with the test (ProviderSaveRefused).
  */
 
-export type SettingSection = "Connections" | "Streaming" | "Queue" | "SABnzbd" | "WebDAV" | "Health" | "Mount";
+export type SettingSection = "Connections" | "Streaming" | "Disk cache" | "Queue" | "SABnzbd" | "WebDAV" | "Health" | "Mount";
 export type SettingType = "Number" | "Bytes" | "Boolean" | "Text" | "Choice" | "List";
 
 /** GET /ui/api/settings, and what every successful settings change answers. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { EconomyView } from "../api/live";
-import { economyFigures, ratio, share, streamEconomy } from "./economy";
+import type { DiskCacheView, EconomyView } from "../api/live";
+import { diskCacheFigures, economyFigures, ratio, share, streamEconomy } from "./economy";
 
 const economy: EconomyView = {
   servedBytes: 1_500_000_000,
@@ -76,5 +76,50 @@ describe("economyFigures", () => {
     expect(figures.ratio!.value).toBe("–");
     expect(figures.cache!.detail).toBe("no lookups yet");
     expect(figures["read-ahead"]!.detail).toBe("in use by 0 streams");
+  });
+});
+
+describe("diskCacheFigures", () => {
+  const disk: DiskCacheView = {
+    path: "/config/cache",
+    bytes: 4_200_000_000,
+    maxBytes: 10_737_418_240,
+    probeBytes: 1_100_000_000,
+    segments: 6_000,
+    hits: 900,
+    misses: 100,
+    hitRate: 0.9,
+    savedBytes: 630_000_000,
+    writtenBytes: 4_500_000_000,
+    evictedPlayback: 120,
+    evictedProbes: 3,
+    corruptReads: 1,
+    droppedWrites: 0,
+    degraded: null,
+  };
+
+  it("shows the size against the limit, the hit ratio, the bytes saved and evictions by reason", () => {
+    const all = diskCacheFigures(disk);
+    const figure = (key: string) => {
+      const found = all.find((f) => f.key === key);
+      if (!found) throw new Error(`no figure ${key}`);
+      return found;
+    };
+    const figures = { size: figure("size"), hits: figure("hits"), saved: figure("saved"), evictions: figure("evictions") };
+    expect(figures.size.value).toBe("4.2 GB of 10.7 GB");
+    expect(figures.size.meter).toEqual({ value: 4_200_000_000, max: 10_737_418_240 });
+    expect(figures.size.detail).toBe("6,000 segments; 1.1 GB of files' heads and tails");
+    expect(figures.hits.value).toBe("90 %");
+    expect(figures.hits.detail).toBe("900 hits, 100 misses");
+    expect(figures.saved.value).toBe("630 MB");
+    expect(figures.evictions.value).toBe("123");
+    expect(figures.evictions.detail).toBe("120 played, 3 heads and tails");
+    expect(figures.evictions.title).toContain("1 segment failed their CRC");
+  });
+
+  it("says when nothing was looked up yet", () => {
+    const figures = diskCacheFigures({ ...disk, hits: 0, misses: 0, hitRate: null });
+    expect(figures.find((f) => f.key === "hits")?.value).toBe("–");
+    expect(figures.find((f) => f.key === "hits")?.detail).toBe("no lookups yet");
   });
 });

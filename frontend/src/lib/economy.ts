@@ -1,4 +1,4 @@
-import type { EconomyView, StreamView } from "../api/live";
+import type { DiskCacheView, EconomyView, StreamView } from "../api/live";
 import { bytes } from "./format";
 
 /** What "Fetched ÷ served" means, for the column's and the card's tooltip. */
@@ -74,6 +74,43 @@ export function economyFigures(e: EconomyView): EconomyFigure[] {
       detail: `in use by ${count(e.readAheadStreams, "stream", "streams")}`,
       title: "Decoded bytes every stream's read-ahead spans now, against the host-wide limit (the memory budget less the segment cache).",
       meter: { value: e.readAheadBytes, max: e.readAheadLimitBytes },
+    },
+  ];
+}
+
+/** The "Disk cache" card's figures (totals since the server started; size: now). */
+export function diskCacheFigures(d: DiskCacheView): EconomyFigure[] {
+  const lookups = d.hits + d.misses;
+  const evicted = d.evictedPlayback + d.evictedProbes;
+  return [
+    {
+      key: "size",
+      label: "On disk",
+      value: `${bytes(d.bytes)} of ${bytes(d.maxBytes)}`,
+      detail: `${count(d.segments, "segment", "segments")}; ${bytes(d.probeBytes)} of files' heads and tails`,
+      title: `Decoded segments kept in ${d.path}. Heads and tails (what scanners read) are kept longer than played segments.`,
+      meter: { value: d.bytes, max: d.maxBytes },
+    },
+    {
+      key: "hits",
+      label: "Hit ratio",
+      value: share(d.hitRate),
+      detail: lookups === 0 ? "no lookups yet" : `${count(d.hits, "hit", "hits")}, ${count(d.misses, "miss", "misses")}`,
+      title: "Segments the memory cache did not hold, read from disk instead of a provider: hits ÷ (hits + misses), since start.",
+    },
+    {
+      key: "saved",
+      label: "Provider bytes saved",
+      value: bytes(d.savedBytes),
+      detail: `${bytes(d.writtenBytes)} written since start`,
+      title: "Decoded bytes read from disk that would otherwise have been fetched from a provider.",
+    },
+    {
+      key: "evictions",
+      label: "Evictions",
+      value: evicted.toLocaleString("en-US"),
+      detail: `${d.evictedPlayback.toLocaleString("en-US")} played, ${d.evictedProbes.toLocaleString("en-US")} heads and tails`,
+      title: `Segments dropped to stay within the size: played ones first. ${count(d.corruptReads, "segment", "segments")} failed their CRC and were fetched again; ${count(d.droppedWrites, "write was", "writes were")} dropped (queue full or disk failing).`,
     },
   ];
 }

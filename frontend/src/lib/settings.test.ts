@@ -50,7 +50,7 @@ describe("groupBySection", () => {
     expect(groups.Queue.map((s) => s.key)).toEqual(["b", "c"]);
     expect(groups.Connections.map((s) => s.key)).toEqual(["a"]);
     expect(groups.WebDAV).toEqual([]);
-    expect(Object.keys(groups)).toEqual(["Connections", "Streaming", "Queue", "SABnzbd", "WebDAV", "Mount", "Health"]);
+    expect(Object.keys(groups)).toEqual(["Connections", "Streaming", "Disk cache", "Queue", "SABnzbd", "WebDAV", "Mount", "Health"]);
     // The Settings page shows a Health card only when the server lists settings in that section.
     expect(groups.Health).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { formatSize, parseSize, sizeProblem } from "./sizes";
 import { minPasswordLength } from "./validation";
 
 /** The sections in the order the page shows them. */
-export const settingSections: readonly SettingSection[] = ["Connections", "Streaming", "Queue", "SABnzbd", "WebDAV", "Mount", "Health"];
+export const settingSections: readonly SettingSection[] = ["Connections", "Streaming", "Disk cache", "Queue", "SABnzbd", "WebDAV", "Mount", "Health"];
 
 /** The settings of each section, in the server's order; a section the page does not know is left out. */
 export function groupBySection(settings: readonly Setting[]): Record<SettingSection, Setting[]> {

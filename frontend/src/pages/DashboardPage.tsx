@@ -1,10 +1,10 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
-import { useLiveFeed, type EconomyView, type PoolView, type ProviderView, type StreamView } from "../api/live";
+import { useLiveFeed, type DiskCacheView, type PoolView, type ProviderView, type StreamView } from "../api/live";
 import { Moment } from "../components/Moment";
 import { MountStatus } from "../components/MountStatus";
 import { RateChart } from "../components/RateChart";
-import { economyFigures, fetchedPerServedHelp, streamEconomy } from "../lib/economy";
+import { diskCacheFigures, economyFigures, fetchedPerServedHelp, streamEconomy, type EconomyFigure } from "../lib/economy";
 import { bytes, milliseconds, percent, rate } from "../lib/format";
 import { providerState } from "../lib/providers";
 
@@ -76,8 +76,10 @@ export function DashboardPage() {
           What streaming cost the providers since the server started: every byte players got, every byte fetched for them, and what the segment cache
           and shared fetches saved.
         </p>
-        {snapshot && <Economy economy={snapshot.economy} />}
+        {snapshot && <Figures figures={economyFigures(snapshot.economy)} prefix="economy" />}
       </section>
+
+      {snapshot?.diskCache && <DiskCache disk={snapshot.diskCache} />}
 
       <section className="card" aria-labelledby="providers-title">
         <h2 id="providers-title">Providers</h2>
@@ -222,13 +224,13 @@ function BreakableAtSlashes({ path }: { path: string }) {
   );
 }
 
-function Economy({ economy }: { economy: EconomyView }) {
+function Figures({ figures, prefix }: { figures: EconomyFigure[]; prefix: string }) {
   return (
     <div className="economy">
-      {economyFigures(economy).map((f) => (
+      {figures.map((f) => (
         <div key={f.key} className="figure" title={f.title}>
           <div className="muted small">{f.label}</div>
-          <div className="figure-value" data-testid={`economy-${f.key}`}>
+          <div className="figure-value" data-testid={`${prefix}-${f.key}`}>
             {f.value}
           </div>
           {f.meter && <progress max={Math.max(1, f.meter.max)} value={Math.min(f.meter.value, Math.max(1, f.meter.max))} aria-label={`${f.label} in use`} />}
@@ -236,6 +238,24 @@ function Economy({ economy }: { economy: EconomyView }) {
         </div>
       ))}
     </div>
+  );
+}
+
+function DiskCache({ disk }: { disk: DiskCacheView }) {
+  return (
+    <section className="card" aria-labelledby="disk-cache-title" data-testid="disk-cache">
+      <h2 id="disk-cache-title">Disk cache</h2>
+      <p className="muted small flush">
+        Segments kept on disk in <code>{disk.path}</code>, so a library scanned again or a file played again costs the providers nothing, across
+        restarts.
+      </p>
+      {disk.degraded && (
+        <p role="alert" className="error" data-testid="disk-cache-degraded">
+          Not writing: {disk.degraded}. Reads go to the providers meanwhile; a write is tried again after a pause, and the cache resumes on its own once one works.
+        </p>
+      )}
+      <Figures figures={diskCacheFigures(disk)} prefix="disk-cache" />
+    </section>
   );
 }
 

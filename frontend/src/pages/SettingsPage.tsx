@@ -48,6 +48,7 @@ function Cards({ data }: { data: SettingsView }) {
       <ProvidersCard providers={data.providers} fields={data.providerFields} />
       <BudgetCard budget={data.budget} settings={groups.Connections} />
       <SettingsCard title="Streaming" settings={groups.Streaming} />
+      <SettingsCard title="Disk cache" settings={groups["Disk cache"]} />
       <SettingsCard title="Queue" settings={groups.Queue} />
       <SettingsCard title="SABnzbd" settings={groups.SABnzbd}>
         <ApiKeyBlock apiKey={data.sab.apiKey} locked={data.sab.apiKeyLocked} />

@@ -62,6 +62,11 @@ public static partial class SettingCatalog
         new("Streaming:ServeUnverifiedBytes", "Streaming", "Serve unverified bytes",
             "Serve an article's bytes before its CRC is checked (faster first byte).", SettingType.Boolean),
 
+        new("Cache:Path", "Disk cache", "Disk cache folder",
+            "Where decoded segments are kept on disk, so what a scanner or player read once is not fetched again, across restarts. Empty turns the disk cache off.", SettingType.Text, Nullable: true, Automatic: "off"),
+        new("Cache:MaxBytes", "Disk cache", "Disk cache size",
+            "Most segment bytes kept on disk; played segments are evicted before files' heads and tails.", SettingType.Bytes, Min: 64 * MiB, Max: 64L * 1024 * 1024 * MiB),
+
         new("Health:Enabled", "Health", "Scheduled checks",
             "Re-check library files on a schedule that stretches with the release's age.", SettingType.Boolean),
         new("Health:ImportCheck", "Health", "Check at import",
@@ -193,7 +198,7 @@ public static partial class SettingCatalog
                     error ??= $"{definition.Label}: a name appears twice.";
                 return string.Join(", ", items);
             default:
-                if (definition.Key == "NzbDav:MountPath" && !text.StartsWith('/'))
+                if (definition.Key is "NzbDav:MountPath" or "Cache:Path" && !text.StartsWith('/'))
                     error = $"{definition.Label} must be an absolute path (starting with '/'); '{text}' is not.";
                 if (definition.Key == "Mount:VfsCacheMaxSize" && !RcloneSize().IsMatch(text))
                     error = $"{definition.Label} must be a size in rclone's units, e.g. 20G, 512M or off; '{text}' is not.";

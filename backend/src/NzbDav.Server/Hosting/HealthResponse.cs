@@ -4,17 +4,26 @@ namespace NzbDav.Server.Hosting;
 
 /// <summary>
 /// Body of <c>GET /health</c>. <see cref="Status"/> is "ok", or "degraded" while the managed mount
-/// is enabled but not mounted (the server itself still serves; see <see cref="Mount"/> for why).
+/// is enabled but not mounted, or while the disk segment cache cannot write (the server itself
+/// still serves; <see cref="Mount"/> and <see cref="DiskCache"/> say why).
 /// </summary>
-public sealed record HealthResponse(string Status, HealthMount? Mount = null)
+public sealed record HealthResponse(string Status, HealthMount? Mount = null, HealthDiskCache? DiskCache = null)
 {
-    public static HealthResponse Of(MountSnapshot mount, bool enabled) =>
-        !enabled
-            ? new("ok")
-            : new(mount.Phase == MountPhase.Mounted ? "ok" : "degraded", new HealthMount(
+    public static HealthResponse Of(MountSnapshot mount, bool enabled, NzbDav.Streaming.Disk.DiskSegmentStore? disk = null)
+    {
+        var mountView = !enabled
+            ? null
+            : new HealthMount(
                 mount.Phase.ToString().ToLowerInvariant(), mount.Path, mount.Since, mount.LastError, mount.LastErrorAt, mount.Restarts,
-                mount.RcloneVersion, mount.Links, mount.CacheBytes));
+                mount.RcloneVersion, mount.Links, mount.CacheBytes);
+        var diskView = disk is null ? null : new HealthDiskCache(disk.Degraded is null ? "ok" : "degraded", disk.Path, disk.Degraded);
+        var degraded = (mountView is not null && mount.Phase != MountPhase.Mounted) || disk?.Degraded is not null;
+        return new(degraded ? "degraded" : "ok", mountView, diskView);
+    }
 }
+
+/// <summary>The disk segment cache: "ok", or "degraded" with the reason (reads go to the providers meanwhile, nothing fails).</summary>
+public sealed record HealthDiskCache(string State, string Path, string? Reason);
 
 /// <summary>The managed mount: state (starting, mounted, failed, stopping), since when, the last error, restarts, rclone's version, symlinks on, VFS cache bytes.</summary>
 public sealed record HealthMount(

@@ -118,8 +118,8 @@ public sealed class NzbDavHost
         app.UseAuthorization();
         app.UseRateLimiter();
         app.UseWebDavBasicAuth();
-        app.MapGet("/health", static (MountState mount, Microsoft.Extensions.Options.IOptionsMonitor<MountOptions> mountOptions) =>
-                Results.Ok(HealthResponse.Of(mount.Current, mountOptions.CurrentValue.Enabled)))
+        app.MapGet("/health", static (MountState mount, Microsoft.Extensions.Options.IOptionsMonitor<MountOptions> mountOptions, NzbDav.Streaming.Disk.DiskSegmentCache disk) =>
+                Results.Ok(HealthResponse.Of(mount.Current, mountOptions.CurrentValue.Enabled, disk.Store)))
             .WithMetadata(new BasicAuthExemption("container health checks carry no credentials"));
         // SABnzbd clients send no Basic auth; /api checks its API key itself.
         app.MapGroup("").WithMetadata(new BasicAuthExemption("SABnzbd API key")).MapSabApi();

@@ -16,7 +16,8 @@ public sealed record DashboardSnapshot(
     IReadOnlyList<ProviderView> Providers,
     LimiterView Limiter,
     MountView Mount,
-    EconomyView Economy);
+    EconomyView Economy,
+    DiskCacheView? DiskCache);
 
 /// <summary>
 /// One response body being sent: file, client, where it is, how fast it went over the last tick, and
@@ -69,6 +70,42 @@ public sealed record EconomyView(
             cache?.Bytes ?? 0, hits, misses, hits + misses > 0 ? Math.Round((double)hits / (hits + misses), 4) : null, cache?.HitBytes ?? 0,
             cache?.SharedFetches ?? 0, cache?.SharedFetchBytes ?? 0,
             budget?.Claimed ?? 0, budget?.Limit ?? 0, budget?.Claimants ?? 0);
+    }
+}
+
+/// <summary>
+/// The disk segment cache (null while <c>Cache:Path</c> is empty): its folder, bytes held against
+/// its limit (of them, probes' heads and tails), segments, hits and misses since the server started
+/// with <c>hitRate</c> = hits ÷ (hits + misses) (null before any lookup), <c>savedBytes</c> the
+/// provider bytes the hits saved, what was written, evictions by reason, CRC failures, writes
+/// dropped, and <c>degraded</c>: why writes are off now (null while it works).
+/// </summary>
+public sealed record DiskCacheView(
+    string Path,
+    long Bytes,
+    long MaxBytes,
+    long ProbeBytes,
+    int Segments,
+    long Hits,
+    long Misses,
+    double? HitRate,
+    long SavedBytes,
+    long WrittenBytes,
+    long EvictedPlayback,
+    long EvictedProbes,
+    long CorruptReads,
+    long DroppedWrites,
+    string? Degraded)
+{
+    public static DiskCacheView? Of(NzbDav.Streaming.Disk.DiskSegmentStore? store)
+    {
+        if (store is null)
+            return null;
+        var hits = store.Hits;
+        var misses = store.Misses;
+        return new DiskCacheView(store.Path, store.Bytes, store.MaxBytes, store.ProbeBytes, store.Count, hits, misses,
+            hits + misses > 0 ? Math.Round((double)hits / (hits + misses), 4) : null, store.HitBytes, store.WrittenBytes,
+            store.EvictedPlayback, store.EvictedProbes, store.CorruptReads, store.DroppedWrites, store.Degraded);
     }
 }
 

@@ -762,6 +762,8 @@ public sealed class DiskSegmentStoreOptions
     /// <summary>The first thing wrong with these settings, naming the setting, or null.</summary>
     public string? Problem()
     {
+        if (Enabled && !System.IO.Path.IsPathFullyQualified(Path))
+            return $"Cache:Path must be an absolute folder path; '{Path}' is not.";
         if (MaxBytes < MinBytes)
             return $"Cache:MaxBytes must be at least 1 MiB; {MaxBytes} is not.";
         if (ProbeShare is < 0 or > 1)

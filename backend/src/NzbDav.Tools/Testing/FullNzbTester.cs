@@ -1,4 +1,5 @@
 using NzbDav.Streaming;
+using NzbDav.Streaming.Disk;
 using NzbDav.Usenet.Health;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nntp;
@@ -14,7 +15,8 @@ namespace NzbDav.Tools.Testing;
 /// sequential read on a fresh stream. It configures its own limiter and streaming options for
 /// benchmarking from the providers it is given; nothing is read from the environment.
 /// </summary>
-internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory loggerFactory, int scrapeMetricsMs = 0, IReadOnlyList<string>? sweepIds = null)
+internal sealed partial class FullNzbTester(
+    UsenetOptions usenet, ILoggerFactory loggerFactory, int scrapeMetricsMs = 0, IReadOnlyList<string>? sweepIds = null, string? diskCacheRoot = null)
 {
     private readonly ILogger<FullNzbTester> _logger = loggerFactory.CreateLogger<FullNzbTester>();
 
@@ -60,7 +62,17 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         var file = document.Files[largest];
         var header = headers[largest];
 
-        var factory = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, metrics?.Streaming);
+        // A cold disk cache when asked for: every segment read is looked up there first and written there after.
+        var diskFolder = diskCacheRoot is null ? null : Directory.CreateDirectory(Path.Combine(diskCacheRoot, "nzbdav-b1-cache-" + Guid.NewGuid().ToString("N")));
+        // Declared before the cache, so disposed after it: the folder goes once nothing writes there.
+        using var removeFolder = new FolderRemoval(diskFolder);
+        await using var disk = diskFolder is null ? null : new DiskSegmentCache(
+            new FixedOptions<DiskSegmentStoreOptions>(new DiskSegmentStoreOptions { Path = diskFolder.FullName }), loggerFactory.CreateLogger<DiskSegmentCache>(), TimeProvider.System);
+        if (disk is not null)
+        {
+            await disk.StartAsync(cancellationToken);
+        }
+        var factory = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, metrics?.Streaming, disk);
         // As the server does in the background once it listens (StartupWarmup): the first stream's
         // buffers are not allocated while its articles arrive.
         factory.WarmBuffers(cancellationToken);
@@ -195,4 +207,29 @@ internal sealed partial class FullNzbTester(UsenetOptions usenet, ILoggerFactory
         // Concurrently, like ingestion: the limiter and the pools keep it within the providers' caps.
         return await Task.WhenAll(files.Select(FetchAsync));
     }
+}
+
+/// <summary>Deletes a scratch folder when disposed (after the disk cache that wrote there has closed).</summary>
+internal sealed class FolderRemoval(DirectoryInfo? folder) : IDisposable
+{
+    public void Dispose()
+    {
+        try
+        {
+            folder?.Delete(recursive: true);
+        }
+        catch (IOException)
+        {
+        }
+    }
+}
+
+/// <summary>Settings that never change, for a tool's own services.</summary>
+internal sealed class FixedOptions<T>(T value) : Microsoft.Extensions.Options.IOptionsMonitor<T>
+{
+    public T CurrentValue => value;
+
+    public T Get(string? name) => value;
+
+    public IDisposable? OnChange(Action<T, string?> listener) => null;
 }

@@ -21,6 +21,8 @@ public static class FullNzbTesterArguments
               --sweep-segments=N  also STAT-sweep a file of N small articles on the health-check pool,
                                   alone and during the sequential read (default 0 = no sweep)
           --scrape-metrics-ms=N  record metrics and collect them every N ms during the run (default 0: off)
+          --disk-cache=DIR   streams keep a disk segment cache in a new, empty folder under DIR (removed
+                             after the run): what the cache costs a first read (default: no disk cache)
           --json   also print the report as one JSON object on the last line
         Exit codes: 0 passed, 1 the run failed (including wrong bytes), 2 bad arguments or configuration.
         """;
@@ -57,6 +59,7 @@ public static class FullNzbTesterArguments
                 "--sweep-segments" => options with { SweepSegments = arguments.Integer(0, 1_000_000) },
                 "--segment-size" => options with { SegmentSizeKiB = arguments.Integer(1, 64 * 1024) },
                 "--scrape-metrics-ms" => options with { ScrapeMetricsMs = arguments.Integer(0, 3_600_000) },
+                "--disk-cache" => options with { DiskCacheRoot = arguments.FullPath() },
                 _ => throw arguments.Unknown(),
             };
             if (MockOnly.Contains(arguments.Name))

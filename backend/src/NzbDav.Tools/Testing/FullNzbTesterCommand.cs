@@ -97,13 +97,13 @@ public static class FullNzbTesterCommand
                 }
 
                 var usenet = new UsenetOptions { Providers = TesterConfiguration.ReadProviders(configuration) };
-                return await new FullNzbTester(usenet, loggerFactory, options.ScrapeMetricsMs).RunAsync(nzbPath, _ => null, cancellationToken);
+                return await new FullNzbTester(usenet, loggerFactory, options.ScrapeMetricsMs, diskCacheRoot: options.DiskCacheRoot).RunAsync(nzbPath, _ => null, cancellationToken);
             }
 
             await using var mock = await MockBenchmarkServer.StartAsync(options, cancellationToken);
             logger.LogInformation("Mock NNTP server on 127.0.0.1:{Port}: {SizeMiB} MiB, latency {LatencyMs}±{JitterMs} ms, {Connections} connections, stall {Stall}",
                 mock.Provider.Port, options.SizeMiB, options.LatencyMs, options.JitterMs, options.Connections, options.StallFraction);
-            var report = await new FullNzbTester(new UsenetOptions { Providers = [mock.Provider] }, loggerFactory, options.ScrapeMetricsMs, mock.SweepIds)
+            var report = await new FullNzbTester(new UsenetOptions { Providers = [mock.Provider] }, loggerFactory, options.ScrapeMetricsMs, mock.SweepIds, options.DiskCacheRoot)
                 .RunAsync(mock.NzbPath, mock.ExpectedFor, cancellationToken);
             return report with { Mock = mock.Report() };
         }

@@ -41,6 +41,9 @@ public sealed record FullNzbTesterOptions
     /// </summary>
     public int ScrapeMetricsMs { get; init; }
 
+    /// <summary>With a folder, streams keep a disk segment cache in a new empty folder under it (removed after the run).</summary>
+    public string? DiskCacheRoot { get; init; }
+
     /// <summary>Print the report as one JSON object on the last line as well.</summary>
     public bool Json { get; init; }
 

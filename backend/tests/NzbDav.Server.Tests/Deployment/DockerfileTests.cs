@@ -61,6 +61,19 @@ public sealed partial class DockerfileTests
     }
 
     [Fact]
+    public void The_image_keeps_a_10_GiB_disk_segment_cache_under_config_in_a_file_the_web_ui_can_override()
+    {
+        var image = Dockerfile.Read().Final;
+        Assert.Contains(image.Arguments("COPY"), copy => copy == "docker/appsettings.Production.json ./appsettings.Production.json");
+        var environment = string.Join(' ', image.Arguments("ENV"));
+        Assert.DoesNotContain("Cache__", environment, StringComparison.Ordinal);
+        using var file = JsonDocument.Parse(File.ReadAllText(Path.Combine(Repository.Root, "docker", "appsettings.Production.json")));
+        var cache = file.RootElement.GetProperty("Cache");
+        Assert.Equal("/config/cache", cache.GetProperty("Path").GetString());
+        Assert.Equal(10L * 1024 * 1024 * 1024, cache.GetProperty("MaxBytes").GetInt64());
+    }
+
+    [Fact]
     public void The_image_checks_its_own_health_endpoint_without_curl()
     {
         Assert.Equal(new[] { "dotnet", "/app/NzbDav.dll", "--healthcheck", "http://127.0.0.1:3000/health" }, HealthCheckCommand());

@@ -104,6 +104,31 @@ public sealed class WebDavBenchmarkCommandTests
     }
 
     [Fact]
+    public async Task With_a_disk_cache_the_refresh_after_a_restart_and_a_played_file_costs_the_provider_nothing()
+    {
+        var (exitCode, output, error) = await RunAsync(
+            "--mock-server", "--size=4", "--latency=5", "--jitter=0", "--connections=8",
+            "--streams=0", "--stream-seconds=0", "--propfinds=0", "--header-reads=0", "--library-files=1",
+            "--probe-files=4", "--probe-file-mib=4", "--probe-concurrency=2",
+            "--disk-cache-mib=64", "--play-between-scans-mib=160", "--restart-between-scans", "--json");
+
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("Disk cache 64 MiB; between the scans: 167,772,160 bytes played, the server restarted", output, StringComparison.Ordinal);
+        using var document = JsonDocument.Parse(output.TrimEnd().Split('\n')[^1]);
+        var probe = document.RootElement.GetProperty("probe");
+        Assert.True(probe.GetProperty("restarted").GetBoolean());
+        Assert.Equal(160L * 1024 * 1024, probe.GetProperty("playedBetweenBytes").GetInt64());
+        Assert.Equal(64L * 1024 * 1024, probe.GetProperty("diskCacheBytes").GetInt64());
+        // 160 MiB went through a 64 MiB cache between the scans, and the server lost its memory:
+        // the heads, tails and probed ranges are still on disk.
+        var scan1 = probe.GetProperty("scan1");
+        var scan2 = probe.GetProperty("scan2");
+        Assert.True(scan1.GetProperty("fetchedToServedRatio").GetDouble() > 1);
+        Assert.True(scan2.GetProperty("fetchedToServedRatio").GetDouble() <= 0.02, scan2.GetRawText());
+        Assert.True(document.RootElement.GetProperty("passed").GetBoolean());
+    }
+
+    [Fact]
     public void The_probe_positions_are_the_same_in_every_scan_and_inside_the_file()
     {
         const long Size = (4L * 1024 * 1024) + 123;
@@ -143,6 +168,9 @@ public sealed class WebDavBenchmarkCommandTests
     [InlineData("--hostile-connections=20001", "--hostile-connections must be a whole number from 0 to 20000; got '20001'.")]
     [InlineData("--bogus", "Unknown argument '--bogus'.")]
     [InlineData("--distinct-files=yes", "--distinct-files takes no value.")]
+    [InlineData("--restart-between-scans=1", "--restart-between-scans takes no value.")]
+    [InlineData("--disk-cache-mib=-5", "--disk-cache-mib must be a whole number from 0 to 16777216; got '-5'.")]
+    [InlineData("--probe-files=0 --restart-between-scans", "--restart-between-scans and --play-between-scans-mib belong to the probe phase; --probe-files=0 skips it.")]
     [InlineData("--streams-held=0", "--streams-held must be a whole number from 1 to 1000; got '0'.")]
     [InlineData("--held-seconds=5", "--held-seconds, --held-start, --held-step and --held-max belong to --streams-held=MBps.")]
     [InlineData("--streams-held=7 --held-start=20 --held-max=10", "--held-start (20) must not be above --held-max (10).")]

@@ -25,9 +25,10 @@ internal sealed class BenchmarkHost : IAsyncDisposable
 
     private static readonly TimeSpan ChildDeadline = TimeSpan.FromSeconds(60);
 
-    private readonly WebApplication? _app;
     private readonly ChildProcess? _child;
     private readonly DirectoryInfo _data;
+    private WebApplication? _app;
+    private IReadOnlyList<string> _arguments = [];
 
     private BenchmarkHost(WebApplication? app, ChildProcess? child, DirectoryInfo data, Uri root, string password, string apiKey)
     {
@@ -62,8 +63,8 @@ internal sealed class BenchmarkHost : IAsyncDisposable
     /// <summary>The child process's peak RSS when the host runs in one (<see cref="StartChildAsync"/>); null in-process.</summary>
     public long? ChildPeakRssBytes => _child?.PeakRssBytes();
 
-    public static Task<BenchmarkHost> StartAsync(int nntpPort, int connections, IReadOnlyList<string> configuration, CancellationToken cancellationToken) =>
-        StartAsync(MockProvider(nntpPort, connections), configuration, cancellationToken);
+    public static Task<BenchmarkHost> StartAsync(int nntpPort, int connections, IReadOnlyList<string> configuration, CancellationToken cancellationToken, long diskCacheBytes = 0) =>
+        StartAsync(MockProvider(nntpPort, connections), configuration, cancellationToken, diskCacheBytes);
 
     /// <summary>The arguments that make the mock server on <paramref name="nntpPort"/> the host's one provider.</summary>
     public static IReadOnlyList<string> MockProvider(int nntpPort, int connections) =>
@@ -75,30 +76,39 @@ internal sealed class BenchmarkHost : IAsyncDisposable
         "--Usenet:Providers:0:MaxConnections=" + connections,
     ];
 
-    /// <summary>Starts the host with <paramref name="providers"/> (<c>--Usenet:Providers:N:Key=value</c> arguments) as its providers.</summary>
-    public static async Task<BenchmarkHost> StartAsync(IReadOnlyList<string> providers, IReadOnlyList<string> configuration, CancellationToken cancellationToken)
+    /// <summary>
+    /// Starts the host with <paramref name="providers"/> (<c>--Usenet:Providers:N:Key=value</c> arguments)
+    /// as its providers. With <paramref name="diskCacheBytes"/> above 0 it keeps a disk segment cache
+    /// of that size in its data directory, as the image does under /config (a <c>--Cache:…</c>
+    /// override in <paramref name="configuration"/> still wins).
+    /// </summary>
+    public static async Task<BenchmarkHost> StartAsync(IReadOnlyList<string> providers, IReadOnlyList<string> configuration, CancellationToken cancellationToken, long diskCacheBytes = 0)
     {
         var data = Directory.CreateTempSubdirectory("nzbdav-webdav-bench-");
         var password = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(12));
         WebApplication? app = null;
         try
         {
+            string[] cache = diskCacheBytes > 0
+                ? ["--Cache:Path=" + Path.Combine(data.FullName, "cache"), "--Cache:MaxBytes=" + diskCacheBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)]
+                : [];
             // Later command-line values win over appsettings and the caller's --Section:Key overrides.
-            app = NzbDavHost.Build(
+            string[] arguments =
             [
+                .. cache,
                 .. configuration,
-                "--urls=http://127.0.0.1:0",
                 "--NzbDav:DataDirectory=" + data.FullName,
                 "--NzbDav:WebDav:User=" + User,
                 "--NzbDav:WebDav:Password=" + password,
                 "--NzbDav:Ui:AdminUser=" + User,
                 "--NzbDav:Ui:AdminPassword=" + password,
                 .. providers,
-            ]);
+            ];
+            app = NzbDavHost.Build([.. arguments, "--urls=http://127.0.0.1:0"]);
             await app.StartAsync(cancellationToken);
             var apiKey = app.Services.GetRequiredService<ApiKeyProvider>().ApiKey
                 ?? throw new InvalidOperationException("The host started without an API key.");
-            return new BenchmarkHost(app, null, data, RootUrl(app), password, apiKey);
+            return new BenchmarkHost(app, null, data, RootUrl(app), password, apiKey) { _arguments = arguments };
         }
         catch
         {
@@ -145,6 +155,23 @@ internal sealed class BenchmarkHost : IAsyncDisposable
             await StopAsync(null, data);
             throw;
         }
+    }
+
+    /// <summary>
+    /// Stops the in-process host and starts a new one over the same data directory, on the same port
+    /// (so <see cref="Http"/> keeps working): a server restart, with its database and disk cache kept
+    /// and every in-memory cache gone.
+    /// </summary>
+    public async Task RestartAsync(CancellationToken cancellationToken)
+    {
+        var old = _app ?? throw new InvalidOperationException("Only an in-process host restarts here.");
+        await old.StopAsync(cancellationToken);
+        await old.DisposeAsync();
+        _app = null;
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        var app = NzbDavHost.Build([.. _arguments, "--urls=" + Root.GetLeftPart(UriPartial.Authority)]);
+        await app.StartAsync(cancellationToken);
+        _app = app;
     }
 
     /// <summary>Submits an NZB through SABnzbd's <c>mode=addfile</c>, as Sonarr does; returns its nzo_id.</summary>

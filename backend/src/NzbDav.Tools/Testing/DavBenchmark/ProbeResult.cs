@@ -17,6 +17,15 @@ public sealed record ProbeResult
     /// <summary>The second pass, a library refresh: the same requests at the same positions.</summary>
     public required ProbeScanResult Scan2 { get; init; }
 
+    /// <summary>The server restarted between the scans (<c>--restart-between-scans</c>).</summary>
+    public bool Restarted { get; init; }
+
+    /// <summary>Bytes of other files played whole between the scans (<c>--play-between-scans-mib</c>).</summary>
+    public long PlayedBetweenBytes { get; init; }
+
+    /// <summary>The host's disk segment cache size (0: none).</summary>
+    public long DiskCacheBytes { get; init; }
+
     public long ServedBytes => Scan1.ServedBytes + Scan2.ServedBytes;
 
     public long ProviderBytes => Scan1.ProviderBytes + Scan2.ProviderBytes;

@@ -31,7 +31,7 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
         string path;
         MetricsScrapes? scrapes = null;
         long dashboardFrames = 0;
-        await using (var host = await BenchmarkHost.StartAsync(mock.Provider.Port, mockOptions.Connections, mockOptions.ConfigurationArguments, cancellationToken))
+        await using (var host = await BenchmarkHost.StartAsync(mock.Provider.Port, mockOptions.Connections, mockOptions.ConfigurationArguments, cancellationToken, options.DiskCacheMiB * 1024L * 1024L))
         using (var stopScraping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
         {
             // Prometheus's view of the run: the host's /metrics every interval, as rclone's user is served.

@@ -30,6 +30,13 @@ public static class WebDavBenchmarkArguments
               --probe-files=N      generated files in a third job; 0 skips the phase (default 200)
               --probe-file-mib=N   size of each of them in MiB (default 64)
               --probe-concurrency=N files probed at once (default 4)
+              --restart-between-scans  the server restarts between the two scans (its memory caches go;
+                                   the database and the disk cache stay)
+              --play-between-scans-mib=N  between the scans, N MiB of other files are played whole
+                                   (a job of files of at most 1 GiB), as a week of watching would (default 0)
+              Disk cache:
+              --disk-cache-mib=N   a disk segment cache of N MiB in the host's data directory, as the
+                                   image keeps under /config/cache (default 0: none)
               --distinct-files     each stream plays a file of its own (a job of N files of --size MiB)
                                    instead of all of them playing the benchmark file
               --hostile-connections=N sockets held open through the concurrent phase: half idle, half
@@ -59,6 +66,7 @@ public static class WebDavBenchmarkArguments
         var rest = new List<string>();
         var own = new Dictionary<string, int>(StringComparer.Ordinal);
         var distinct = false;
+        var restart = false;
         for (var i = 0; i < args.Count; i++)
         {
             var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
@@ -67,6 +75,12 @@ public static class WebDavBenchmarkArguments
             if (name == "--distinct-files")
             {
                 distinct = equals < 0 ? true : throw new FullNzbTesterUsageException("--distinct-files takes no value.");
+                continue;
+            }
+
+            if (name == "--restart-between-scans")
+            {
+                restart = equals < 0 ? true : throw new FullNzbTesterUsageException("--restart-between-scans takes no value.");
                 continue;
             }
 
@@ -101,6 +115,9 @@ public static class WebDavBenchmarkArguments
         var result = defaults with
         {
             DistinctFiles = distinct,
+            RestartBetweenScans = restart,
+            PlayBetweenScansMiB = Get("--play-between-scans-mib", defaults.PlayBetweenScansMiB),
+            DiskCacheMiB = Get("--disk-cache-mib", defaults.DiskCacheMiB),
             StreamsHeldMBps = Get("--streams-held", defaults.StreamsHeldMBps),
             HeldSeconds = Get("--held-seconds", defaults.HeldSeconds),
             HeldStart = Get("--held-start", defaults.HeldStart),
@@ -123,6 +140,8 @@ public static class WebDavBenchmarkArguments
             throw new FullNzbTesterUsageException($"--held-start ({result.HeldStart}) must not be above --held-max ({result.HeldMax}).");
         if (result.StreamsHeldMBps == 0 && own.Keys.Any(k => k.StartsWith("--held-", StringComparison.Ordinal)))
             throw new FullNzbTesterUsageException("--held-seconds, --held-start, --held-step and --held-max belong to --streams-held=MBps.");
+        if ((result.RestartBetweenScans || result.PlayBetweenScansMiB > 0) && result.ProbeFiles == 0)
+            throw new FullNzbTesterUsageException("--restart-between-scans and --play-between-scans-mib belong to the probe phase; --probe-files=0 skips it.");
         return result;
     }
 
@@ -145,6 +164,8 @@ public static class WebDavBenchmarkArguments
         "--held-start" => (1, 1000),
         "--held-step" => (1, 1000),
         "--held-max" => (1, 1000),
+        "--disk-cache-mib" => (0, 16 * 1024 * 1024),
+        "--play-between-scans-mib" => (0, 1024 * 1024),
         _ => null,
     };
 }

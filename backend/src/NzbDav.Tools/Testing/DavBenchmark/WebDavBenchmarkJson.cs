@@ -100,6 +100,9 @@ public static class WebDavBenchmarkJson
         json.WriteNumber("files", probe.Files);
         json.WriteNumber("fileSize", probe.FileSize);
         json.WriteNumber("concurrency", probe.Concurrency);
+        json.WriteBoolean("restarted", probe.Restarted);
+        json.WriteNumber("playedBetweenBytes", probe.PlayedBetweenBytes);
+        json.WriteNumber("diskCacheBytes", probe.DiskCacheBytes);
         json.WriteNumber("servedBytes", probe.ServedBytes);
         json.WriteNumber("providerBytes", probe.ProviderBytes);
         json.WriteNumber("fetchedToServedRatio", Math.Round(probe.FetchedToServedRatio, 3));

@@ -36,6 +36,15 @@ public sealed record WebDavBenchmarkOptions
     /// <summary>Files of the probe phase in flight at once, as a scanner's threads. Default 4.</summary>
     public int ProbeConcurrency { get; init; } = 4;
 
+    /// <summary>The server restarts between the probe phase's two scans (memory caches gone, database and disk cache kept).</summary>
+    public bool RestartBetweenScans { get; init; }
+
+    /// <summary>MiB of other files played whole between the probe phase's scans (a job of 1 GiB files); 0 plays none.</summary>
+    public int PlayBetweenScansMiB { get; init; }
+
+    /// <summary>Size of the host's disk segment cache in MiB (in its data directory); 0 runs without one. Default 0.</summary>
+    public int DiskCacheMiB { get; init; }
+
     /// <summary>Browsers with the web UI's dashboard open (reading its live feed) during the web phase. Default 0.</summary>
     public int Dashboards { get; init; }
 

@@ -66,6 +66,13 @@ public static class WebDavBenchmarkSummary
     private static IEnumerable<string> ProbeLines(ProbeResult probe)
     {
         yield return $"  PLEX-LIKE PROBE: {Num(probe.Files)} FILES OF {F(probe.FileSize / 1048576.0, "0.##")} MiB, {probe.Concurrency} AT ONCE, SCANNED TWICE:";
+        if (probe.DiskCacheBytes > 0 || probe.Restarted || probe.PlayedBetweenBytes > 0)
+        {
+            yield return $"    Disk cache {(probe.DiskCacheBytes > 0 ? F(probe.DiskCacheBytes / 1048576.0, "0") + " MiB" : "off")}"
+                + $"; between the scans: {(probe.PlayedBetweenBytes > 0 ? Num(probe.PlayedBetweenBytes) + " bytes played" : "nothing played")}"
+                + $"{(probe.Restarted ? ", the server restarted" : "")}";
+        }
+
         foreach (var (label, scan) in new[] { ("Scan 1:", probe.Scan1), ("Scan 2 (refresh):", probe.Scan2) })
         {
             yield return $"    {label,-20}{Num(scan.Requests)} requests in {F(scan.Elapsed.TotalSeconds, "0.00")} s";
@@ -76,7 +83,7 @@ public static class WebDavBenchmarkSummary
         yield return $"    Both scans:         {Bytes(probe.ProviderBytes, probe.ServedBytes, probe.FetchedToServedRatio)}";
     }
 
-    private static string Bytes(long provider, long served, double ratio) => $"{Num(provider)} for {Num(served)} served ({F(ratio, "0.00")}x)";
+    private static string Bytes(long provider, long served, double ratio) => $"{Num(provider)} for {Num(served)} served ({F(ratio, "0.000")}x)";
 
     private static string P50P99(LatencySummary s) => $"{F(s.P50Ms, "0.0")} / {F(s.P99Ms, "0.0")} ms";
 

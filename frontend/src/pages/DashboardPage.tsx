@@ -251,7 +251,7 @@ function DiskCache({ disk }: { disk: DiskCacheView }) {
       </p>
       {disk.degraded && (
         <p role="alert" className="error" data-testid="disk-cache-degraded">
-          Not writing: {disk.degraded}. Reads go to the providers meanwhile; a write is tried again after a pause, and the cache resumes on its own once one works.
+          Not writing: {disk.degraded.replace(/\.$/, "")}. Reads go to the providers meanwhile; a write is tried again after a pause, and the cache resumes on its own once one works.
         </p>
       )}
       <Figures figures={diskCacheFigures(disk)} prefix="disk-cache" />

@@ -62,6 +62,18 @@ public static class FullNzbTestJson
                 json.WriteNumber("articlesPerSecond", Round(sweep.ArticlesPerSecond));
                 json.WriteEndObject();
             }
+            if (report.DiskCacheRead is { } disk)
+            {
+                json.WriteStartObject("diskCacheRead");
+                json.WriteNumber("MBps", Round(disk.MBps));
+                json.WriteNumber("firstByteMs", Round(disk.FirstByte.TotalMilliseconds));
+                json.WriteNumber("bytes", disk.Bytes);
+                json.WriteNumber("fromDiskBytes", disk.FromDiskBytes);
+                json.WriteNumber("fetchedBytes", disk.FetchedBytes);
+                json.WriteNumber("segmentsWritten", disk.SegmentsWritten);
+                json.WriteNumber("writesDropped", disk.WritesDropped);
+                json.WriteEndObject();
+            }
             json.WriteNumber("leasesAcquired", report.Streams.LeasesAcquired);
             json.WriteNumber("peakLeasesHeld", report.Streams.PeakLeasesHeld);
             json.WriteNumber("connectionAcquireTotalMs", Round(report.Streams.LeaseAcquireTotal.TotalMilliseconds));

@@ -44,6 +44,9 @@ public sealed record FullNzbTestReport
     /// <summary>Sweeps run back to back while the sequential read ran.</summary>
     public SweepResult? SweepDuringRead { get; init; }
 
+    /// <summary>With <c>--disk-cache</c>: the file read again from the disk cache alone.</summary>
+    internal DiskCacheRead? DiskCacheRead { get; init; }
+
     /// <summary>Counters summed over every stream the tester opened (scrub and sequential).</summary>
     public required StreamCounters Streams { get; init; }
 
@@ -61,5 +64,5 @@ public sealed record FullNzbTestReport
     public double FetchedToReadRatio => Streams.BytesRead > 0 ? (double)Streams.BytesFetched / Streams.BytesRead : 0;
 
     /// <summary>The whole file was read and no byte was wrong.</summary>
-    public bool Passed => SequentialBytes == FileSize && Verification.MismatchedReads == 0;
+    public bool Passed => SequentialBytes == FileSize && Verification.MismatchedReads == 0 && (DiskCacheRead is null || DiskCacheRead.Bytes == FileSize);
 }

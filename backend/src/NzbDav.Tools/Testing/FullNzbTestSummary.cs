@@ -57,6 +57,10 @@ public static class FullNzbTestSummary
                 lines.Add($"    {label}  {sweep.Articles} STATs in {F(sweep.Elapsed.TotalSeconds, "0.000")} s = {F(sweep.ArticlesPerSecond, "0")}/s ({sweep.Present} present, {sweep.Missing} missing, {sweep.Unknown} unknown)");
             }
         }
+        if (report.DiskCacheRead is { } disk)
+        {
+            lines.Add($"    From the disk cache:  {F(disk.MBps, "0.00")} MB/s, first byte {F(disk.FirstByte.TotalMilliseconds, "0.0")} ms ({Num(disk.FromDiskBytes)} bytes from disk, {Num(disk.FetchedBytes)} fetched; {disk.SegmentsWritten} segments written, {disk.WritesDropped} dropped)");
+        }
         lines.Add(Light);
         var s = report.Streams;
         lines.Add("  CONNECTIONS AND BYTES (all streams opened):");

@@ -59,6 +59,7 @@ internal sealed partial class FullNzbTester
             await using var stream = await factory.OpenAsync(file, header, cancellationToken);
             var durations = new List<double>((int)Math.Min(int.MaxValue, (stream.Length / ReadSize) + 2));
             long position = 0;
+            TimeSpan? firstByte = null;
             var nextLog = stream.Length / 4;
             while (true)
             {
@@ -70,6 +71,7 @@ internal sealed partial class FullNzbTester
                 }
 
                 durations.Add(Stopwatch.GetElapsedTime(readStarted).TotalMilliseconds);
+                firstByte ??= Stopwatch.GetElapsedTime(started);
                 verifier.Verify(position, buffer.AsSpan(0, read));
                 position += read;
                 if (position >= nextLog && position < stream.Length)
@@ -86,7 +88,7 @@ internal sealed partial class FullNzbTester
             }
 
             _logger.LogInformation("Sequential read: {Bytes} bytes in {ElapsedMs:F0} ms", position, elapsed.TotalMilliseconds);
-            return new SequentialPass(stream.Length, position, elapsed, ReadTimeStatistics.From(durations), stream.Statistics);
+            return new SequentialPass(stream.Length, position, elapsed, ReadTimeStatistics.From(durations), stream.Statistics) { FirstByte = firstByte ?? elapsed };
         }
         finally
         {

@@ -120,6 +120,17 @@ internal sealed partial class FullNzbTester(
             sequential = await ReadSequentiallyAsync(factory, file, header, verifier, cancellationToken);
         }
         counters = counters.Add(sequential.Statistics);
+        DiskCacheRead? diskRead = null;
+        if (disk?.Store is { } store)
+        {
+            // A cached file read by a process whose memory holds none of it: every segment from disk.
+            await store.WhenIdleAsync(cancellationToken);
+            var fromDisk = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, null, disk);
+            fromDisk.WarmBuffers(cancellationToken);
+            var pass = await steps.RunAsync("Sequential read from the disk cache", () => ReadSequentiallyAsync(fromDisk, file, header, verifier, cancellationToken),
+                p => $"{p.Bytes / 1e6 / p.Elapsed.TotalSeconds:F0} MB/s, first byte after {p.FirstByte.TotalMilliseconds:F1} ms, {p.Statistics.BytesFromDisk:N0} bytes from disk");
+            diskRead = new DiskCacheRead(pass.Bytes, pass.Elapsed, pass.FirstByte, pass.Statistics.BytesFromDisk, pass.Statistics.BytesFetched, store.Written, store.DroppedWrites);
+        }
 
         return new FullNzbTestReport
         {
@@ -137,6 +148,7 @@ internal sealed partial class FullNzbTester(
             ReadTimes = sequential.ReadTimes,
             SweepAlone = sweepAlone,
             SweepDuringRead = sweepDuringRead,
+            DiskCacheRead = diskRead,
             Streams = counters,
             Memory = MemoryUsage.Measure(allocatedAtStart),
             Verification = new VerificationResult(verifier.Enabled, verifier.VerifiedBytes, verifier.MismatchedReads, verifier.FirstMismatchOffset),
@@ -232,4 +244,14 @@ internal sealed class FixedOptions<T>(T value) : Microsoft.Extensions.Options.IO
     public T Get(string? name) => value;
 
     public IDisposable? OnChange(Action<T, string?> listener) => null;
+}
+
+/// <summary>
+/// The file read again by a fresh factory (its memory cache empty) over the disk cache the first read
+/// filled: bytes, time, time to the first byte, bytes that came from disk and from providers, and
+/// the segments written to disk (and dropped) by the first read.
+/// </summary>
+internal sealed record DiskCacheRead(long Bytes, TimeSpan Elapsed, TimeSpan FirstByte, long FromDiskBytes, long FetchedBytes, long SegmentsWritten, long WritesDropped)
+{
+    public double MBps => Elapsed > TimeSpan.Zero ? Bytes / 1e6 / Elapsed.TotalSeconds : 0;
 }

@@ -2310,7 +2310,7 @@ export interface components {
          *     its limit (of them, probes' heads and tails), segments, hits and misses since the server started
          *     with `hitRate` = hits ÷ (hits + misses) (null before any lookup), `savedBytes` the
          *     provider bytes the hits saved, what was written, evictions by reason, CRC failures, writes
-         *     dropped, and `degraded`: why writes are off now (null while it works).
+         *     dropped, played segments skipped above the playback write rate, and `degraded`: why writes are off now (null while it works).
          */
         DiskCacheView: {
             path: string;
@@ -2340,6 +2340,8 @@ export interface components {
             corruptReads: number;
             /** Format: int64 */
             droppedWrites: number;
+            /** Format: int64 */
+            skippedPlayback: number;
             degraded: null | string;
         };
         /**

@@ -95,6 +95,7 @@ describe("diskCacheFigures", () => {
     evictedProbes: 3,
     corruptReads: 1,
     droppedWrites: 0,
+    skippedPlayback: 12,
     degraded: null,
   };
 
@@ -115,6 +116,7 @@ describe("diskCacheFigures", () => {
     expect(figures.evictions.value).toBe("123");
     expect(figures.evictions.detail).toBe("120 played, 3 heads and tails");
     expect(figures.evictions.title).toContain("1 segment failed their CRC");
+    expect(figures.evictions.title).toContain("12 played segments were not written");
   });
 
   it("says when nothing was looked up yet", () => {

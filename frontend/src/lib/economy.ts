@@ -110,7 +110,7 @@ export function diskCacheFigures(d: DiskCacheView): EconomyFigure[] {
       label: "Evictions",
       value: evicted.toLocaleString("en-US"),
       detail: `${d.evictedPlayback.toLocaleString("en-US")} played, ${d.evictedProbes.toLocaleString("en-US")} heads and tails`,
-      title: `Segments dropped to stay within the size: played ones first. ${count(d.corruptReads, "segment", "segments")} failed their CRC and were fetched again; ${count(d.droppedWrites, "write was", "writes were")} dropped (queue full or disk failing).`,
+      title: `Segments dropped to stay within the size: played ones first. ${count(d.corruptReads, "segment", "segments")} failed their CRC and were fetched again; ${count(d.droppedWrites, "write was", "writes were")} dropped (queue full or disk failing); ${count(d.skippedPlayback, "played segment was", "played segments were")} not written (played faster than the playback write rate).`,
     },
   ];
 }

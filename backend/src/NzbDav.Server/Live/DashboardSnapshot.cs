@@ -78,7 +78,7 @@ public sealed record EconomyView(
 /// its limit (of them, probes' heads and tails), segments, hits and misses since the server started
 /// with <c>hitRate</c> = hits ÷ (hits + misses) (null before any lookup), <c>savedBytes</c> the
 /// provider bytes the hits saved, what was written, evictions by reason, CRC failures, writes
-/// dropped, and <c>degraded</c>: why writes are off now (null while it works).
+/// dropped, played segments skipped above the playback write rate, and <c>degraded</c>: why writes are off now (null while it works).
 /// </summary>
 public sealed record DiskCacheView(
     string Path,
@@ -95,6 +95,7 @@ public sealed record DiskCacheView(
     long EvictedProbes,
     long CorruptReads,
     long DroppedWrites,
+    long SkippedPlayback,
     string? Degraded)
 {
     public static DiskCacheView? Of(NzbDav.Streaming.Disk.DiskSegmentStore? store)
@@ -105,7 +106,7 @@ public sealed record DiskCacheView(
         var misses = store.Misses;
         return new DiskCacheView(store.Path, store.Bytes, store.MaxBytes, store.ProbeBytes, store.Count, hits, misses,
             hits + misses > 0 ? Math.Round((double)hits / (hits + misses), 4) : null, store.HitBytes, store.WrittenBytes,
-            store.EvictedPlayback, store.EvictedProbes, store.CorruptReads, store.DroppedWrites, store.Degraded);
+            store.EvictedPlayback, store.EvictedProbes, store.CorruptReads, store.DroppedWrites, store.SkippedPlayback, store.Degraded);
     }
 }
 

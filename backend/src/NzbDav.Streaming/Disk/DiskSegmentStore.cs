@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.Security.Cryptography;
 using System.Text;
 using System.Threading.Channels;
+using Microsoft.Win32.SafeHandles;
 using Microsoft.Extensions.Logging;
 using NzbDav.Usenet.Yenc;
 
@@ -66,6 +67,10 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     private long _evictedPlayback;
     private long _evictedProbes;
     private long _queuedBytes;
+    private long _skippedPlayback;
+    private double _playbackTokens;
+    private long _playbackRefilledAt;
+    private readonly HashSet<string> _folders = new(StringComparer.Ordinal);
     private int _pendingWrites;
     private int _retrying;
     private long _degradedAt;
@@ -78,6 +83,8 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         _logger = logger;
         _time = time;
         _maxBytes = options.MaxBytes;
+        _playbackTokens = PlaybackBurst(options);
+        _playbackRefilledAt = time.GetTimestamp();
         _writes = Channel.CreateBounded<PendingWrite>(new BoundedChannelOptions(options.MaxQueuedWrites)
         {
             SingleReader = true,
@@ -157,6 +164,9 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     /// <summary>Writes dropped because the queue was full or the disk failed.</summary>
     public long DroppedWrites => Volatile.Read(ref _dropped);
 
+    /// <summary>Playback segments not written because played segments came faster than <see cref="DiskSegmentStoreOptions.PlaybackWriteBytesPerSecond"/>.</summary>
+    public long SkippedPlayback => Volatile.Read(ref _skippedPlayback);
+
     /// <summary>Reads whose bytes did not match their stored CRC (the file was deleted; the segment is fetched again).</summary>
     public long CorruptReads => Volatile.Read(ref _corrupt);
 
@@ -194,6 +204,12 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
                 Touch(known, kind);
                 if (retry)
                     Volatile.Write(ref _retrying, 0);
+                return;
+            }
+
+            if (kind == DiskSegmentKind.Playback && !retry && !TakePlaybackTokens(buffer.Size))
+            {
+                _skippedPlayback++;
                 return;
             }
         }
@@ -419,12 +435,27 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         WriteHeader(head, meta.Length, buffer.Size, hash.GetCurrentHashAsUInt32(), pending.Kind);
         chunks.Insert(0, head);
 
+        // Written in place, no rename: the index learns of the file only once it is whole, and a
+        // file a crash cut short fails the length check at the next start (or its CRC at a read).
         var path = PathOf(pending.Name);
-        Directory.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
-        var temporary = path + ".tmp";
-        using (var handle = File.OpenHandle(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+        var folder = pending.Name[..2];
+        if (_folders.Add(folder))
+            Directory.CreateDirectory(System.IO.Path.Combine(_options.Path, folder));
+        SafeFileHandle handle;
+        try
+        {
+            handle = File.OpenHandle(path, FileMode.Create, FileAccess.Write, FileShare.Read | FileShare.Delete);
+        }
+        catch (DirectoryNotFoundException)
+        {
+            // The folder went under us (deleted by hand): make it again, once.
+            _folders.Clear();
+            _folders.Add(folder);
+            Directory.CreateDirectory(System.IO.Path.Combine(_options.Path, folder));
+            handle = File.OpenHandle(path, FileMode.Create, FileAccess.Write, FileShare.Read | FileShare.Delete);
+        }
+        using (handle)
             RandomAccess.Write(handle, chunks, 0);
-        File.Move(temporary, path, overwrite: true);
 
         List<string>? evicted;
         lock (_gate)
@@ -569,6 +600,29 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
             Volatile.Write(ref _retrying, 0);
         EndWrite();
     }
+
+    /// <summary>
+    /// Under the lock: whether a played segment of <paramref name="size"/> bytes may be written now. A
+    /// player's segments come at its bitrate (a few MB/s); a download at hundreds of MB/s would spend
+    /// a core's share on copying into the page cache, for segments that are evicted first anyway.
+    /// </summary>
+    private bool TakePlaybackTokens(int size)
+    {
+        var rate = _options.PlaybackWriteBytesPerSecond;
+        if (rate <= 0)
+            return true;
+        var now = _time.GetTimestamp();
+        var seconds = _time.GetElapsedTime(_playbackRefilledAt, now).TotalSeconds;
+        _playbackRefilledAt = now;
+        _playbackTokens = Math.Min(PlaybackBurst(_options), _playbackTokens + (seconds * rate));
+        if (_playbackTokens < size)
+            return false;
+        _playbackTokens -= size;
+        return true;
+    }
+
+    private static double PlaybackBurst(DiskSegmentStoreOptions options) =>
+        Math.Max(options.MaxSegmentBytes, options.PlaybackWriteBytesPerSecond / 4.0);
 
     /// <summary>While degraded: true for one write at a time once the retry interval has passed since the last failure.</summary>
     private bool MayRetry() =>
@@ -753,6 +807,12 @@ public sealed class DiskSegmentStoreOptions
     /// <summary>The largest segment written (a decoded article is well under this). Default 16 MiB.</summary>
     public int MaxSegmentBytes { get; set; } = 16 * 1024 * 1024;
 
+    /// <summary>
+    /// Played segments written per second at most (probes' are always written); beyond it they are
+    /// skipped (counted). 0: no limit. Default 64 MiB/s, a dozen 4K streams.
+    /// </summary>
+    public long PlaybackWriteBytesPerSecond { get; set; } = 64L * 1024 * 1024;
+
     /// <summary>After a failed write, seconds before one is tried again. Default 30.</summary>
     public int RetrySeconds { get; set; } = 30;
 
@@ -772,6 +832,8 @@ public sealed class DiskSegmentStoreOptions
             return $"Cache:MaxQueuedWrites must be at least 1; {MaxQueuedWrites} is not.";
         if (MaxQueuedBytes < 1)
             return $"Cache:MaxQueuedBytes must be at least 1; {MaxQueuedBytes} is not.";
+        if (PlaybackWriteBytesPerSecond < 0)
+            return $"Cache:PlaybackWriteBytesPerSecond cannot be negative; {PlaybackWriteBytesPerSecond} is not.";
         if (RetrySeconds < 1)
             return $"Cache:RetrySeconds must be at least 1; {RetrySeconds} is not.";
         return null;

@@ -21,8 +21,10 @@ public sealed class DiskSegmentStoreTests : IDisposable
 
     private readonly FakeTimeProvider _time = new();
 
-    private Task<DiskSegmentStore> OpenAsync(long maxBytes = 64L * 1024 * 1024, double probeShare = 0.5) =>
-        DiskSegmentStore.OpenAsync(new DiskSegmentStoreOptions { Path = _root, MaxBytes = maxBytes, ProbeShare = probeShare }, NullLogger.Instance, _time, Ct);
+    private Task<DiskSegmentStore> OpenAsync(long maxBytes = 64L * 1024 * 1024, double probeShare = 0.5, long playbackRate = 0) =>
+        DiskSegmentStore.OpenAsync(
+            new DiskSegmentStoreOptions { Path = _root, MaxBytes = maxBytes, ProbeShare = probeShare, PlaybackWriteBytesPerSecond = playbackRate, MaxSegmentBytes = 1024 * 1024 },
+            NullLogger.Instance, _time, Ct);
 
     private const string FileName = "file.bin";
 
@@ -184,6 +186,26 @@ public sealed class DiskSegmentStoreTests : IDisposable
         // The movie's last segments fill the rest.
         Assert.NotNull(await ReadAsync(store, "movie199@lib"));
         Assert.Null(await ReadAsync(store, "movie0@lib"));
+    }
+
+    [Fact]
+    public async Task Played_segments_coming_faster_than_the_playback_write_rate_are_skipped_and_probes_never_are()
+    {
+        // 4 MiB/s with a burst of a quarter second: 1 MiB, four of these 256 KiB segments, at once.
+        await using var store = await OpenAsync(playbackRate: 4L * 1024 * 1024);
+        for (var part = 0; part < 8; part++)
+            Write(store, $"fast{part}@lib", Segment(400 + part), DiskSegmentKind.Playback);
+        Write(store, "head@lib", Segment(499), DiskSegmentKind.Probe);
+        await store.WhenIdleAsync(Ct);
+        Assert.Equal((5L, 4L), (store.Written, store.SkippedPlayback));
+        Assert.NotNull(await ReadAsync(store, "head@lib"));
+
+        // A player at its bitrate: a second later there is room for four more.
+        _time.Advance(TimeSpan.FromSeconds(1));
+        for (var part = 8; part < 12; part++)
+            Write(store, $"fast{part}@lib", Segment(400 + part), DiskSegmentKind.Playback);
+        await store.WhenIdleAsync(Ct);
+        Assert.Equal((9L, 4L), (store.Written, store.SkippedPlayback));
     }
 
     [Fact]

@@ -615,14 +615,15 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         var seconds = _time.GetElapsedTime(_playbackRefilledAt, now).TotalSeconds;
         _playbackRefilledAt = now;
         _playbackTokens = Math.Min(PlaybackBurst(_options), _playbackTokens + (seconds * rate));
-        if (_playbackTokens < size)
+        if (_playbackTokens <= 0)
             return false;
+        // The allowance may go below zero by one segment, so a segment larger than the burst is still written.
         _playbackTokens -= size;
         return true;
     }
 
-    private static double PlaybackBurst(DiskSegmentStoreOptions options) =>
-        Math.Max(options.MaxSegmentBytes, options.PlaybackWriteBytesPerSecond / 4.0);
+    // A sixteenth of a second's worth: a player's steady rate never notices it, a download's burst stays small.
+    private static double PlaybackBurst(DiskSegmentStoreOptions options) => options.PlaybackWriteBytesPerSecond / 16.0;
 
     /// <summary>While degraded: true for one write at a time once the retry interval has passed since the last failure.</summary>
     private bool MayRetry() =>

@@ -16,7 +16,8 @@ namespace NzbDav.Tools.Testing;
 /// benchmarking from the providers it is given; nothing is read from the environment.
 /// </summary>
 internal sealed partial class FullNzbTester(
-    UsenetOptions usenet, ILoggerFactory loggerFactory, int scrapeMetricsMs = 0, IReadOnlyList<string>? sweepIds = null, string? diskCacheRoot = null)
+    UsenetOptions usenet, ILoggerFactory loggerFactory, int scrapeMetricsMs = 0, IReadOnlyList<string>? sweepIds = null, string? diskCacheRoot = null,
+    DiskSegmentStoreOptions? diskCache = null)
 {
     private readonly ILogger<FullNzbTester> _logger = loggerFactory.CreateLogger<FullNzbTester>();
 
@@ -67,7 +68,7 @@ internal sealed partial class FullNzbTester(
         // Declared before the cache, so disposed after it: the folder goes once nothing writes there.
         using var removeFolder = new FolderRemoval(diskFolder);
         await using var disk = diskFolder is null ? null : new DiskSegmentCache(
-            new FixedOptions<DiskSegmentStoreOptions>(new DiskSegmentStoreOptions { Path = diskFolder.FullName }), loggerFactory.CreateLogger<DiskSegmentCache>(), TimeProvider.System);
+            new FixedOptions<DiskSegmentStoreOptions>(WithPath(diskCache ?? new DiskSegmentStoreOptions(), diskFolder.FullName)), loggerFactory.CreateLogger<DiskSegmentCache>(), TimeProvider.System);
         if (disk is not null)
         {
             await disk.StartAsync(cancellationToken);
@@ -193,6 +194,18 @@ internal sealed partial class FullNzbTester(
         }
         return new SweepResult(present + missing + unknown, present, missing, unknown, System.Diagnostics.Stopwatch.GetElapsedTime(started));
     }
+
+    private static DiskSegmentStoreOptions WithPath(DiskSegmentStoreOptions options, string path) => new()
+    {
+        Path = path,
+        MaxBytes = options.MaxBytes,
+        ProbeShare = options.ProbeShare,
+        MaxQueuedWrites = options.MaxQueuedWrites,
+        MaxQueuedBytes = options.MaxQueuedBytes,
+        MaxSegmentBytes = options.MaxSegmentBytes,
+        PlaybackWriteBytesPerSecond = options.PlaybackWriteBytesPerSecond,
+        RetrySeconds = options.RetrySeconds,
+    };
 
     private static string Describe(NzbDocument document)
     {

@@ -97,13 +97,13 @@ public static class FullNzbTesterCommand
                 }
 
                 var usenet = new UsenetOptions { Providers = TesterConfiguration.ReadProviders(configuration) };
-                return await new FullNzbTester(usenet, loggerFactory, options.ScrapeMetricsMs, diskCacheRoot: options.DiskCacheRoot).RunAsync(nzbPath, _ => null, cancellationToken);
+                return await new FullNzbTester(usenet, loggerFactory, options.ScrapeMetricsMs, diskCacheRoot: options.DiskCacheRoot, diskCache: DiskCacheOptions(configuration)).RunAsync(nzbPath, _ => null, cancellationToken);
             }
 
             await using var mock = await MockBenchmarkServer.StartAsync(options, cancellationToken);
             logger.LogInformation("Mock NNTP server on 127.0.0.1:{Port}: {SizeMiB} MiB, latency {LatencyMs}±{JitterMs} ms, {Connections} connections, stall {Stall}",
                 mock.Provider.Port, options.SizeMiB, options.LatencyMs, options.JitterMs, options.Connections, options.StallFraction);
-            var report = await new FullNzbTester(new UsenetOptions { Providers = [mock.Provider] }, loggerFactory, options.ScrapeMetricsMs, mock.SweepIds, options.DiskCacheRoot)
+            var report = await new FullNzbTester(new UsenetOptions { Providers = [mock.Provider] }, loggerFactory, options.ScrapeMetricsMs, mock.SweepIds, options.DiskCacheRoot, DiskCacheOptions(configuration))
                 .RunAsync(mock.NzbPath, mock.ExpectedFor, cancellationToken);
             return report with { Mock = mock.Report() };
         }
@@ -114,4 +114,8 @@ public static class FullNzbTesterCommand
             throw TesterRunFailedException.From(ex);
         }
     }
+
+    /// <summary>The <c>Cache</c> section (<c>--Cache:Key=value</c>) for <c>--disk-cache</c>'s store; its folder comes from <c>--disk-cache</c>.</summary>
+    private static NzbDav.Streaming.Disk.DiskSegmentStoreOptions DiskCacheOptions(IConfiguration configuration) =>
+        configuration.GetSection(NzbDav.Streaming.Disk.DiskSegmentStoreOptions.SectionName).Get<NzbDav.Streaming.Disk.DiskSegmentStoreOptions>() ?? new();
 }

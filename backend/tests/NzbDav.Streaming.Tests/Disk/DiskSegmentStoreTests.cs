@@ -23,7 +23,7 @@ public sealed class DiskSegmentStoreTests : IDisposable
 
     private Task<DiskSegmentStore> OpenAsync(long maxBytes = 64L * 1024 * 1024, double probeShare = 0.5, long playbackRate = 0) =>
         DiskSegmentStore.OpenAsync(
-            new DiskSegmentStoreOptions { Path = _root, MaxBytes = maxBytes, ProbeShare = probeShare, PlaybackWriteBytesPerSecond = playbackRate, MaxSegmentBytes = 1024 * 1024 },
+            new DiskSegmentStoreOptions { Path = _root, MaxBytes = maxBytes, ProbeShare = probeShare, PlaybackWriteBytesPerSecond = playbackRate, MaxSegmentBytes = 4 * 1024 * 1024 },
             NullLogger.Instance, _time, Ct);
 
     private const string FileName = "file.bin";
@@ -191,8 +191,8 @@ public sealed class DiskSegmentStoreTests : IDisposable
     [Fact]
     public async Task Played_segments_coming_faster_than_the_playback_write_rate_are_skipped_and_probes_never_are()
     {
-        // 4 MiB/s with a burst of a quarter second: 1 MiB, four of these 256 KiB segments, at once.
-        await using var store = await OpenAsync(playbackRate: 4L * 1024 * 1024);
+        // 16 MiB/s with a burst of a sixteenth of a second: 1 MiB, four of these 256 KiB segments, at once.
+        await using var store = await OpenAsync(playbackRate: 16L * 1024 * 1024);
         for (var part = 0; part < 8; part++)
             Write(store, $"fast{part}@lib", Segment(400 + part), DiskSegmentKind.Playback);
         Write(store, "head@lib", Segment(499), DiskSegmentKind.Probe);
@@ -200,12 +200,18 @@ public sealed class DiskSegmentStoreTests : IDisposable
         Assert.Equal((5L, 4L), (store.Written, store.SkippedPlayback));
         Assert.NotNull(await ReadAsync(store, "head@lib"));
 
-        // A player at its bitrate: a second later there is room for four more.
-        _time.Advance(TimeSpan.FromSeconds(1));
-        for (var part = 8; part < 12; part++)
+        // The allowance refills at the rate: 30 ms later it holds 480 KiB, room for two more.
+        _time.Advance(TimeSpan.FromMilliseconds(30));
+        for (var part = 8; part < 16; part++)
             Write(store, $"fast{part}@lib", Segment(400 + part), DiskSegmentKind.Playback);
         await store.WhenIdleAsync(Ct);
-        Assert.Equal((9L, 4L), (store.Written, store.SkippedPlayback));
+        Assert.Equal((7L, 10L), (store.Written, store.SkippedPlayback));
+
+        // A segment larger than the whole burst is still written when the allowance is full.
+        _time.Advance(TimeSpan.FromSeconds(1));
+        Write(store, "huge@lib", Segment(500, 3 * 1024 * 1024 / 2), DiskSegmentKind.Playback);
+        await store.WhenIdleAsync(Ct);
+        Assert.Equal(8L, store.Written);
     }
 
     [Fact]

@@ -810,9 +810,10 @@ public sealed class DiskSegmentStoreOptions
 
     /// <summary>
     /// Played segments written per second at most (probes' are always written); beyond it they are
-    /// skipped (counted). 0: no limit. Default 64 MiB/s, a dozen 4K streams.
+    /// skipped (counted). 0: no limit. Default 16 MiB/s (about 140 Mbit/s of players: a dozen 1080p
+    /// streams or two 4K remuxes); every MB written costs about a third of a millisecond of CPU.
     /// </summary>
-    public long PlaybackWriteBytesPerSecond { get; set; } = 64L * 1024 * 1024;
+    public long PlaybackWriteBytesPerSecond { get; set; } = 16L * 1024 * 1024;
 
     /// <summary>After a failed write, seconds before one is tried again. Default 30.</summary>
     public int RetrySeconds { get; set; } = 30;

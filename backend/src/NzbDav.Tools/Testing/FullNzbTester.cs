@@ -125,12 +125,18 @@ internal sealed partial class FullNzbTester(
         if (disk?.Store is { } store)
         {
             // A cached file read by a process whose memory holds none of it: every segment from disk.
-            await store.WhenIdleAsync(cancellationToken);
-            var fromDisk = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, null, disk);
-            fromDisk.WarmBuffers(cancellationToken);
-            var pass = await steps.RunAsync("Sequential read from the disk cache", () => ReadSequentiallyAsync(fromDisk, file, header, verifier, cancellationToken),
-                p => $"{p.Bytes / 1e6 / p.Elapsed.TotalSeconds:F0} MB/s, first byte after {p.FirstByte.TotalMilliseconds:F1} ms, {p.Statistics.BytesFromDisk:N0} bytes from disk");
-            diskRead = new DiskCacheRead(pass.Bytes, pass.Elapsed, pass.FirstByte, pass.Statistics.BytesFromDisk, pass.Statistics.BytesFetched, store.Written, store.DroppedWrites);
+            // Writes the first read could not queue (the disk behind a fast read) are fetched and
+            // written by a further pass first, at most twice; the pass reported is the last.
+            SequentialPass? pass = null;
+            for (var attempt = 1; attempt <= 3 && (pass is null || pass.Statistics.BytesFetched > 0); attempt++)
+            {
+                await store.WhenIdleAsync(cancellationToken);
+                var fromDisk = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, null, disk);
+                fromDisk.WarmBuffers(cancellationToken);
+                pass = await steps.RunAsync($"Sequential read from the disk cache ({attempt})", () => ReadSequentiallyAsync(fromDisk, file, header, verifier, cancellationToken),
+                    p => $"{p.Bytes / 1e6 / p.Elapsed.TotalSeconds:F0} MB/s, first byte after {p.FirstByte.TotalMilliseconds:F1} ms, {p.Statistics.BytesFromDisk:N0} bytes from disk, {p.Statistics.BytesFetched:N0} fetched");
+            }
+            diskRead = new DiskCacheRead(pass!.Bytes, pass.Elapsed, pass.FirstByte, pass.Statistics.BytesFromDisk, pass.Statistics.BytesFetched, store.Written, store.DroppedWrites);
         }
 
         return new FullNzbTestReport

@@ -45,6 +45,8 @@ test.beforeAll(async () => {
       `--Cache:Path=${cache}`,
       "--Cache:MaxBytes=268435456",
       "--Cache:RetrySeconds=2",
+      // Every played segment written (the test reads far faster than a player).
+      "--Cache:PlaybackWriteBytesPerSecond=0",
     ],
     listening,
   );

@@ -62,6 +62,7 @@ public sealed class StreamingMetrics
         meter.CreateObservableCounter("nzbdav.disk_cache.misses", () => DiskStore?.Misses ?? 0, "{segment}", "Disk cache lookups that found nothing usable");
         meter.CreateObservableCounter("nzbdav.disk_cache.written_bytes", () => DiskStore?.WrittenBytes ?? 0, "By", "Decoded bytes written to the disk cache");
         meter.CreateObservableCounter("nzbdav.disk_cache.dropped_writes", () => DiskStore?.DroppedWrites ?? 0, "{segment}", "Writes the disk cache dropped (queue full, disk failing)");
+        meter.CreateObservableCounter("nzbdav.disk_cache.skipped_playback", () => DiskStore?.SkippedPlayback ?? 0, "{segment}", "Played segments not written because they came faster than Cache:PlaybackWriteBytesPerSecond");
         meter.CreateObservableCounter("nzbdav.disk_cache.corrupt", () => DiskStore?.CorruptReads ?? 0, "{segment}", "Disk cache segments whose bytes failed their CRC (deleted and fetched again)");
         meter.CreateObservableCounter("nzbdav.disk_cache.evictions", () => new[]
         {

@@ -29,7 +29,7 @@ public sealed class DiskCacheServerTests
         var expected = file.ReadExpected(0, (int)file.Size).ToArray();
 
         string folder;
-        await using (var host = await IngestionHost.StartAsync(data.Path, provider.Port, ct, null, "--Cache:Path=" + cache))
+        await using (var host = await IngestionHost.StartAsync(data.Path, provider.Port, ct, null, "--Cache:Path=" + cache, "--Cache:PlaybackWriteBytesPerSecond=0"))
         {
             folder = (await host.AddAndWaitAsync(nzb, "Show.S01E01.nzb", ct)).GetProperty("name").GetString()!;
             using var first = await host.GetAsync(folder, file.Name, ct);
@@ -41,7 +41,7 @@ public sealed class DiskCacheServerTests
         }
         var bodies = provider.Server.Stats.GetCommandCount(MockCommandKind.Body);
 
-        await using (var host = await IngestionHost.StartAsync(data.Path, provider.Port, ct, null, "--Cache:Path=" + cache))
+        await using (var host = await IngestionHost.StartAsync(data.Path, provider.Port, ct, null, "--Cache:Path=" + cache, "--Cache:PlaybackWriteBytesPerSecond=0"))
         {
             using (var again = await host.GetAsync(folder, file.Name, ct))
                 Assert.Equal(expected, await again.Content.ReadAsByteArrayAsync(ct));
@@ -82,7 +82,7 @@ public sealed class DiskCacheServerTests
 
         // In settings.json, below the web UI (a command-line value would lock the setting).
         await File.WriteAllTextAsync(NzbDav.Server.Configuration.RuntimeSettings.PathIn(data.Path),
-            JsonSerializer.Serialize(new { Cache = new { Path = blocked } }), ct);
+            JsonSerializer.Serialize(new { Cache = new { Path = blocked, PlaybackWriteBytesPerSecond = 0 } }), ct);
         await using var host = await IngestionHost.StartAsync(data.Path, provider.Port, ct, null,
             "--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin);
         var folder = (await host.AddAndWaitAsync(provider.Nzb("Film.2026", file), "Film.2026.nzb", ct)).GetProperty("name").GetString()!;

@@ -24,7 +24,8 @@ public sealed class DiskCacheStreamingTests : IDisposable
     /// <summary>A disk cache as the server opens it (a new one over the same folder is a restart).</summary>
     private async Task<DiskSegmentCache> OpenDiskAsync(TimeProvider? time = null)
     {
-        var options = new DiskSegmentStoreOptions { Path = _root, MaxBytes = 256L * 1024 * 1024 };
+        // Every played segment written: these readers read as fast as the loopback goes, far above a player's bitrate.
+        var options = new DiskSegmentStoreOptions { Path = _root, MaxBytes = 256L * 1024 * 1024, PlaybackWriteBytesPerSecond = 0 };
         var cache = new DiskSegmentCache(new FixedOptionsMonitor<DiskSegmentStoreOptions>(options), NullLogger<DiskSegmentCache>.Instance, time ?? TimeProvider.System);
         await cache.StartAsync(Token);
         return cache;

@@ -124,11 +124,13 @@ internal sealed partial class FullNzbTester(
         DiskCacheRead? diskRead = null;
         if (disk?.Store is { } store)
         {
-            // A cached file read by a process whose memory holds none of it: every segment from disk.
-            // Writes the first read could not queue (the disk behind a fast read) are fetched and
-            // written by a further pass first, at most twice; the pass reported is the last.
+            // A cached file read by a factory whose memory holds none of it: every segment from disk.
+            // At least two passes, the last reported: the first runs the disk path's code for the
+            // first time in this process (a running server has), and fetches and writes what the
+            // first read could not queue (the disk behind a fast read); a third only if that left
+            // something to fetch.
             SequentialPass? pass = null;
-            for (var attempt = 1; attempt <= 3 && (pass is null || pass.Statistics.BytesFetched > 0); attempt++)
+            for (var attempt = 1; attempt <= 3 && (attempt <= 2 || pass!.Statistics.BytesFetched > 0); attempt++)
             {
                 await store.WhenIdleAsync(cancellationToken);
                 var fromDisk = new NzbFileStreamFactory(client, new StreamingOptions { ConnectionsPerStream = budget }, loggerFactory, null, disk);

@@ -22,7 +22,8 @@ public static class FullNzbTesterArguments
                                   alone and during the sequential read (default 0 = no sweep)
           --scrape-metrics-ms=N  record metrics and collect them every N ms during the run (default 0: off)
           --disk-cache=DIR   streams keep a disk segment cache in a new, empty folder under DIR (removed
-                             after the run): what the cache costs a first read (default: no disk cache)
+                             after the run): what the cache costs a first read; then the file is read
+                             again by new streams from the disk alone (default: no disk cache)
           --json   also print the report as one JSON object on the last line
         Exit codes: 0 passed, 1 the run failed (including wrong bytes), 2 bad arguments or configuration.
         """;

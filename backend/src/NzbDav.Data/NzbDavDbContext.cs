@@ -35,8 +35,20 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
 
     public DbSet<ArrRepairedItem> ArrRepairedItems => Set<ArrRepairedItem>();
 
+    public DbSet<TrafficHour> TrafficHours => Set<TrafficHour>();
+
+    public DbSet<TrafficFileHour> TrafficFileHours => Set<TrafficFileHour>();
+
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
+        modelBuilder.Entity<TrafficHour>(hour =>
+        {
+            hour.HasKey(h => new { h.HourStart, h.Consumer, h.Provider });
+        });
+        modelBuilder.Entity<TrafficFileHour>(hour =>
+        {
+            hour.HasKey(h => new { h.HourStart, h.Path });
+        });
         modelBuilder.Entity<Job>(job =>
         {
             job.ToTable("Jobs");

@@ -6,6 +6,7 @@ using NzbDav.Streaming.Disk;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Nzb;
 using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Traffic;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Streaming;
@@ -88,7 +89,10 @@ public sealed class NzbFileStreamFactory
     /// </summary>
     /// <exception cref="SegmentUnavailableException">The first segment could not be fetched.</exception>
     /// <exception cref="YencException">The first segment's header cannot describe a file.</exception>
-    public async Task<BufferedSegmentStream> OpenAsync(NzbFile file, CancellationToken cancellationToken)
+    public Task<BufferedSegmentStream> OpenAsync(NzbFile file, CancellationToken cancellationToken) => OpenAsync(file, (TrafficAccount?)null, cancellationToken);
+
+    /// <summary>As above, every byte read from providers for the stream counted for <paramref name="account"/> (the streaming account when null).</summary>
+    public async Task<BufferedSegmentStream> OpenAsync(NzbFile file, TrafficAccount? account, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(file);
         var first = file.Segments.Span[0];
@@ -99,7 +103,7 @@ public sealed class NzbFileStreamFactory
             try
             {
                 statistics.AddShared(cached.Size);
-                return Create(SegmentIndex.For(file, cached.Header!), statistics, cached, null);
+                return Create(SegmentIndex.For(file, cached.Header!), statistics, cached, null, account: account);
             }
             finally
             {
@@ -115,7 +119,7 @@ public sealed class NzbFileStreamFactory
                 var index = SegmentIndex.For(file, stored.Header!);
                 statistics.AddFromDisk(stored.Size);
                 _metrics?.FromDisk(stored.Size);
-                return Create(index, statistics, stored, null, disk: disk);
+                return Create(index, statistics, stored, null, disk: disk, account: account);
             }
             catch (SegmentLayoutException)
             {
@@ -137,7 +141,7 @@ public sealed class NzbFileStreamFactory
                 var buffer = new SegmentBuffer(_pool, null, statistics);
                 attempts.Add(buffer);
                 return buffer;
-            }, OperationKind.Streaming, cancellationToken).ConfigureAwait(false);
+            }, OperationKind.Streaming, account, cancellationToken).ConfigureAwait(false);
             kept = attempts.Find(static b => b.IsCompleted);
             kept?.AddReference();
             if (kept is not null)
@@ -163,7 +167,7 @@ public sealed class NzbFileStreamFactory
         try
         {
             var index = SegmentIndex.For(file, kept!.Header!);
-            return Create(index, statistics, kept, Stopwatch.GetElapsedTime(started), disk: disk);
+            return Create(index, statistics, kept, Stopwatch.GetElapsedTime(started), disk: disk, account: account);
         }
         finally
         {
@@ -191,17 +195,18 @@ public sealed class NzbFileStreamFactory
     /// for <see cref="StreamingOptions.RangedStartReadAheadBytes"/>, not the full start read-ahead
     /// (as does any stream opened while another is reading).
     /// </param>
-    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize, SegmentHoles? holes = null, bool ranged = false)
+    /// <param name="account">Who the stream's provider bytes are for (the streaming account when null).</param>
+    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize, SegmentHoles? holes = null, bool ranged = false, TrafficAccount? account = null)
     {
         ArgumentNullException.ThrowIfNull(messageIds);
         ArgumentOutOfRangeException.ThrowIfNegative(fileSize);
         ArgumentOutOfRangeException.ThrowIfNegative(partSize);
         var firstPart = Math.Min(partSize, fileSize);
         var header = new YencHeader(string.Empty, fileSize, 128, messageIds.Count > 1 ? 1 : null, messageIds.Count, 0, firstPart);
-        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null, holes, ranged);
+        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null, holes, ranged, account: account);
     }
 
-    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null, bool ranged = false, DiskSegmentStore? disk = null)
+    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null, bool ranged = false, DiskSegmentStore? disk = null, TrafficAccount? account = null)
     {
         disk ??= _disk?.Store;
         var options = _options.CurrentValue;
@@ -212,7 +217,7 @@ public sealed class NzbFileStreamFactory
         {
             options = options with { StartReadAheadBytes = Math.Min(options.StartReadAheadBytes, options.RangedStartReadAheadBytes) };
         }
-        var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch), _logger, statistics.Fetching);
+        var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch) with { Account = account }, _logger, statistics.Fetching);
         // The client's clock: the reader's rate is measured on the same clock its fetches are raced on.
         return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _client.Time, _metrics, holes, _logger, disk);
     }

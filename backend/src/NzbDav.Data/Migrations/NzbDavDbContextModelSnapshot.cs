@@ -320,6 +320,50 @@ namespace NzbDav.Data.Migrations
                     b.ToTable("KnownMissingArticles", (string)null);
                 });
 
+            modelBuilder.Entity("NzbDav.Data.Entities.TrafficFileHour", b =>
+                {
+                    b.Property<DateTime>("HourStart")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Path")
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("FetchedBytes")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Reads")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("ServedBytes")
+                        .HasColumnType("INTEGER");
+
+                    b.HasKey("HourStart", "Path");
+
+                    b.ToTable("TrafficFileHours");
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.TrafficHour", b =>
+                {
+                    b.Property<DateTime>("HourStart")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Consumer")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Provider")
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("ReceivedBytes")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("ServedBytes")
+                        .HasColumnType("INTEGER");
+
+                    b.HasKey("HourStart", "Consumer", "Provider");
+
+                    b.ToTable("TrafficHours");
+                });
+
             modelBuilder.Entity("NzbDav.Data.Entities.DavItem", b =>
                 {
                     b.HasOne("NzbDav.Data.Entities.Job", null)

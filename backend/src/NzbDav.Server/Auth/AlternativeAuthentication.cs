@@ -5,4 +5,5 @@ namespace NzbDav.Server.Auth;
 /// endpoint takes another credential (the API key) or is opened to anyone by configuration. Every
 /// other request to it still needs the WebDAV credentials, and is refused with the Basic challenge.
 /// </summary>
-public sealed record AlternativeAuthentication(string Reason, Func<HttpContext, bool> Admits);
+/// <param name="Account">Who a request it admits counts as in the traffic ledger ("strm link").</param>
+public sealed record AlternativeAuthentication(string Reason, Func<HttpContext, bool> Admits, string? Account = null);

@@ -10,15 +10,24 @@ public sealed class BasicAuthMiddleware(RequestDelegate next, WebDavCredentials 
 {
     public const string Challenge = "Basic realm=\"NzbDav\"";
 
+    /// <summary>The <see cref="HttpContext.Items"/> key of who a request was let in as ("strm link", a user name, "managed mount").</summary>
+    public const string AccountItem = "nzbdav.account";
+
     public Task InvokeAsync(HttpContext context)
     {
         var metadata = context.GetEndpoint()?.Metadata;
         if (metadata?.GetMetadata<BasicAuthExemption>() is not null)
             return next(context);
         if (metadata?.GetMetadata<AlternativeAuthentication>() is { } alternative && alternative.Admits(context))
+        {
+            context.Items[AccountItem] = alternative.Account;
             return next(context);
+        }
         if (credentials.Verify(context.Request.Headers.Authorization))
+        {
+            context.Items[AccountItem] = credentials.UserOf(context.Request.Headers.Authorization);
             return next(context);
+        }
         context.Response.StatusCode = StatusCodes.Status401Unauthorized;
         context.Response.Headers.WWWAuthenticate = Challenge;
         context.Response.ContentLength = 0;

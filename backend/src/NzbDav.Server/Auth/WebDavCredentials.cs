@@ -97,6 +97,16 @@ public sealed class WebDavCredentials(IOptionsMonitor<WebDavOptions> options)
         return true;
     }
 
+    /// <summary>Who a verified <paramref name="authorization"/> is, for the traffic ledger: its user name, or "managed mount" for the mount's own account.</summary>
+    public string? UserOf(string? authorization)
+    {
+        if (authorization is null || !authorization.StartsWith("Basic ", StringComparison.OrdinalIgnoreCase))
+            return null;
+        if (Volatile.Read(ref _internalHeader) is { } mount && CryptographicOperations.FixedTimeEquals(SHA256.HashData(Encoding.UTF8.GetBytes(authorization)), mount))
+            return "managed mount";
+        return TryDecode(authorization.AsSpan(6).Trim(), out var user, out _) ? user : null;
+    }
+
     private static bool TryDecode(ReadOnlySpan<char> encoded, out string user, out string password)
     {
         user = password = "";

@@ -1,18 +1,24 @@
 using System.Collections.Concurrent;
 using NzbDav.Streaming;
+using NzbDav.Usenet.Traffic;
 
 namespace NzbDav.Server.WebDav;
 
 /// <summary>The file GETs being served now, for the UI's dashboard. One entry per response body.</summary>
 public sealed class ActiveStreams
 {
+    // Bounded: the traffic ledger takes them every minute; a burst beyond this (tens of thousands of
+    // probes in a minute) loses only the top-files view of the excess, never a byte count.
+    private const int MaxFinished = 50_000;
+
     private readonly ConcurrentDictionary<long, ServedBody> _streams = new();
+    private readonly ConcurrentQueue<ServedBody> _finished = new();
     private long _nextId;
 
-    /// <summary>Registers a body about to be sent; dispose the result when it ends.</summary>
-    public ServedBody Start(string path, string? client, long from, long length, long fileSize, IReadAheadSource? readAhead = null)
+    /// <summary>Registers a body about to be sent; dispose the result when it ends. <paramref name="traffic"/> says who asked (for the traffic ledger).</summary>
+    public ServedBody Start(string path, string? client, long from, long length, long fileSize, IReadAheadSource? readAhead = null, RequestTraffic? traffic = null)
     {
-        var stream = new ServedBody(this, Interlocked.Increment(ref _nextId), path, client, from, length, fileSize, DateTimeOffset.UtcNow, readAhead);
+        var stream = new ServedBody(this, Interlocked.Increment(ref _nextId), path, client, from, length, fileSize, DateTimeOffset.UtcNow, readAhead, traffic);
         _streams[stream.Id] = stream;
         return stream;
     }
@@ -20,7 +26,22 @@ public sealed class ActiveStreams
     /// <summary>The bodies being sent now.</summary>
     public ICollection<ServedBody> Current => _streams.Values;
 
-    internal void End(ServedBody stream) => _streams.TryRemove(stream.Id, out _);
+    /// <summary>Takes the bodies that ended since the last call (the traffic ledger's per-file counts).</summary>
+    public IReadOnlyList<ServedBody> TakeFinished()
+    {
+        var taken = new List<ServedBody>();
+        while (_finished.TryDequeue(out var body))
+            taken.Add(body);
+        return taken;
+    }
+
+    internal void End(ServedBody stream)
+    {
+        if (!_streams.TryRemove(stream.Id, out _))
+            return;
+        if (_finished.Count < MaxFinished)
+            _finished.Enqueue(stream);
+    }
 }
 
 /// <summary>
@@ -34,10 +55,11 @@ public sealed class ServedBody : IDisposable
 
     private readonly IReadAheadSource? _readAhead;
 
-    internal ServedBody(ActiveStreams owner, long id, string path, string? client, long from, long length, long fileSize, DateTimeOffset started, IReadAheadSource? readAhead)
+    internal ServedBody(ActiveStreams owner, long id, string path, string? client, long from, long length, long fileSize, DateTimeOffset started, IReadAheadSource? readAhead, RequestTraffic? traffic)
     {
         _owner = owner;
         _readAhead = readAhead;
+        Traffic = traffic;
         Id = id;
         Path = path;
         Client = client;
@@ -73,7 +95,13 @@ public sealed class ServedBody : IDisposable
     /// <summary>Bytes of the body sent so far.</summary>
     public long Sent => Volatile.Read(ref _sent);
 
+    /// <summary>Who asked, and the account its provider bytes go to (null when not counted).</summary>
+    public RequestTraffic? Traffic { get; }
+
     internal void Advance(int bytes) => Volatile.Write(ref _sent, _sent + bytes);
 
     public void Dispose() => _owner.End(this);
 }
+
+/// <summary>One GET's traffic: its own account (what its streams read from providers), the client's User-Agent and who it was let in as.</summary>
+public sealed record RequestTraffic(TrafficAccount Account, string? UserAgent, string? User);

@@ -65,6 +65,7 @@ public sealed partial class DavRequestHandler
     private async Task SendAsync(HttpContext context, DavResource resource, ByteRange range, CancellationToken cancellationToken)
     {
         Stream source;
+        RequestTraffic? traffic = null;
         if (resource.Content is { } content)
         {
             source = new MemoryStream(content, writable: false);
@@ -82,9 +83,12 @@ public sealed partial class DavRequestHandler
                 return;
             }
 
+            // The request's own account: which consumer it was is known once it is seen how it read.
+            traffic = new RequestTraffic(new NzbDav.Usenet.Traffic.TrafficAccount("request"), context.Request.Headers.UserAgent.ToString(),
+                context.Items.TryGetValue(Auth.BasicAuthMiddleware.AccountItem, out var user) ? user as string : null);
             try
             {
-                source = await opener.OpenAsync(resource.Item!, range.From + range.Length, context.Request.Headers.Range.Count > 0, cancellationToken);
+                source = await opener.OpenAsync(resource.Item!, range.From + range.Length, context.Request.Headers.Range.Count > 0, traffic.Account, cancellationToken);
             }
             catch (DavUnavailableException ex)
             {
@@ -103,7 +107,7 @@ public sealed partial class DavRequestHandler
             {
                 if (range.From > 0)
                     source.Seek(range.From, SeekOrigin.Begin);
-                using var active = streams.Start(resource.Href, context.Connection.RemoteIpAddress?.ToString(), range.From, range.Length, resource.Item?.Size ?? range.Length, source as NzbDav.Streaming.IReadAheadSource);
+                using var active = streams.Start(resource.Href, context.Connection.RemoteIpAddress?.ToString(), range.From, range.Length, resource.Item?.Size ?? range.Length, source as NzbDav.Streaming.IReadAheadSource, traffic);
                 await CopyToResponseAsync(context.Response.BodyWriter, source, active, resource.Href, cancellationToken);
             }
             catch (Exception ex) when (ex is IOException && !cancellationToken.IsCancellationRequested)

@@ -15,4 +15,8 @@ public interface IDavFileOpener
     /// starts with the full one.
     /// </summary>
     Task<Stream> OpenAsync(DavItem item, long readEnd, bool ranged, CancellationToken cancellationToken);
+
+    /// <summary>As above, every byte read from providers for the stream counted for <paramref name="account"/> (an opener that fetches nothing ignores it).</summary>
+    Task<Stream> OpenAsync(DavItem item, long readEnd, bool ranged, NzbDav.Usenet.Traffic.TrafficAccount? account, CancellationToken cancellationToken) =>
+        OpenAsync(item, readEnd, ranged, cancellationToken);
 }

@@ -1,3 +1,4 @@
+using NzbDav.Usenet.Traffic;
 using NzbDav.Archives.Crypto;
 using NzbDav.Data.Entities;
 using NzbDav.Data.Layout;
@@ -16,7 +17,11 @@ namespace NzbDav.Server.WebDav;
 public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutCache layouts, FileHoles? holes = null, ILogger<LayoutDavFileOpener>? logger = null) : IDavFileOpener
 {
     /// <inheritdoc />
-    public Task<Stream> OpenAsync(DavItem item, long readEnd, bool ranged, CancellationToken cancellationToken)
+    public Task<Stream> OpenAsync(DavItem item, long readEnd, bool ranged, CancellationToken cancellationToken) =>
+        OpenAsync(item, readEnd, ranged, null, cancellationToken);
+
+    /// <inheritdoc />
+    public Task<Stream> OpenAsync(DavItem item, long readEnd, bool ranged, TrafficAccount? account, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(item);
         cancellationToken.ThrowIfCancellationRequested();
@@ -35,7 +40,7 @@ public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutC
         if (layout is { Encryption: null, Parts: [var whole] } && whole.RangeOffset == 0 && whole.RangeLength == whole.FileSize)
         {
             // A plain file: the segment stream is the file; nothing to cut or join.
-            return Task.FromResult<Stream>(OpenPart(whole, storedEnd, fill, ranged));
+            return Task.FromResult<Stream>(OpenPart(whole, storedEnd, fill, ranged, account));
         }
 
         var parts = new List<CombinedStreamPart>(layout.Parts.Count);
@@ -43,7 +48,7 @@ public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutC
         foreach (var part in layout.Parts)
         {
             var wanted = storedEnd - partStart;
-            parts.Add(new CombinedStreamPart(_ => ValueTask.FromResult<Stream>(OpenPart(part, wanted, fill, ranged)), part.RangeOffset, part.RangeLength));
+            parts.Add(new CombinedStreamPart(_ => ValueTask.FromResult<Stream>(OpenPart(part, wanted, fill, ranged, account)), part.RangeOffset, part.RangeLength));
             partStart += part.RangeLength;
         }
         Stream stream = new CombinedStream(parts);
@@ -53,9 +58,9 @@ public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutC
     }
 
     // A part wholly inside the wanted range reads ahead freely; the part holding its end stops there.
-    private BufferedSegmentStream OpenPart(LayoutPart part, long wanted, SegmentHoles? fill, bool ranged)
+    private BufferedSegmentStream OpenPart(LayoutPart part, long wanted, SegmentHoles? fill, bool ranged, TrafficAccount? account)
     {
-        var stream = factory.Open(part.MessageIds, part.FileSize, part.PartSize, fill, ranged);
+        var stream = factory.Open(part.MessageIds, part.FileSize, part.PartSize, fill, ranged, account);
         if (wanted < part.RangeLength)
             stream.LimitReadAhead(part.RangeOffset + Math.Max(0, wanted));
         return stream;

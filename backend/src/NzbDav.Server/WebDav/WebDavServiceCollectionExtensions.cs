@@ -26,6 +26,8 @@ public static class WebDavServiceCollectionExtensions
         services.AddSingleton<DavRequestHandler>();
         services.AddSingleton<WebDavCredentials>();
         services.AddSingleton<ActiveStreams>();
+        services.AddSingleton<Traffic.TrafficLedger>();
+        services.AddHostedService(static sp => sp.GetRequiredService<Traffic.TrafficLedger>());
         services.AddHostedService<WebDavCredentialInitializer>();
 
         services.AddValidatedOptions<StreamingOptions>(configuration.GetSection("Streaming"), static o => o.Validate());
@@ -47,7 +49,7 @@ public static class WebDavServiceCollectionExtensions
         // One signer for the whole process: the links it made must be admitted by the same one.
         var links = endpoints.ServiceProvider.GetRequiredService<StrmLinks>();
         return endpoints.Map("/{**davPath}", static (HttpContext context, DavRequestHandler handler) => handler.HandleAsync(context))
-            .WithMetadata(new AlternativeAuthentication("a signed .strm link to one file", links.Admits));
+            .WithMetadata(new AlternativeAuthentication("a signed .strm link to one file", links.Admits, "strm link"));
     }
 
     /// <summary>Basic auth for everything but endpoints marked with <see cref="BasicAuthExemption"/>; call after routing.</summary>

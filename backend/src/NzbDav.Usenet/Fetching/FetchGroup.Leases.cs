@@ -246,7 +246,7 @@ public sealed partial class FetchGroup
     {
         try
         {
-            worker.Lease = await _client.AcquireAsync(_options.Kind, worker.Avoid, this, worker.AcquireCancellation.Token).ConfigureAwait(false);
+            worker.Lease = await _client.AcquireAsync(_options.Kind, worker.Avoid, this, _options.Account, worker.AcquireCancellation.Token).ConfigureAwait(false);
         }
         catch (Exception error)
         {

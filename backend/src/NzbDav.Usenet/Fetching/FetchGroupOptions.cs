@@ -12,6 +12,9 @@ public sealed record FetchGroupOptions
     /// <summary>The limiter pool the group's leases are drawn from.</summary>
     public required OperationKind Kind { get; init; }
 
+    /// <summary>Who the group's bytes are for (its sessions count what they read there); null: the account of <see cref="Kind"/>.</summary>
+    public Traffic.TrafficAccount? Account { get; init; }
+
     /// <summary>Most leases (connections) held at once. Default 20.</summary>
     public int ConnectionCap { get; init; } = 20;
 

@@ -15,6 +15,7 @@ public sealed class ProviderMetrics
     private readonly KeyValuePair<string, object?>[] _providerTag;
     private readonly long[] _articles = new long[4];
     private long _fetchedBytes;
+    private long _receivedBytes;
     private long _refusedFull;
     private long _breakerTrips;
     private long _firstByteCount;
@@ -47,6 +48,14 @@ public sealed class ProviderMetrics
     /// request abandoned meanwhile (a straggler race's loser) is skipped undecoded and not counted.
     /// </summary>
     public long FetchedBytes => Interlocked.Read(ref _fetchedBytes);
+
+    /// <summary>
+    /// Bytes read from the provider's sessions so far, as they came off the socket (after TLS): every
+    /// answer whole, greetings and status lines included, what the provider itself counts as sent.
+    /// </summary>
+    public long ReceivedBytes => Interlocked.Read(ref _receivedBytes);
+
+    internal void Received(long bytes) => Interlocked.Add(ref _receivedBytes, bytes);
 
     internal long RefusedFull => Interlocked.Read(ref _refusedFull);
 

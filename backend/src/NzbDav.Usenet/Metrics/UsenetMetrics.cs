@@ -40,6 +40,8 @@ public sealed class UsenetMetrics
 
         meter.CreateObservableCounter("nzbdav.provider.fetched", () => PerProvider(static p => p.FetchedBytes), "By",
             "Decoded bytes received from the provider (every BODY answer, whatever its outcome)");
+        meter.CreateObservableCounter("nzbdav.provider.received", () => PerProvider(static p => p.ReceivedBytes), "By",
+            "Bytes read from the provider's sessions as they came off the socket: every answer whole (yEnc, status lines, greetings), what the provider counts as sent");
         meter.CreateObservableCounter("nzbdav.provider.articles", ObserveArticles, "{article}",
             "BODY answers by outcome: ok, missing (430), crc_mismatch, error");
         meter.CreateObservableCounter("nzbdav.provider.connections.refused", () => PerProvider(static p => p.RefusedFull), "{connection}",
@@ -74,6 +76,9 @@ public sealed class UsenetMetrics
         ArgumentNullException.ThrowIfNull(provider);
         return _providers.GetOrAdd(provider, static (name, self) => new ProviderMetrics(name, self._firstByte, self._duration), this);
     }
+
+    /// <summary>Every provider's instruments so far.</summary>
+    public IReadOnlyList<ProviderMetrics> Providers => [.. _providers.Values];
 
     /// <summary>Publishes <paramref name="client"/>'s pools, breakers and limiter until <see cref="Detach"/>.</summary>
     internal void Attach(UsenetClient client)

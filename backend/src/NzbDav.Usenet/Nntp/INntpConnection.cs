@@ -28,6 +28,16 @@ public interface INntpConnection : IAsyncDisposable
     /// </summary>
     bool BrokenByOwner => false;
 
+    /// <summary>
+    /// Who the bytes read from now on are for (set by a lease for its holder, cleared when it goes
+    /// back): every socket read adds to it. Null counts the bytes for the provider only.
+    /// </summary>
+    Traffic.TrafficAccount? Account
+    {
+        get => null;
+        set { }
+    }
+
     /// <summary>STAT: true when the article exists (223), false on 430/423.</summary>
     Task<bool> StatAsync(string messageId, CancellationToken cancellationToken);
 

@@ -48,6 +48,9 @@ public sealed partial class NntpConnection : INntpConnection
     // TimeProvider timestamp of the last byte received or the first request after idling.
     private long _lastProgressAt;
     private int _outstanding;
+    private Traffic.TrafficAccount? _account;
+    // The account's counter for this provider, looked up once per account change, not per read.
+    private (Traffic.TrafficAccount Account, System.Runtime.CompilerServices.StrongBox<long> Counter)? _accountCounter;
 
     private NntpConnection(UsenetProviderOptions provider, TimeProvider time, ILogger logger, ProviderMetrics? metrics, Socket? socket, Stream stream)
     {
@@ -62,7 +65,7 @@ public sealed partial class NntpConnection : INntpConnection
         // A stream-backed reader with 64 KB segments: the receive loop decodes each read as it
         // arrives, so at most one read's worth is buffered and no pause threshold is needed (a
         // Pipe with a separate fill loop would only add a hop per segment).
-        _reader = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: ReadBufferSize, minimumReadSize: ReadBufferSize / 4, leaveOpen: true));
+        _reader = PipeReader.Create(new ReceiveCounter(stream, this), new StreamPipeReaderOptions(bufferSize: ReadBufferSize, minimumReadSize: ReadBufferSize / 4, leaveOpen: true));
         PipelineDepth = Math.Max(1, provider.PipelineDepth);
         _slots = new SemaphoreSlim(PipelineDepth, PipelineDepth);
     }
@@ -81,6 +84,31 @@ public sealed partial class NntpConnection : INntpConnection
 
     /// <inheritdoc />
     public bool BrokenByOwner => Volatile.Read(ref _brokenByOwner);
+
+    /// <inheritdoc />
+    public Traffic.TrafficAccount? Account
+    {
+        get => Volatile.Read(ref _account);
+        set => Volatile.Write(ref _account, value);
+    }
+
+    /// <summary>One socket read's bytes: to the provider's total and to the account the session works for now.</summary>
+    private void CountReceived(int bytes)
+    {
+        _metrics?.Received(bytes);
+        var account = Volatile.Read(ref _account);
+        if (account is null)
+        {
+            return;
+        }
+        // Only the receive loop (and the connect before it) reads the socket: the cache needs no lock.
+        if (_accountCounter is not { } cached || !ReferenceEquals(cached.Account, account))
+        {
+            cached = (account, account.CounterFor(ProviderName));
+            _accountCounter = cached;
+        }
+        Interlocked.Add(ref cached.Counter.Value, bytes);
+    }
 
     /// <inheritdoc />
     public Task<bool> StatAsync(string messageId, CancellationToken cancellationToken) =>

@@ -3,6 +3,7 @@ using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Limiting;
 using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Nntp;
+using NzbDav.Usenet.Traffic;
 using NzbDav.Usenet.Yenc;
 
 namespace NzbDav.Usenet.Providers;
@@ -76,6 +77,9 @@ public sealed class UsenetClient : IAsyncDisposable
     /// </summary>
     public TimeProvider Time => _time;
 
+    /// <summary>Who the bytes read from providers were for: one account per consumer, sessions add to the one their lease names.</summary>
+    public TrafficAccounts Traffic { get; } = new();
+
     /// <summary>The limiter every lease of this client takes its permit from.</summary>
     internal GlobalOperationLimiter Limiter => _limiter;
 
@@ -97,11 +101,15 @@ public sealed class UsenetClient : IAsyncDisposable
     /// <exception cref="ArticleMissingException">Every provider answered 430.</exception>
     /// <exception cref="ArticleFetchFailedException">No provider delivered and at least one failed otherwise.</exception>
     /// <exception cref="NoProviderAvailableException">No provider could lend a session.</exception>
-    public async Task<YencHeader> BodyAsync(string messageId, Func<IYencBodyTarget> targetFactory, OperationKind kind, CancellationToken cancellationToken)
+    public Task<YencHeader> BodyAsync(string messageId, Func<IYencBodyTarget> targetFactory, OperationKind kind, CancellationToken cancellationToken) =>
+        BodyAsync(messageId, targetFactory, kind, null, cancellationToken);
+
+    /// <summary>As above, the bytes counted for <paramref name="account"/> (the account of <paramref name="kind"/> when null).</summary>
+    public async Task<YencHeader> BodyAsync(string messageId, Func<IYencBodyTarget> targetFactory, OperationKind kind, TrafficAccount? account, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(targetFactory);
         var request = new CallRequest(messageId, ArticleCommand.Body, targetFactory);
-        var (_, header) = await AskAsync(request, kind, cancellationToken).ConfigureAwait(false);
+        var (_, header) = await AskAsync(request, kind, cancellationToken, account).ConfigureAwait(false);
         return header!;
     }
 
@@ -130,17 +138,17 @@ public sealed class UsenetClient : IAsyncDisposable
     /// </summary>
     /// <exception cref="NoProviderAvailableException">Every provider not avoided is cooling off or failed to connect.</exception>
     public ValueTask<UsenetLease> AcquireAsync(OperationKind kind, IReadOnlyList<string>? avoid, CancellationToken cancellationToken) =>
-        AcquireAsync(kind, avoid, null, cancellationToken);
+        AcquireAsync(kind, avoid, null, null, cancellationToken);
 
     /// <summary>As <see cref="AcquireAsync(OperationKind, IReadOnlyList{string}?, CancellationToken)"/>, waiting for the permit on behalf of <paramref name="requester"/>.</summary>
     /// <exception cref="NoProviderAvailableException">Every provider not avoided is cooling off or failed to connect.</exception>
-    internal async ValueTask<UsenetLease> AcquireAsync(OperationKind kind, IReadOnlyList<string>? avoid, object? requester, CancellationToken cancellationToken)
+    internal async ValueTask<UsenetLease> AcquireAsync(OperationKind kind, IReadOnlyList<string>? avoid, object? requester, TrafficAccount? account, CancellationToken cancellationToken)
     {
         var permit = await _limiter.AcquireAsync(kind, requester, cancellationToken).ConfigureAwait(false);
         try
         {
             var (endpoint, lease) = await LeaseBestAsync(avoid, cancellationToken).ConfigureAwait(false);
-            return new UsenetLease(endpoint, permit, lease);
+            return new UsenetLease(endpoint, permit, lease, account ?? Traffic.For(kind));
         }
         catch
         {
@@ -157,7 +165,11 @@ public sealed class UsenetClient : IAsyncDisposable
     /// permit is taken this is the only connection a stalled article can be raced on; the lease is
     /// given back as soon as its race is over. Null when no backup has a session free now.
     /// </summary>
-    public async ValueTask<UsenetLease?> TryLeaseRacerAsync(IReadOnlyList<string>? avoid, CancellationToken cancellationToken)
+    public async ValueTask<UsenetLease?> TryLeaseRacerAsync(IReadOnlyList<string>? avoid, CancellationToken cancellationToken) =>
+        await LeaseRacerForAsync(avoid, null, cancellationToken).ConfigureAwait(false);
+
+    /// <summary>As above, the race's bytes counted for <paramref name="account"/> (the streaming account when null).</summary>
+    internal async ValueTask<UsenetLease?> LeaseRacerForAsync(IReadOnlyList<string>? avoid, TrafficAccount? account, CancellationToken cancellationToken)
     {
         foreach (var endpoint in Providers.Endpoints)
         {
@@ -199,7 +211,7 @@ public sealed class UsenetClient : IAsyncDisposable
             }
 
             endpoint.Breaker.OnSuccess();
-            return new UsenetLease(endpoint, default, lease);
+            return new UsenetLease(endpoint, default, lease, account ?? Traffic.For(OperationKind.Streaming));
         }
 
         return null;
@@ -339,9 +351,9 @@ public sealed class UsenetClient : IAsyncDisposable
         await Task.WhenAll(retiring).WaitAsync(TimeSpan.FromSeconds(5), _time).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
     }
 
-    private async Task<(bool Found, YencHeader? Header)> AskAsync(CallRequest request, OperationKind kind, CancellationToken cancellationToken)
+    private async Task<(bool Found, YencHeader? Header)> AskAsync(CallRequest request, OperationKind kind, CancellationToken cancellationToken, TrafficAccount? account = null)
     {
-        var group = OpenGroup(FetchGroupOptions.SingleCall(kind));
+        var group = OpenGroup(FetchGroupOptions.SingleCall(kind) with { Account = account });
         try
         {
             group.Submit(request);

@@ -16,11 +16,13 @@ public sealed class UsenetLease : IAsyncDisposable
     private readonly ConnectionLease _lease;
     private int _disposed;
 
-    internal UsenetLease(ProviderEndpoint endpoint, LimiterPermit permit, ConnectionLease lease)
+    internal UsenetLease(ProviderEndpoint endpoint, LimiterPermit permit, ConnectionLease lease, Traffic.TrafficAccount? account)
     {
         _endpoint = endpoint;
         _permit = permit;
         _lease = lease;
+        // Everything the session reads while leased is this holder's traffic.
+        lease.Connection.Account = account;
     }
 
     /// <summary>The leased session.</summary>
@@ -60,6 +62,7 @@ public sealed class UsenetLease : IAsyncDisposable
             _endpoint.Fail(_lease.Connection.BreakReason);
         }
 
+        _lease.Connection.Account = null;
         try
         {
             await _lease.DisposeAsync().ConfigureAwait(false);

@@ -48,6 +48,7 @@ export function Layout() {
               <NavLink to="/history">History</NavLink>
               <NavLink to="/files">Files</NavLink>
               <NavLink to="/health">Health</NavLink>
+              <NavLink to="/traffic">Traffic</NavLink>
               <NavLink to="/logs">Logs</NavLink>
               <NavLink to="/status">Status</NavLink>
               <NavLink to="/settings">Settings</NavLink>

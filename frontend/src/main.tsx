@@ -17,6 +17,7 @@ const QueuePage = lazy(() => import("./pages/QueuePage").then((m) => ({ default:
 const HistoryPage = lazy(() => import("./pages/HistoryPage").then((m) => ({ default: m.HistoryPage })));
 const FilesPage = lazy(() => import("./pages/FilesPage").then((m) => ({ default: m.FilesPage })));
 const HealthPage = lazy(() => import("./pages/HealthPage").then((m) => ({ default: m.HealthPage })));
+const TrafficPage = lazy(() => import("./pages/TrafficPage").then((m) => ({ default: m.TrafficPage })));
 const SettingsPage = lazy(() => import("./pages/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 const IntegrationsPage = lazy(() => import("./pages/IntegrationsPage").then((m) => ({ default: m.IntegrationsPage })));
 
@@ -37,6 +38,7 @@ const router = createBrowserRouter(
         { path: "history", element: <HistoryPage /> },
         { path: "files", element: <FilesPage /> },
         { path: "health", element: <HealthPage /> },
+        { path: "traffic", element: <TrafficPage /> },
         { path: "status", element: <StatusPage /> },
         { path: "logs", element: <LogsPage /> },
         { path: "settings", element: <SettingsPage /> },

@@ -94,6 +94,8 @@ export const apiPaths = {
   health: (query: { state: string; offset: number; limit: number }) => route("/ui/api/health", { query }),
   healthFile: (id: string, action: HealthFileAction) => route(`/ui/api/health/files/{id}/${action}`, { path: { id } }),
 
+  traffic: (range: string) => route("/ui/api/traffic", { query: { range } }),
+
   integrations: route("/ui/api/integrations"),
   mountCheck: route("/ui/api/integrations/check"),
 };

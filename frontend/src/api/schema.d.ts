@@ -2208,6 +2208,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ui/api/traffic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    range?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiTrafficView"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ui/api/integrations": {
         parameters: {
             query?: never;
@@ -2983,6 +3029,41 @@ export interface components {
             /** Format: double */
             milliseconds: number;
             detail: string;
+        };
+        /** @description A file's reads over the range: decoded bytes fetched for them, bytes served, how many reads. */
+        UiTrafficFile: {
+            path: string;
+            /** Format: int64 */
+            fetchedBytes: number;
+            /** Format: int64 */
+            servedBytes: number;
+            /** Format: int32 */
+            reads: number;
+        };
+        /** @description One consumer's or provider's bytes per bucket: received from providers and served to clients, with their totals. */
+        UiTrafficSeries: {
+            name: string;
+            received: number[];
+            served: number[];
+            /** Format: int64 */
+            receivedTotal: number;
+            /** Format: int64 */
+            servedTotal: number;
+        };
+        /**
+         * @description Traffic over `range` (24h by hour, 30d by day): `buckets` are the starts of the periods (UTC);
+         *     each series has one value per bucket. `consumers`: bytes received from providers for each consumer
+         *     (a client and how it read, "queue", "health check", "sessions") and bytes served to it;
+         *     `providers`: bytes each provider sent; `topFiles`: the files whose reads fetched the most.
+         */
+        UiTrafficView: {
+            range: string;
+            /** Format: int32 */
+            bucketSeconds: number;
+            buckets: string[];
+            consumers: components["schemas"]["UiTrafficSeries"][];
+            providers: components["schemas"]["UiTrafficSeries"][];
+            topFiles: components["schemas"]["UiTrafficFile"][];
         };
         UiWebDavAccount: {
             user: string;

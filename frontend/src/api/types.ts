@@ -204,3 +204,9 @@ export type MediaServerValues = Omit<Schemas["UiMediaServer"], "completedEntries
 /** What the mount check found: each check in order, ok or not, with its sentence. */
 export type MountCheckResult = Schemas["UiMountCheckResult"];
 export type MountCheck = Schemas["UiMountCheck"];
+
+/** GET /ui/api/traffic: bytes per consumer and provider over the last 24 h (by hour) or 30 d (by day). */
+export type TrafficView = Schemas["UiTrafficView"];
+export type TrafficSeries = Schemas["UiTrafficSeries"];
+export type TrafficFile = Schemas["UiTrafficFile"];
+export type TrafficRange = "24h" | "30d";

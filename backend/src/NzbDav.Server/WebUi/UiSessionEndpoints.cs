@@ -46,6 +46,7 @@ public static class UiSessionEndpoints
         api.MapUiFiles();
         api.MapUiSettings();
         api.MapUiHealth();
+        api.MapUiTraffic();
         api.MapUiIntegrations();
 
         // The UI API's own description; the frontend's types are generated from it (docs/ui.md).

@@ -37,7 +37,7 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
 
     public DbSet<TrafficHour> TrafficHours => Set<TrafficHour>();
 
-    public DbSet<TrafficFileHour> TrafficFileHours => Set<TrafficFileHour>();
+    public DbSet<TrafficFileDay> TrafficFileDays => Set<TrafficFileDay>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -45,9 +45,9 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
         {
             hour.HasKey(h => new { h.HourStart, h.Consumer, h.Provider });
         });
-        modelBuilder.Entity<TrafficFileHour>(hour =>
+        modelBuilder.Entity<TrafficFileDay>(day =>
         {
-            hour.HasKey(h => new { h.HourStart, h.Path });
+            day.HasKey(d => new { d.DayStart, d.Path });
         });
         modelBuilder.Entity<Job>(job =>
         {

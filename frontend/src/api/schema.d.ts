@@ -3060,6 +3060,11 @@ export interface components {
             range: string;
             /** Format: int32 */
             bucketSeconds: number;
+            /**
+             * Format: date-time
+             * @description Start of the period `topFiles` covers (files are counted by UTC day: for 24h, since yesterday 00:00 UTC).
+             */
+            filesFrom: string;
             buckets: string[];
             consumers: components["schemas"]["UiTrafficSeries"][];
             providers: components["schemas"]["UiTrafficSeries"][];

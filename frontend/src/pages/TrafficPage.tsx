@@ -114,6 +114,9 @@ function TrafficCards({ view }: { view: TrafficView }) {
 
       <section className="card" aria-labelledby="traffic-files-title">
         <h2 id="traffic-files-title">Files that cost the most</h2>
+        <p className="muted small flush">
+          Counted by day (UTC), as each read ends: since {new Date(view.filesFrom).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" })}.
+        </p>
         {view.topFiles.length === 0 ? (
           <p className="muted">No file was read in {period}.</p>
         ) : (

@@ -320,9 +320,9 @@ namespace NzbDav.Data.Migrations
                     b.ToTable("KnownMissingArticles", (string)null);
                 });
 
-            modelBuilder.Entity("NzbDav.Data.Entities.TrafficFileHour", b =>
+            modelBuilder.Entity("NzbDav.Data.Entities.TrafficFileDay", b =>
                 {
-                    b.Property<DateTime>("HourStart")
+                    b.Property<DateTime>("DayStart")
                         .HasColumnType("TEXT");
 
                     b.Property<string>("Path")
@@ -337,9 +337,9 @@ namespace NzbDav.Data.Migrations
                     b.Property<long>("ServedBytes")
                         .HasColumnType("INTEGER");
 
-                    b.HasKey("HourStart", "Path");
+                    b.HasKey("DayStart", "Path");
 
-                    b.ToTable("TrafficFileHours");
+                    b.ToTable("TrafficFileDays");
                 });
 
             modelBuilder.Entity("NzbDav.Data.Entities.TrafficHour", b =>

@@ -11,7 +11,7 @@ namespace NzbDav.Server.Traffic;
 /// <summary>
 /// Who caused the bytes, per hour, kept 90 days: every minute (and when the server stops, and before
 /// the Traffic page reads) it takes what the accounts counted since the last time and adds it to the
-/// hour's rows. A GET's bytes go to its consumer (client, account, probe or playback) as named by
+/// hour's rows (per file: the day's). A GET's bytes go to its consumer (client, account, probe or playback) as named by
 /// how much it has read so far; queue ingestion and health checks have accounts of their own; what
 /// a provider sent outside any lease (greetings, logins) is "sessions", so each provider's rows add
 /// up to what it sent. Reading counters costs nothing on the read path: each socket read adds to
@@ -34,6 +34,9 @@ public sealed partial class TrafficLedger(
 
     public static readonly TimeSpan Retention = TimeSpan.FromDays(90);
 
+    /// <summary>How long per-file days are kept: the Traffic page shows at most 30 days.</summary>
+    public static readonly TimeSpan FileRetention = TimeSpan.FromDays(30);
+
     private static readonly TimeSpan Interval = TimeSpan.FromMinutes(1);
 
     private readonly SemaphoreSlim _flushing = new(1, 1);
@@ -46,7 +49,7 @@ public sealed partial class TrafficLedger(
     private List<ServedBody> _draining = [];
     // Counted but not saved yet (a save failed): saved with the next flush.
     private readonly Dictionary<(DateTime Hour, string Consumer, string Provider), (long Received, long Served)> _unsaved = [];
-    private readonly Dictionary<(DateTime Hour, string Path), (long Fetched, long Served, int Reads)> _unsavedFiles = [];
+    private readonly Dictionary<(DateTime Day, string Path), (long Fetched, long Served, int Reads)> _unsavedFiles = [];
     private DateTime _prunedHour;
     private readonly System.Diagnostics.Metrics.Meter? _meter = CreateMeter(meters);
     private int _observed;
@@ -157,8 +160,8 @@ public sealed partial class TrafficLedger(
             }
             foreach (var (path, (fetched, served, reads)) in files)
             {
-                var pending = _unsavedFiles.GetValueOrDefault((hour, path));
-                _unsavedFiles[(hour, path)] = (pending.Fetched + fetched, pending.Served + served, pending.Reads + reads);
+                var pending = _unsavedFiles.GetValueOrDefault((hour.Date, path));
+                _unsavedFiles[(hour.Date, path)] = (pending.Fetched + fetched, pending.Served + served, pending.Reads + reads);
             }
             if (_unsaved.Count > 0 || _unsavedFiles.Count > 0)
             {
@@ -169,7 +172,7 @@ public sealed partial class TrafficLedger(
             if (hour != _prunedHour)
             {
                 _prunedHour = hour;
-                await PruneAsync(hour - Retention, cancellationToken);
+                await PruneAsync(hour - Retention, hour.Date - FileRetention, cancellationToken);
             }
         }
         finally
@@ -260,11 +263,11 @@ public sealed partial class TrafficLedger(
             }
         }
 
-        foreach (var hour in _unsavedFiles.Keys.Select(k => k.Hour).Distinct().ToList())
+        foreach (var day in _unsavedFiles.Keys.Select(k => k.Day).Distinct().ToList())
         {
-            var paths = _unsavedFiles.Keys.Where(k => k.Hour == hour).Select(k => k.Path).ToList();
-            var known = await context.TrafficFileHours.Where(f => f.HourStart == hour && paths.Contains(f.Path)).ToDictionaryAsync(f => f.Path, cancellationToken);
-            foreach (var ((_, path), (fetched, served, reads)) in _unsavedFiles.Where(u => u.Key.Hour == hour))
+            var paths = _unsavedFiles.Keys.Where(k => k.Day == day).Select(k => k.Path).ToList();
+            var known = await context.TrafficFileDays.Where(f => f.DayStart == day && paths.Contains(f.Path)).ToDictionaryAsync(f => f.Path, cancellationToken);
+            foreach (var ((_, path), (fetched, served, reads)) in _unsavedFiles.Where(u => u.Key.Day == day))
             {
                 if (known.TryGetValue(path, out var file))
                 {
@@ -274,7 +277,7 @@ public sealed partial class TrafficLedger(
                 }
                 else
                 {
-                    context.TrafficFileHours.Add(new TrafficFileHour { HourStart = hour, Path = path, FetchedBytes = fetched, ServedBytes = served, Reads = reads });
+                    context.TrafficFileDays.Add(new TrafficFileDay { DayStart = day, Path = path, FetchedBytes = fetched, ServedBytes = served, Reads = reads });
                 }
             }
         }
@@ -282,11 +285,11 @@ public sealed partial class TrafficLedger(
         await context.SaveChangesAsync(cancellationToken);
     }
 
-    private async Task PruneAsync(DateTime before, CancellationToken cancellationToken)
+    private async Task PruneAsync(DateTime hoursBefore, DateTime filesBefore, CancellationToken cancellationToken)
     {
         await using var context = await contexts.CreateDbContextAsync(cancellationToken);
-        await context.TrafficHours.Where(h => h.HourStart < before).ExecuteDeleteAsync(cancellationToken);
-        await context.TrafficFileHours.Where(f => f.HourStart < before).ExecuteDeleteAsync(cancellationToken);
+        await context.TrafficHours.Where(h => h.HourStart < hoursBefore).ExecuteDeleteAsync(cancellationToken);
+        await context.TrafficFileDays.Where(f => f.DayStart < filesBefore).ExecuteDeleteAsync(cancellationToken);
     }
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "The traffic ledger could not save the last minute's counts ({Reason}); they are saved with the next minute's")]

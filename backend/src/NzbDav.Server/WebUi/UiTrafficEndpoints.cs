@@ -36,7 +36,9 @@ public static class UiTrafficEndpoints
 
         await using var db = await contexts.CreateDbContextAsync(cancellationToken);
         var rows = await db.TrafficHours.AsNoTracking().Where(h => h.HourStart >= from).ToListAsync(cancellationToken);
-        var files = await db.TrafficFileHours.AsNoTracking().Where(f => f.HourStart >= from)
+        // Files are counted by day: the 24-hour view takes today's and yesterday's.
+        var filesFrom = daily.Value ? from : last.Date.AddDays(-1);
+        var files = await db.TrafficFileDays.AsNoTracking().Where(f => f.DayStart >= filesFrom)
             .GroupBy(f => f.Path)
             .Select(g => new { Path = g.Key, Fetched = g.Sum(f => f.FetchedBytes), Served = g.Sum(f => f.ServedBytes), Reads = g.Sum(f => f.Reads) })
             .OrderByDescending(f => f.Fetched).Take(TopFiles)
@@ -64,6 +66,7 @@ public static class UiTrafficEndpoints
         return Results.Ok(new UiTrafficView
         {
             Range = daily.Value ? "30d" : "24h",
+            FilesFrom = new DateTimeOffset(filesFrom, TimeSpan.Zero),
             BucketSeconds = (int)step.TotalSeconds,
             Buckets = [.. buckets.Select(b => new DateTimeOffset(b, TimeSpan.Zero))],
             Consumers = consumers,
@@ -84,6 +87,9 @@ public sealed record UiTrafficView
     public required string Range { get; init; }
 
     public required int BucketSeconds { get; init; }
+
+    /// <summary>Start of the period `topFiles` covers (files are counted by UTC day: for 24h, since yesterday 00:00 UTC).</summary>
+    public required DateTimeOffset FilesFrom { get; init; }
 
     public required IReadOnlyList<DateTimeOffset> Buckets { get; init; }
 

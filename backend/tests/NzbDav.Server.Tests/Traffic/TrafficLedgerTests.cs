@@ -52,7 +52,7 @@ public sealed class TrafficLedgerTests(ITestOutputHelper output)
             // Ingestion read the first article of each file: the queue's account.
             Assert.True(byConsumer["queue"].Received > 0);
             Assert.True(byConsumer[TrafficLedger.Sessions].Received > 0, "greetings are counted as the provider sent them");
-            var files = await context.TrafficFileHours.ToListAsync(ct);
+            var files = await context.TrafficFileDays.ToListAsync(ct);
             Assert.Equal(2, files.Single(f => f.Path.EndsWith(episode.Name, StringComparison.Ordinal)).Reads);
             Assert.Equal(movie.Size + 1_000_000, files.Single(f => f.Path.EndsWith(movie.Name, StringComparison.Ordinal)).ServedBytes);
         }

@@ -11,7 +11,7 @@ using NzbDav.Data;
 namespace NzbDav.Data.Migrations
 {
     [DbContext(typeof(NzbDavDbContext))]
-    [Migration("20261129095545_TrafficLedger")]
+    [Migration("20261129102530_TrafficLedger")]
     partial class TrafficLedger
     {
         /// <inheritdoc />
@@ -323,9 +323,9 @@ namespace NzbDav.Data.Migrations
                     b.ToTable("KnownMissingArticles", (string)null);
                 });
 
-            modelBuilder.Entity("NzbDav.Data.Entities.TrafficFileHour", b =>
+            modelBuilder.Entity("NzbDav.Data.Entities.TrafficFileDay", b =>
                 {
-                    b.Property<DateTime>("HourStart")
+                    b.Property<DateTime>("DayStart")
                         .HasColumnType("TEXT");
 
                     b.Property<string>("Path")
@@ -340,9 +340,9 @@ namespace NzbDav.Data.Migrations
                     b.Property<long>("ServedBytes")
                         .HasColumnType("INTEGER");
 
-                    b.HasKey("HourStart", "Path");
+                    b.HasKey("DayStart", "Path");
 
-                    b.ToTable("TrafficFileHours");
+                    b.ToTable("TrafficFileDays");
                 });
 
             modelBuilder.Entity("NzbDav.Data.Entities.TrafficHour", b =>

@@ -12,10 +12,10 @@ namespace NzbDav.Data.Migrations
         protected override void Up(MigrationBuilder migrationBuilder)
         {
             migrationBuilder.CreateTable(
-                name: "TrafficFileHours",
+                name: "TrafficFileDays",
                 columns: table => new
                 {
-                    HourStart = table.Column<DateTime>(type: "TEXT", nullable: false),
+                    DayStart = table.Column<DateTime>(type: "TEXT", nullable: false),
                     Path = table.Column<string>(type: "TEXT", nullable: false),
                     FetchedBytes = table.Column<long>(type: "INTEGER", nullable: false),
                     ServedBytes = table.Column<long>(type: "INTEGER", nullable: false),
@@ -23,7 +23,7 @@ namespace NzbDav.Data.Migrations
                 },
                 constraints: table =>
                 {
-                    table.PrimaryKey("PK_TrafficFileHours", x => new { x.HourStart, x.Path });
+                    table.PrimaryKey("PK_TrafficFileDays", x => new { x.DayStart, x.Path });
                 });
 
             migrationBuilder.CreateTable(
@@ -46,7 +46,7 @@ namespace NzbDav.Data.Migrations
         protected override void Down(MigrationBuilder migrationBuilder)
         {
             migrationBuilder.DropTable(
-                name: "TrafficFileHours");
+                name: "TrafficFileDays");
 
             migrationBuilder.DropTable(
                 name: "TrafficHours");

@@ -66,13 +66,15 @@ public static class NzbDavServiceCollectionExtensions
         services.TryAddSingleton<INntpConnectionFactory, NntpConnectionFactory>();
         services.TryAddSingleton(static provider =>
             new GlobalOperationLimiter(provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue.LimiterOptions()));
+        services.TryAddSingleton<Traffic.ProviderQuotas>();
         services.TryAddSingleton(static provider => new UsenetClient(
             provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue,
             provider.GetRequiredService<INntpConnectionFactory>(),
             provider.GetRequiredService<GlobalOperationLimiter>(),
             provider.GetRequiredService<TimeProvider>(),
             provider.GetRequiredService<ILogger<UsenetClient>>(),
-            provider.GetService<UsenetMetrics>()));
+            provider.GetService<UsenetMetrics>(),
+            provider.GetRequiredService<Traffic.ProviderQuotas>()));
         services.AddHostedService<UsenetReconfiguration>();
 
         return services;

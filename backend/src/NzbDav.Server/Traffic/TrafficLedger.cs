@@ -24,7 +24,8 @@ public sealed partial class TrafficLedger(
     TimeProvider time,
     ILogger<TrafficLedger> logger,
     UsenetMetrics? metrics = null,
-    System.Diagnostics.Metrics.IMeterFactory? meters = null) : BackgroundService
+    System.Diagnostics.Metrics.IMeterFactory? meters = null,
+    ProviderQuotas? quotas = null) : BackgroundService
 {
     /// <summary>The meter of the traffic counters (<c>nzbdav_traffic_*</c>).</summary>
     public const string MeterName = "NzbDav.Traffic";
@@ -169,6 +170,8 @@ public sealed partial class TrafficLedger(
                 _unsaved.Clear();
                 _unsavedFiles.Clear();
             }
+            if (quotas is not null)
+                await TellQuotasAsync(quotas, cancellationToken);
             if (hour != _prunedHour)
             {
                 _prunedHour = hour;
@@ -187,6 +190,8 @@ public sealed partial class TrafficLedger(
         using var timer = new PeriodicTimer(Interval, time);
         try
         {
+            // At once: the providers' quotas learn what earlier runs spent before much is asked of them.
+            await FlushQuietlyAsync(stoppingToken);
             while (await timer.WaitForNextTickAsync(stoppingToken))
                 await FlushQuietlyAsync(stoppingToken);
         }
@@ -283,6 +288,23 @@ public sealed partial class TrafficLedger(
         }
 
         await context.SaveChangesAsync(cancellationToken);
+    }
+
+    // Everything up to this flush is saved: each provider's sums for its quota periods, and its received total now.
+    private async Task TellQuotasAsync(ProviderQuotas quotas, CancellationToken cancellationToken)
+    {
+        var periods = quotas.Periods();
+        if (periods.Count == 0)
+            return;
+        await using var context = await contexts.CreateDbContextAsync(cancellationToken);
+        foreach (var (provider, dayStart, monthStart) in periods)
+        {
+            var from = dayStart < monthStart ? dayStart : monthStart;
+            var hours = await context.TrafficHours.AsNoTracking().Where(h => h.Provider == provider && h.HourStart >= from)
+                .GroupBy(h => h.HourStart).Select(g => new { Hour = g.Key, Bytes = g.Sum(h => h.ReceivedBytes) }).ToListAsync(cancellationToken);
+            quotas.Saved(provider, dayStart, hours.Where(h => h.Hour >= dayStart).Sum(h => h.Bytes),
+                monthStart, hours.Where(h => h.Hour >= monthStart).Sum(h => h.Bytes), _seenProviderTotals.GetValueOrDefault(provider));
+        }
     }
 
     private async Task PruneAsync(DateTime hoursBefore, DateTime filesBefore, CancellationToken cancellationToken)

@@ -21,6 +21,21 @@ internal static class ProviderValidation
             throw new ArgumentException($"OperationTimeout and IdleTimeout of provider '{provider.Name}' must be positive.");
         }
 
+        if (provider.DailyQuotaBytes is <= 0)
+        {
+            throw new ArgumentException($"DailyQuotaBytes of provider '{provider.Name}' is {provider.DailyQuotaBytes}; an allowance must be above 0 (leave it empty for none).");
+        }
+
+        if (provider.MonthlyQuotaBytes is <= 0)
+        {
+            throw new ArgumentException($"MonthlyQuotaBytes of provider '{provider.Name}' is {provider.MonthlyQuotaBytes}; an allowance must be above 0 (leave it empty for none).");
+        }
+
+        if (provider.QuotaResetDay is < 1 or > 28)
+        {
+            throw new ArgumentException($"QuotaResetDay of provider '{provider.Name}' is {provider.QuotaResetDay}; it must be a day from 1 to 28.");
+        }
+
         if (provider.CloseTimeout < TimeSpan.Zero)
         {
             throw new ArgumentException($"CloseTimeout of provider '{provider.Name}' is {provider.CloseTimeout}; it cannot be negative.");

@@ -41,7 +41,8 @@ public sealed class UsenetClient : IAsyncDisposable
         GlobalOperationLimiter limiter,
         TimeProvider timeProvider,
         ILogger<UsenetClient> logger,
-        UsenetMetrics? metrics = null)
+        UsenetMetrics? metrics = null,
+        IProviderQuotas? quotas = null)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(connectionFactory);
@@ -54,6 +55,7 @@ public sealed class UsenetClient : IAsyncDisposable
         _time = timeProvider;
         _logger = logger;
         _metrics = metrics;
+        Quotas = quotas;
         _options = options;
         _providers = new ProviderSet(options.Providers.Where(p => p.Enabled).Select(CreateEndpoint));
         metrics?.Attach(this);
@@ -76,6 +78,9 @@ public sealed class UsenetClient : IAsyncDisposable
     /// its sessions' watchdogs, its fetch groups' straggler races, and the streams opened over it.
     /// </summary>
     public TimeProvider Time => _time;
+
+    /// <summary>The providers' byte allowances, checked before each lease and each article (null: none).</summary>
+    public IProviderQuotas? Quotas { get; }
 
     /// <summary>Who the bytes read from providers were for: one account per consumer, sessions add to the one their lease names.</summary>
     public TrafficAccounts Traffic { get; } = new();
@@ -148,7 +153,7 @@ public sealed class UsenetClient : IAsyncDisposable
         try
         {
             var (endpoint, lease) = await LeaseBestAsync(avoid, cancellationToken).ConfigureAwait(false);
-            return new UsenetLease(endpoint, permit, lease, account ?? Traffic.For(kind));
+            return new UsenetLease(endpoint, permit, lease, account ?? Traffic.For(kind), Quotas);
         }
         catch
         {
@@ -174,7 +179,7 @@ public sealed class UsenetClient : IAsyncDisposable
         foreach (var endpoint in Providers.Endpoints)
         {
             if (endpoint.IsPrimary || endpoint.IsRetired || avoid?.Contains(endpoint.Name, StringComparer.OrdinalIgnoreCase) == true
-                || !endpoint.Breaker.TryEnter())
+                || Quotas?.Exhausted(endpoint.Name) is not null || !endpoint.Breaker.TryEnter())
             {
                 continue;
             }
@@ -211,7 +216,7 @@ public sealed class UsenetClient : IAsyncDisposable
             }
 
             endpoint.Breaker.OnSuccess();
-            return new UsenetLease(endpoint, default, lease, account ?? Traffic.For(OperationKind.Streaming));
+            return new UsenetLease(endpoint, default, lease, account ?? Traffic.For(OperationKind.Streaming), Quotas);
         }
 
         return null;
@@ -398,6 +403,17 @@ public sealed class UsenetClient : IAsyncDisposable
 
                 if (endpoint.IsRetired || avoid?.Contains(endpoint.Name, StringComparer.OrdinalIgnoreCase) == true)
                 {
+                    continue;
+                }
+
+                // A provider at its quota is passed over as one that is down; the read goes on elsewhere.
+                if (Quotas?.Exhausted(endpoint.Name) is { } spent)
+                {
+                    if (pass == 1)
+                    {
+                        (failures ??= []).Add(new ProviderFailure(endpoint.Name, $"skipped: {spent}"));
+                    }
+
                     continue;
                 }
 

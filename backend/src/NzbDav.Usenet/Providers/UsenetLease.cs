@@ -14,11 +14,13 @@ public sealed class UsenetLease : IAsyncDisposable
     private readonly ProviderEndpoint _endpoint;
     private readonly LimiterPermit _permit;
     private readonly ConnectionLease _lease;
+    private readonly Traffic.IProviderQuotas? _quotas;
     private int _disposed;
 
-    internal UsenetLease(ProviderEndpoint endpoint, LimiterPermit permit, ConnectionLease lease, Traffic.TrafficAccount? account)
+    internal UsenetLease(ProviderEndpoint endpoint, LimiterPermit permit, ConnectionLease lease, Traffic.TrafficAccount? account, Traffic.IProviderQuotas? quotas = null)
     {
         _endpoint = endpoint;
+        _quotas = quotas;
         _permit = permit;
         _lease = lease;
         // Everything the session reads while leased is this holder's traffic.
@@ -35,10 +37,11 @@ public sealed class UsenetLease : IAsyncDisposable
     public OperationKind Kind => _permit.Kind;
 
     /// <summary>
-    /// The provider was removed, disabled or re-pointed since the lease was taken: finish what is in
-    /// flight, send nothing new, and give the lease back (its session then closes).
+    /// The provider was removed, disabled or re-pointed since the lease was taken, or it reached its
+    /// quota: finish what is in flight, send nothing new, and give the lease back. Asked before each
+    /// article is sent on the session.
     /// </summary>
-    public bool IsRetired => _endpoint.IsRetired;
+    public bool IsRetired => _endpoint.IsRetired || _quotas?.Exhausted(_endpoint.Name) is not null;
 
     /// <summary>Returns the session, then the permit. Idempotent.</summary>
     public async ValueTask DisposeAsync()

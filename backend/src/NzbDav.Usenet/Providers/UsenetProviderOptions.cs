@@ -32,4 +32,13 @@ public sealed record UsenetProviderOptions
     /// that. Zero cuts at once.
     /// </summary>
     public TimeSpan CloseTimeout { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Bytes the provider may send per day (UTC); null: no daily allowance. At it the provider is passed over until 00:00 UTC.</summary>
+    public long? DailyQuotaBytes { get; init; }
+
+    /// <summary>Bytes the provider may send per month, counted from <see cref="QuotaResetDay"/>; null: no monthly allowance.</summary>
+    public long? MonthlyQuotaBytes { get; init; }
+
+    /// <summary>The day of the month (1–28) a monthly allowance starts again, at 00:00 UTC.</summary>
+    public int QuotaResetDay { get; init; } = 1;
 }

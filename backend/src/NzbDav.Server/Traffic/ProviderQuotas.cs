@@ -1,0 +1,92 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using Microsoft.Extensions.Options;
+using NzbDav.Server.Configuration;
+using NzbDav.Usenet.Metrics;
+using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Traffic;
+
+namespace NzbDav.Server.Traffic;
+
+/// <summary>
+/// The providers' daily and monthly allowances (<c>DailyQuotaBytes</c>, <c>MonthlyQuotaBytes</c>,
+/// <c>QuotaResetDay</c>, in UTC), checked by the client before each lease and each article. What a
+/// provider sent in a period is what the traffic ledger saved for it since the period began (kept
+/// across restarts), taken at each of its flushes, plus what the provider's sessions read since that
+/// flush. A period that began after the last flush counts only the latter, until the next flush.
+/// </summary>
+public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimeProvider time, UsenetMetrics? metrics = null) : IProviderQuotas
+{
+    private readonly ConcurrentDictionary<string, SavedSums> _saved = new(StringComparer.Ordinal);
+
+    /// <inheritdoc />
+    public string? Exhausted(string provider)
+    {
+        var options = Find(provider);
+        if (options is null || (options.DailyQuotaBytes is null && options.MonthlyQuotaBytes is null))
+            return null;
+        var usage = Usage(options);
+        if (options.DailyQuotaBytes is { } daily && usage.Day >= daily)
+            return $"daily quota of {ByteSize.Approximate(daily)} reached ({ByteSize.Approximate(usage.Day)} today); it resets at 00:00 UTC";
+        if (options.MonthlyQuotaBytes is { } monthly && usage.Month >= monthly)
+        {
+            var next = MonthStart(usage.Now, options.QuotaResetDay).AddMonths(1);
+            return $"monthly quota of {ByteSize.Approximate(monthly)} reached ({ByteSize.Approximate(usage.Month)} since {MonthStart(usage.Now, options.QuotaResetDay).ToString("MMM d", CultureInfo.InvariantCulture)}); it resets on {next.ToString("MMM d", CultureInfo.InvariantCulture)} at 00:00 UTC";
+        }
+        return null;
+    }
+
+    /// <summary>What <paramref name="provider"/> sent today and in its month so far, by its quota's periods.</summary>
+    public (long Day, long Month) UsageOf(string provider)
+    {
+        var options = Find(provider);
+        if (options is null)
+            return (0, 0);
+        var usage = Usage(options);
+        return (usage.Day, usage.Month);
+    }
+
+    /// <summary>Periods the ledger needs sums for: every provider's day and month start now.</summary>
+    public IReadOnlyList<(string Provider, DateTime DayStart, DateTime MonthStart)> Periods()
+    {
+        var now = time.GetUtcNow().UtcDateTime;
+        return [.. usenet.CurrentValue.Providers.Select(p => (p.Name, now.Date, MonthStart(now, p.QuotaResetDay)))];
+    }
+
+    /// <summary>
+    /// The ledger saved everything up to <paramref name="receivedAt"/> (the provider's received
+    /// total at that flush): the sums of the periods starting at the given days.
+    /// </summary>
+    public void Saved(string provider, DateTime dayStart, long dayBytes, DateTime monthStart, long monthBytes, long receivedAt) =>
+        _saved[provider] = new SavedSums(dayStart, dayBytes, monthStart, monthBytes, receivedAt);
+
+    /// <summary>The start of the month period holding <paramref name="now"/> for a reset on <paramref name="resetDay"/>.</summary>
+    public static DateTime MonthStart(DateTime now, int resetDay)
+    {
+        var thisMonth = new DateTime(now.Year, now.Month, Math.Clamp(resetDay, 1, 28), 0, 0, 0, DateTimeKind.Utc);
+        return now >= thisMonth ? thisMonth : thisMonth.AddMonths(-1);
+    }
+
+    private (DateTime Now, long Day, long Month) Usage(UsenetProviderOptions options)
+    {
+        var now = time.GetUtcNow().UtcDateTime;
+        var received = metrics?.For(options.Name).ReceivedBytes ?? 0;
+        var saved = _saved.GetValueOrDefault(options.Name);
+        var since = Math.Max(0, received - (saved?.ReceivedAt ?? 0));
+        var day = (saved is not null && saved.DayStart == now.Date ? saved.DayBytes : 0) + since;
+        var month = (saved is not null && saved.MonthStart == MonthStart(now, options.QuotaResetDay) ? saved.MonthBytes : 0) + since;
+        return (now, day, month);
+    }
+
+    private UsenetProviderOptions? Find(string provider)
+    {
+        foreach (var options in usenet.CurrentValue.Providers)
+        {
+            if (string.Equals(options.Name, provider, StringComparison.OrdinalIgnoreCase))
+                return options;
+        }
+        return null;
+    }
+
+    private sealed record SavedSums(DateTime DayStart, long DayBytes, DateTime MonthStart, long MonthBytes, long ReceivedAt);
+}

@@ -1,0 +1,12 @@
+namespace NzbDav.Usenet.Traffic;
+
+/// <summary>
+/// Byte allowances of providers, as the client checks them: before a session is leased on a
+/// provider and before each article is sent on one already leased, so a provider at its quota
+/// sends at most the articles already asked of it.
+/// </summary>
+public interface IProviderQuotas
+{
+    /// <summary>Why <paramref name="provider"/> takes no more work now ("daily quota of 1 GB reached; resets …"), or null while it may.</summary>
+    string? Exhausted(string provider);
+}

@@ -2508,9 +2508,12 @@ export interface components {
             crcMismatches: number;
             /**
              * @description In words: "ok"; "failing" (errors since the last success, still used); "down" (skipped until
-             *     `retryAt`); "retrying" (one trial in flight).
+             *     `retryAt`); "retrying" (one trial in flight); "quota" (its byte allowance is spent: skipped
+             *     until it resets, `quota` says which and when).
              */
             state: string;
+            /** @description Why the provider is passed over for its quota ("daily quota of 1.0 GB reached …"), or null. */
+            quota?: null | string;
             /**
              * Format: int64
              * @description Failed connects and broken sessions since start (articles that failed count in `errors`).

@@ -34,4 +34,14 @@ describe("providerState", () => {
     expect(failing).toMatchObject({ label: "failing", tone: "warn", error: refused });
     expect(failing.detail).toBe("Connections failing for a moment; still in use.");
   });
+
+  it("says a provider at its quota is not used, and until when", () => {
+    const quota = providerState(
+      { state: "quota", failingSince: null, retryAt: null, lastError: null, lastErrorAt: null, quota: "daily quota of 1.0 GB reached (1.0 GB today); it resets at 00:00 UTC" },
+      now,
+    );
+    expect(quota.label).toBe("quota");
+    expect(quota.tone).toBe("warn");
+    expect(quota.detail).toBe("Not used: its daily quota of 1.0 GB reached (1.0 GB today); it resets at 00:00 UTC. Other providers are asked meanwhile.");
+  });
 });

@@ -4,7 +4,7 @@ import { relativeTime } from "./format";
 export type ProviderTone = "ok" | "warn" | "error";
 
 export interface ProviderState {
-  /** One word for the State cell: "ok", "failing", "down", "retrying". */
+  /** One word for the State cell: "ok", "failing", "down", "retrying", "quota". */
   label: string;
   tone: ProviderTone;
   /** Since when and what comes next, for a provider that is not ok; null while ok. */
@@ -19,7 +19,10 @@ export interface ProviderState {
  * A provider's state as the dashboard words it, with times relative to the snapshot's own moment
  * (`now`, ms since the epoch) so that a browser clock that is off does not skew "since".
  */
-export function providerState(p: Pick<ProviderView, "state" | "failingSince" | "retryAt" | "lastError" | "lastErrorAt">, now: number): ProviderState {
+export function providerState(
+  p: Pick<ProviderView, "state" | "failingSince" | "retryAt" | "lastError" | "lastErrorAt"> & { quota?: string | null },
+  now: number,
+): ProviderState {
   const elapsed = p.failingSince ? relativeTime(p.failingSince, now) : "just now";
   const since = elapsed === "just now" || !elapsed.endsWith(" ago") ? "for a moment" : `for ${elapsed.replace(/ ago$/, "")}`;
   const last = p.lastError ? `Last error ${relativeTime(p.lastErrorAt, now)}: ${p.lastError}` : "No error since the server started.";
@@ -39,6 +42,14 @@ export function providerState(p: Pick<ProviderView, "state" | "failingSince" | "
         detail: `Down ${since}; one trial connection is being made now.`,
         error: p.lastError ?? null,
         title: "After its pause the provider gets one trial connection; it is used again if that works.",
+      };
+    case "quota":
+      return {
+        label: "quota",
+        tone: "warn",
+        detail: `Not used: its ${p.quota ?? "byte allowance is spent"}. Other providers are asked meanwhile.`,
+        error: null,
+        title: "The provider sent its allowance of bytes for the period (Settings → provider's DailyQuotaBytes / MonthlyQuotaBytes).",
       };
     case "failing":
       return {

@@ -63,13 +63,17 @@ public sealed class DashboardSampler(
                 ? Math.Round((ticks - before.Ticks) * 1000.0 / System.Diagnostics.Stopwatch.Frequency / (answers - before.Answers), 1)
                 : null;
             var pool = status.Pool;
+            var quota = client.Quotas?.Exhausted(status.Name);
+            var state = StateOf(status.Breaker);
             providers.Add(new ProviderView(
                 status.Name, status.Role.ToString(), status.Priority, status.Circuit.ToString(),
                 pool.Open, pool.InUse, pool.Idle, pool.MaxConnections, pool.Waiters,
                 Rate(articles - before.Articles, seconds), Rate(bytes - before.Bytes, seconds), latency,
                 metrics.Articles(ArticleOutcome.Missing), metrics.Articles(ArticleOutcome.Error), metrics.Articles(ArticleOutcome.CrcMismatch))
             {
-                State = StateOf(status.Breaker),
+                // A provider that cannot connect is down whatever its allowance says; one that works but spent it is "quota".
+                State = quota is not null && state == "ok" ? "quota" : state,
+                Quota = quota,
                 ConnectionFailures = status.Breaker.TotalFailures,
                 FailingSince = status.Breaker.FailingSince,
                 RetryAt = status.Breaker.RetryAt,

@@ -130,9 +130,13 @@ public sealed record ProviderView(
 {
     /// <summary>
     /// In words: "ok"; "failing" (errors since the last success, still used); "down" (skipped until
-    /// `retryAt`); "retrying" (one trial in flight).
+    /// `retryAt`); "retrying" (one trial in flight); "quota" (its byte allowance is spent: skipped
+    /// until it resets, `quota` says which and when).
     /// </summary>
     public required string State { get; init; }
+
+    /// <summary>Why the provider is passed over for its quota ("daily quota of 1.0 GB reached …"), or null.</summary>
+    public string? Quota { get; init; }
 
     /// <summary>Failed connects and broken sessions since start (articles that failed count in `errors`).</summary>
     public required long ConnectionFailures { get; init; }

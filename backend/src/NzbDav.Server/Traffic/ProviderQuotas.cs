@@ -18,6 +18,9 @@ namespace NzbDav.Server.Traffic;
 public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimeProvider time, UsenetMetrics? metrics = null) : IProviderQuotas
 {
     private readonly ConcurrentDictionary<string, SavedSums> _saved = new(StringComparer.Ordinal);
+    // The providers that have an allowance, by name, for the options instance in force: asked before
+    // every article sent, so a provider without one costs a reference compare and a dictionary miss.
+    private Limits? _limited;
 
     /// <inheritdoc />
     public string? Exhausted(string provider)
@@ -36,7 +39,7 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
         return null;
     }
 
-    /// <summary>What <paramref name="provider"/> sent today and in its month so far, by its quota's periods.</summary>
+    /// <summary>What <paramref name="provider"/> (one with an allowance) sent today and in its month so far, by its quota's periods.</summary>
     public (long Day, long Month) UsageOf(string provider)
     {
         var options = Find(provider);
@@ -46,11 +49,12 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
         return (usage.Day, usage.Month);
     }
 
-    /// <summary>Periods the ledger needs sums for: every provider's day and month start now.</summary>
+    /// <summary>Periods the ledger needs sums for: the day and month start now of every provider with an allowance.</summary>
     public IReadOnlyList<(string Provider, DateTime DayStart, DateTime MonthStart)> Periods()
     {
         var now = time.GetUtcNow().UtcDateTime;
-        return [.. usenet.CurrentValue.Providers.Select(p => (p.Name, now.Date, MonthStart(now, p.QuotaResetDay)))];
+        return [.. usenet.CurrentValue.Providers.Where(p => p.DailyQuotaBytes is not null || p.MonthlyQuotaBytes is not null)
+            .Select(p => (p.Name, now.Date, MonthStart(now, p.QuotaResetDay)))];
     }
 
     /// <summary>
@@ -80,13 +84,18 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
 
     private UsenetProviderOptions? Find(string provider)
     {
-        foreach (var options in usenet.CurrentValue.Providers)
+        var current = usenet.CurrentValue;
+        var limited = Volatile.Read(ref _limited);
+        if (limited is null || !ReferenceEquals(limited.Options, current))
         {
-            if (string.Equals(options.Name, provider, StringComparison.OrdinalIgnoreCase))
-                return options;
+            limited = new Limits(current, current.Providers.Where(p => p.DailyQuotaBytes is not null || p.MonthlyQuotaBytes is not null)
+                .ToDictionary(p => p.Name, StringComparer.OrdinalIgnoreCase));
+            Volatile.Write(ref _limited, limited);
         }
-        return null;
+        return limited.ByName.GetValueOrDefault(provider);
     }
+
+    private sealed record Limits(UsenetOptions Options, Dictionary<string, UsenetProviderOptions> ByName);
 
     private sealed record SavedSums(DateTime DayStart, long DayBytes, DateTime MonthStart, long MonthBytes, long ReceivedAt);
 }

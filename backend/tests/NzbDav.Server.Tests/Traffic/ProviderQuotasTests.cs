@@ -1,4 +1,5 @@
 using System.Net;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Microsoft.Extensions.Time.Testing;
 using NzbDav.MockNntp;
@@ -99,6 +100,10 @@ public sealed class ProviderQuotasTests(ITestOutputHelper output)
             using var played = await host.GetAsync(folder, film.Name, ct);
             Assert.Equal(HttpStatusCode.OK, played.StatusCode);
             Assert.Equal(film.ReadExpected(0, (int)film.Size).ToArray(), await played.Content.ReadAsByteArrayAsync(ct));
+            // The dashboard says why it is not used, and until when.
+            var row = host.Server.Services.GetRequiredService<NzbDav.Server.Live.DashboardSampler>().Sample().Providers.Single(p => p.Name == "mock");
+            Assert.Equal("quota", row.State);
+            Assert.StartsWith("daily quota of 3.0 MB reached", row.Quota, StringComparison.Ordinal);
             await host.StopAndWaitForProviderAsync(capped.Server, ct);
         }
         var sent = capped.Server.Stats.BytesSent;

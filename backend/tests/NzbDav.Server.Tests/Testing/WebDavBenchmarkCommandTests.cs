@@ -125,6 +125,10 @@ public sealed class WebDavBenchmarkCommandTests
         var scan2 = probe.GetProperty("scan2");
         Assert.True(scan1.GetProperty("fetchedToServedRatio").GetDouble() > 1);
         Assert.True(scan2.GetProperty("fetchedToServedRatio").GetDouble() <= 0.02, scan2.GetRawText());
+        // Across the restart the ledger accounted what the mock sent, within 1 %.
+        var accounting = document.RootElement.GetProperty("accounting");
+        Assert.InRange(accounting.GetProperty("ratio").GetDouble(), 0.99, 1.01);
+        Assert.True(accounting.GetProperty("providerBytes").GetInt64() > 0);
         Assert.True(document.RootElement.GetProperty("passed").GetBoolean());
     }
 

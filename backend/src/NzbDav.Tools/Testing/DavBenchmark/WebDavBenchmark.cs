@@ -31,6 +31,7 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
         string path;
         MetricsScrapes? scrapes = null;
         long dashboardFrames = 0;
+        (long, long)? accounting = null;
         await using (var host = await BenchmarkHost.StartAsync(mock.Provider.Port, mockOptions.Connections, mockOptions.ConfigurationArguments, cancellationToken, options.DiskCacheMiB * 1024L * 1024L))
         using (var stopScraping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
         {
@@ -54,6 +55,7 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
             var concurrent = await LoadAsync(host, reader, file, libraryNzb, librarySize, mock, cancellationToken);
             var probe = await ProbeAsync(host, reader, mock, cancellationToken);
             web = new WebPhase(ingestion, cold, warm, ranged, concurrent, probe);
+            accounting = await AccountAsync(host, mock, cancellationToken);
             if (dashboards is not null)
             {
                 dashboardFrames = await dashboards.StopAsync();
@@ -87,7 +89,23 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
             Scrapes = scrapes,
             Dashboards = options.Dashboards,
             DashboardFrames = dashboardFrames,
+            Accounting = accounting,
         };
+    }
+
+    // Once the provider is quiet: every byte the ledger accounted to a consumer for the mock, and the mock's own count.
+    private async Task<(long, long)> AccountAsync(BenchmarkHost host, MockBenchmarkServer mock, CancellationToken cancellationToken)
+    {
+        var sent = await QuietBytesSentAsync(mock, cancellationToken);
+        var ledger = host.Services.GetRequiredService<NzbDav.Server.Traffic.TrafficLedger>();
+        await ledger.FlushAsync(cancellationToken);
+        // From the database: it holds what hosts before a restart saved too.
+        var contexts = host.Services.GetRequiredService<Microsoft.EntityFrameworkCore.IDbContextFactory<NzbDav.Data.NzbDavDbContext>>();
+        await using var context = await contexts.CreateDbContextAsync(cancellationToken);
+        var accounted = await Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions.SumAsync(
+            context.TrafficHours.Where(h => h.Provider == mock.Provider.Name), h => h.ReceivedBytes, cancellationToken);
+        _logger.LogInformation("Traffic ledger: {Accounted} of the {Sent} bytes the provider sent", accounted, sent);
+        return (accounted, sent);
     }
 
     private static async Task<long> ScrapeAsync(HttpClient http, CancellationToken cancellationToken)

@@ -28,6 +28,14 @@ public static class WebDavBenchmarkJson
             WriteConcurrent(json, report.Concurrent);
             if (report.Probe is { } probe)
                 WriteProbe(json, probe);
+            if (report.Accounting is { } accounting)
+            {
+                json.WriteStartObject("accounting");
+                json.WriteNumber("ledgerBytes", accounting.LedgerBytes);
+                json.WriteNumber("providerBytes", accounting.ProviderBytes);
+                json.WriteNumber("ratio", accounting.ProviderBytes > 0 ? Math.Round((double)accounting.LedgerBytes / accounting.ProviderBytes, 5) : 0);
+                json.WriteEndObject();
+            }
             json.WriteStartObject("targets");
             json.WriteBoolean("coldRatio", report.ColdRatio >= WebDavBenchmarkReport.RatioTarget);
             json.WriteBoolean("warmRatio", report.WarmRatio >= WebDavBenchmarkReport.RatioTarget);

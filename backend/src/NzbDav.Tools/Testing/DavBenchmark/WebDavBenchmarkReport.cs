@@ -54,6 +54,12 @@ public sealed record WebDavBenchmarkReport
 
     public long DashboardFrames { get; init; }
 
+    /// <summary>
+    /// The host's traffic ledger against the mock's own count at the end of the web phase (every
+    /// provider byte the ledger accounted to some consumer, and what the mock says it sent).
+    /// </summary>
+    public (long LedgerBytes, long ProviderBytes)? Accounting { get; init; }
+
     public double ColdRatio => Ratio(ColdGet);
 
     public double WarmRatio => Ratio(WarmGet);

@@ -49,6 +49,10 @@ public static class WebDavBenchmarkSummary
         if (c.Hostile is { } hostile)
             lines.Add($"    Hostile sockets:    {hostile.Idle} idle ({hostile.IdleHeld} held to the end), {hostile.Slow} slow-header ({hostile.SlowCut} cut by the server)");
         lines.Add(Light);
+        if (report.Accounting is { } accounting)
+        {
+            lines.Add($"  TRAFFIC LEDGER:        {Num(accounting.LedgerBytes)} of the {Num(accounting.ProviderBytes)} bytes the provider sent accounted ({F(accounting.ProviderBytes > 0 ? (double)accounting.LedgerBytes / accounting.ProviderBytes : 0, "0.0000")})");
+        }
         if (report.Probe is { } probe)
         {
             lines.AddRange(ProbeLines(probe));

@@ -26,7 +26,7 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
     public string? Exhausted(string provider)
     {
         var options = Find(provider);
-        if (options is null || (options.DailyQuotaBytes is null && options.MonthlyQuotaBytes is null))
+        if (options is null)
             return null;
         var usage = Usage(options);
         if (options.DailyQuotaBytes is { } daily && usage.Day >= daily)
@@ -35,6 +35,11 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
         {
             var next = MonthStart(usage.Now, options.QuotaResetDay).AddMonths(1);
             return $"monthly quota of {ByteSize.Approximate(monthly)} reached ({ByteSize.Approximate(usage.Month)} since {MonthStart(usage.Now, options.QuotaResetDay).ToString("MMM d", CultureInfo.InvariantCulture)}); it resets on {next.ToString("MMM d", CultureInfo.InvariantCulture)} at 00:00 UTC";
+        }
+        if (options.WindowQuotaBytes is { } window && usage.Window >= window)
+        {
+            return $"quota of {ByteSize.Approximate(window)} in {options.QuotaWindowHours.ToString(CultureInfo.InvariantCulture)} h reached ({ByteSize.Approximate(usage.Window)} since "
+                + $"{WindowStart(usage.Now, options.QuotaWindowHours).ToString("MMM d HH:00", CultureInfo.InvariantCulture)} UTC); it frees up as those hours pass";
         }
         return null;
     }
@@ -49,12 +54,12 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
         return (usage.Day, usage.Month);
     }
 
-    /// <summary>Periods the ledger needs sums for: the day and month start now of every provider with an allowance.</summary>
-    public IReadOnlyList<(string Provider, DateTime DayStart, DateTime MonthStart)> Periods()
+    /// <summary>Periods the ledger needs sums for: the day, month and window start now of every provider with an allowance.</summary>
+    public IReadOnlyList<(string Provider, DateTime DayStart, DateTime MonthStart, DateTime WindowStart)> Periods()
     {
         var now = time.GetUtcNow().UtcDateTime;
-        return [.. usenet.CurrentValue.Providers.Where(p => p.DailyQuotaBytes is not null || p.MonthlyQuotaBytes is not null)
-            .Select(p => (p.Name, now.Date, MonthStart(now, p.QuotaResetDay)))];
+        return [.. usenet.CurrentValue.Providers.Where(HasAllowance)
+            .Select(p => (p.Name, now.Date, MonthStart(now, p.QuotaResetDay), WindowStart(now, p.QuotaWindowHours)))];
     }
 
     /// <summary>
@@ -62,7 +67,15 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
     /// total at that flush): the sums of the periods starting at the given days.
     /// </summary>
     public void Saved(string provider, DateTime dayStart, long dayBytes, DateTime monthStart, long monthBytes, long receivedAt) =>
-        _saved[provider] = new SavedSums(dayStart, dayBytes, monthStart, monthBytes, receivedAt);
+        Saved(provider, dayStart, dayBytes, monthStart, monthBytes, DateTime.MinValue, 0, receivedAt);
+
+    /// <summary>As above, with the rolling window's sum from <paramref name="windowStart"/>.</summary>
+    public void Saved(string provider, DateTime dayStart, long dayBytes, DateTime monthStart, long monthBytes, DateTime windowStart, long windowBytes, long receivedAt) =>
+        _saved[provider] = new SavedSums(dayStart, dayBytes, monthStart, monthBytes, windowStart, windowBytes, receivedAt);
+
+    /// <summary>The first hour of a rolling window of <paramref name="hours"/> that ends with the hour holding <paramref name="now"/>.</summary>
+    public static DateTime WindowStart(DateTime now, int hours) =>
+        new DateTime(now.Year, now.Month, now.Day, now.Hour, 0, 0, DateTimeKind.Utc).AddHours(1 - Math.Max(1, hours));
 
     /// <summary>The start of the month period holding <paramref name="now"/> for a reset on <paramref name="resetDay"/>.</summary>
     public static DateTime MonthStart(DateTime now, int resetDay)
@@ -71,7 +84,7 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
         return now >= thisMonth ? thisMonth : thisMonth.AddMonths(-1);
     }
 
-    private (DateTime Now, long Day, long Month) Usage(UsenetProviderOptions options)
+    private (DateTime Now, long Day, long Month, long Window) Usage(UsenetProviderOptions options)
     {
         var now = time.GetUtcNow().UtcDateTime;
         var received = metrics?.For(options.Name).ReceivedBytes ?? 0;
@@ -79,7 +92,9 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
         var since = Math.Max(0, received - (saved?.ReceivedAt ?? 0));
         var day = (saved is not null && saved.DayStart == now.Date ? saved.DayBytes : 0) + since;
         var month = (saved is not null && saved.MonthStart == MonthStart(now, options.QuotaResetDay) ? saved.MonthBytes : 0) + since;
-        return (now, day, month);
+        // A window that moved on since the flush counts what was saved for the old one until the next: never less than was spent.
+        var window = (saved is not null && saved.WindowStart != DateTime.MinValue ? saved.WindowBytes : 0) + since;
+        return (now, day, month, window);
     }
 
     private UsenetProviderOptions? Find(string provider)
@@ -88,14 +103,15 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
         var limited = Volatile.Read(ref _limited);
         if (limited is null || !ReferenceEquals(limited.Options, current))
         {
-            limited = new Limits(current, current.Providers.Where(p => p.DailyQuotaBytes is not null || p.MonthlyQuotaBytes is not null)
-                .ToDictionary(p => p.Name, StringComparer.OrdinalIgnoreCase));
+            limited = new Limits(current, current.Providers.Where(HasAllowance).ToDictionary(p => p.Name, StringComparer.OrdinalIgnoreCase));
             Volatile.Write(ref _limited, limited);
         }
         return limited.ByName.GetValueOrDefault(provider);
     }
 
+    private static bool HasAllowance(UsenetProviderOptions p) => p.DailyQuotaBytes is not null || p.MonthlyQuotaBytes is not null || p.WindowQuotaBytes is not null;
+
     private sealed record Limits(UsenetOptions Options, Dictionary<string, UsenetProviderOptions> ByName);
 
-    private sealed record SavedSums(DateTime DayStart, long DayBytes, DateTime MonthStart, long MonthBytes, long ReceivedAt);
+    private sealed record SavedSums(DateTime DayStart, long DayBytes, DateTime MonthStart, long MonthBytes, DateTime WindowStart, long WindowBytes, long ReceivedAt);
 }

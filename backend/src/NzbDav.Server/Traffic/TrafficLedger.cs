@@ -297,13 +297,14 @@ public sealed partial class TrafficLedger(
         if (periods.Count == 0)
             return;
         await using var context = await contexts.CreateDbContextAsync(cancellationToken);
-        foreach (var (provider, dayStart, monthStart) in periods)
+        foreach (var (provider, dayStart, monthStart, windowStart) in periods)
         {
-            var from = dayStart < monthStart ? dayStart : monthStart;
+            var from = new[] { dayStart, monthStart, windowStart }.Min();
             var hours = await context.TrafficHours.AsNoTracking().Where(h => h.Provider == provider && h.HourStart >= from)
                 .GroupBy(h => h.HourStart).Select(g => new { Hour = g.Key, Bytes = g.Sum(h => h.ReceivedBytes) }).ToListAsync(cancellationToken);
             quotas.Saved(provider, dayStart, hours.Where(h => h.Hour >= dayStart).Sum(h => h.Bytes),
-                monthStart, hours.Where(h => h.Hour >= monthStart).Sum(h => h.Bytes), _seenProviderTotals.GetValueOrDefault(provider));
+                monthStart, hours.Where(h => h.Hour >= monthStart).Sum(h => h.Bytes),
+                windowStart, hours.Where(h => h.Hour >= windowStart).Sum(h => h.Bytes), _seenProviderTotals.GetValueOrDefault(provider));
         }
     }
 

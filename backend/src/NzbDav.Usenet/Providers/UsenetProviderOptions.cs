@@ -41,4 +41,10 @@ public sealed record UsenetProviderOptions
 
     /// <summary>The day of the month (1–28) a monthly allowance starts again, at 00:00 UTC.</summary>
     public int QuotaResetDay { get; init; } = 1;
+
+    /// <summary>"Never more than this many bytes in <see cref="QuotaWindowHours"/>": a rolling allowance; null: none.</summary>
+    public long? WindowQuotaBytes { get; init; }
+
+    /// <summary>The rolling allowance's window in whole hours (1–8,760), counted back from the current hour.</summary>
+    public int QuotaWindowHours { get; init; } = 24;
 }

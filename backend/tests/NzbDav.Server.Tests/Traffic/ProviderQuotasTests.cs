@@ -14,10 +14,17 @@ namespace NzbDav.Server.Tests.Traffic;
 /// <summary>Provider allowances: their periods on a test clock (days, a month's reset day, a clock that jumps), and a provider at its quota passed over under a real player.</summary>
 public sealed class ProviderQuotasTests(ITestOutputHelper output)
 {
-    private static ProviderQuotas Quotas(FakeTimeProvider time, long? daily = null, long? monthly = null, int resetDay = 1) =>
+    private static ProviderQuotas Quotas(FakeTimeProvider time, long? daily = null, long? monthly = null, int resetDay = 1, long? window = null, int windowHours = 24) =>
         new(new Fixed(new UsenetOptions
         {
-            Providers = [new UsenetProviderOptions { Name = "block", Host = "news.example", DailyQuotaBytes = daily, MonthlyQuotaBytes = monthly, QuotaResetDay = resetDay }],
+            Providers =
+            [
+                new UsenetProviderOptions
+                {
+                    Name = "block", Host = "news.example", DailyQuotaBytes = daily, MonthlyQuotaBytes = monthly, QuotaResetDay = resetDay,
+                    WindowQuotaBytes = window, QuotaWindowHours = windowHours,
+                },
+            ],
         }), time);
 
     [Fact]
@@ -57,7 +64,24 @@ public sealed class ProviderQuotasTests(ITestOutputHelper output)
         Assert.NotNull(quotas.Exhausted("block"));
     }
 
+    [Fact]
+    public void A_rolling_allowance_counts_the_last_hours_whole()
+    {
+        Assert.Equal(new DateTime(2026, 11, 27, 15, 0, 0, DateTimeKind.Utc), ProviderQuotas.WindowStart(new DateTime(2026, 11, 28, 14, 35, 0, DateTimeKind.Utc), 24));
+        Assert.Equal(new DateTime(2026, 11, 28, 14, 0, 0, DateTimeKind.Utc), ProviderQuotas.WindowStart(new DateTime(2026, 11, 28, 14, 35, 0, DateTimeKind.Utc), 1));
+
+        var time = new FakeTimeProvider(new DateTimeOffset(2026, 11, 28, 14, 35, 0, TimeSpan.Zero));
+        var quotas = Quotas(time, window: 10_000_000_000, windowHours: 6);
+        var day = new DateTime(2026, 11, 28, 0, 0, 0, DateTimeKind.Utc);
+        quotas.Saved("block", day, 0, new DateTime(2026, 11, 1, 0, 0, 0, DateTimeKind.Utc), 0, ProviderQuotas.WindowStart(time.GetUtcNow().UtcDateTime, 6), 9_999_999_999, 0);
+        Assert.Null(quotas.Exhausted("block"));
+        quotas.Saved("block", day, 0, new DateTime(2026, 11, 1, 0, 0, 0, DateTimeKind.Utc), 0, ProviderQuotas.WindowStart(time.GetUtcNow().UtcDateTime, 6), 10_000_000_000, 0);
+        Assert.Equal("quota of 10.0 GB in 6 h reached (10.0 GB since Nov 28 09:00 UTC); it frees up as those hours pass", quotas.Exhausted("block"));
+    }
+
     [Theory]
+    [InlineData("WindowQuotaBytes=0", "WindowQuotaBytes of provider 'mock' is 0; an allowance must be above 0")]
+    [InlineData("QuotaWindowHours=0", "QuotaWindowHours of provider 'mock' is 0; it must be from 1 to 8760 hours")]
     [InlineData("DailyQuotaBytes=0", "DailyQuotaBytes of provider 'mock' is 0; an allowance must be above 0")]
     [InlineData("MonthlyQuotaBytes=-5", "MonthlyQuotaBytes of provider 'mock' is -5; an allowance must be above 0")]
     [InlineData("QuotaResetDay=31", "QuotaResetDay of provider 'mock' is 31; it must be a day from 1 to 28")]
@@ -68,6 +92,8 @@ public sealed class ProviderQuotasTests(ITestOutputHelper output)
         {
             "DailyQuotaBytes" => new UsenetProviderOptions { Name = "mock", Host = "h", DailyQuotaBytes = value },
             "MonthlyQuotaBytes" => new UsenetProviderOptions { Name = "mock", Host = "h", MonthlyQuotaBytes = value },
+            "WindowQuotaBytes" => new UsenetProviderOptions { Name = "mock", Host = "h", WindowQuotaBytes = value },
+            "QuotaWindowHours" => new UsenetProviderOptions { Name = "mock", Host = "h", QuotaWindowHours = (int)value },
             _ => new UsenetProviderOptions { Name = "mock", Host = "h", QuotaResetDay = (int)value },
         };
         var error = Assert.Throws<ArgumentException>(() => new UsenetOptions { Providers = [provider] }.Validate());

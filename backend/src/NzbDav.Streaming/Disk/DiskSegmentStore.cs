@@ -1,6 +1,4 @@
 using System.Buffers;
-using System.Buffers.Binary;
-using System.Security.Cryptography;
 using System.Text;
 using System.Threading.Channels;
 using Microsoft.Win32.SafeHandles;
@@ -712,77 +710,6 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
 
     private string PathOf(string name) => System.IO.Path.Combine(_options.Path, name[..2], name + ".seg");
 
-    /// <summary>The file name of a message-id: hex SHA-256, so any id (slashes, dots, length) makes a safe, fixed-length name.</summary>
-    internal static string NameOf(string messageId)
-    {
-        Span<byte> hash = stackalloc byte[32];
-        var id = messageId.AsSpan().Trim().Trim('<').Trim('>');
-        var length = Encoding.UTF8.GetByteCount(id);
-        var rented = length <= 512 ? null : ArrayPool<byte>.Shared.Rent(length);
-        Span<byte> bytes = rented ?? stackalloc byte[512];
-        var written = Encoding.UTF8.GetBytes(id, bytes);
-        SHA256.HashData(bytes[..written], hash);
-        if (rented is not null)
-            ArrayPool<byte>.Shared.Return(rented);
-        return Convert.ToHexStringLower(hash);
-    }
-
-    private static bool IsName(string name) => name.Length == 64 && name.All(char.IsAsciiHexDigitLower);
-
-    private static void WriteHeader(Span<byte> header, int metaLength, int length, uint crc, DiskSegmentKind kind)
-    {
-        BinaryPrimitives.WriteUInt32LittleEndian(header, Magic);
-        header[4] = Version;
-        header[5] = (byte)kind;
-        BinaryPrimitives.WriteUInt16LittleEndian(header[6..], (ushort)metaLength);
-        BinaryPrimitives.WriteInt32LittleEndian(header[8..], length);
-        BinaryPrimitives.WriteUInt32LittleEndian(header[12..], crc);
-    }
-
-    private static bool TryParseHeader(ReadOnlySpan<byte> header, out int metaLength, out int length, out uint crc, out DiskSegmentKind kind)
-    {
-        metaLength = BinaryPrimitives.ReadUInt16LittleEndian(header[6..]);
-        length = BinaryPrimitives.ReadInt32LittleEndian(header[8..]);
-        crc = BinaryPrimitives.ReadUInt32LittleEndian(header[12..]);
-        kind = (DiskSegmentKind)header[5];
-        return BinaryPrimitives.ReadUInt32LittleEndian(header) == Magic && header[4] == Version
-            && kind is DiskSegmentKind.Playback or DiskSegmentKind.Probe && length > 0
-            && metaLength is >= FixedMetaSize and <= FixedMetaSize + MaxNameBytes;
-    }
-
-    // The part header: file size, part begin (8 bytes each), line length, part, total parts (4 each, 0 for none), the name's UTF-8.
-    private static void WriteMeta(Span<byte> meta, YencHeader part, ReadOnlySpan<byte> name)
-    {
-        BinaryPrimitives.WriteInt64LittleEndian(meta, part.FileSize);
-        BinaryPrimitives.WriteInt64LittleEndian(meta[8..], part.PartBegin);
-        BinaryPrimitives.WriteInt32LittleEndian(meta[16..], part.LineLength);
-        BinaryPrimitives.WriteInt32LittleEndian(meta[20..], part.Part ?? 0);
-        BinaryPrimitives.WriteInt32LittleEndian(meta[24..], part.TotalParts ?? 0);
-        name.CopyTo(meta[FixedMetaSize..]);
-    }
-
-    private static YencHeader? ParseMeta(ReadOnlySpan<byte> meta, int length)
-    {
-        var fileSize = BinaryPrimitives.ReadInt64LittleEndian(meta);
-        var begin = BinaryPrimitives.ReadInt64LittleEndian(meta[8..]);
-        var line = BinaryPrimitives.ReadInt32LittleEndian(meta[16..]);
-        var number = BinaryPrimitives.ReadInt32LittleEndian(meta[20..]);
-        var total = BinaryPrimitives.ReadInt32LittleEndian(meta[24..]);
-        if (fileSize <= 0 || begin < 0 || begin + length > fileSize || number < 0 || total < 0)
-            return null;
-        string name;
-        try
-        {
-            name = StrictUtf8.GetString(meta[FixedMetaSize..]);
-        }
-        catch (DecoderFallbackException)
-        {
-            return null;
-        }
-
-        return new YencHeader(name, fileSize, line, number == 0 ? null : number, total == 0 ? null : total, begin, length);
-    }
-
     private static void TryDelete(string path)
     {
         try
@@ -823,70 +750,4 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     }
 
     private readonly record struct PendingWrite(string Name, SegmentBuffer Buffer, DiskSegmentKind Kind, bool Retry);
-}
-
-/// <summary>Where and how much (<c>Cache:Path</c>, <c>Cache:MaxBytes</c>); no path, no disk cache.</summary>
-public sealed class DiskSegmentStoreOptions
-{
-    public const string SectionName = "Cache";
-
-    /// <summary>The smallest size a disk cache may have.</summary>
-    public const long MinBytes = 1024 * 1024;
-
-    /// <summary>The folder the segments live in; empty turns the disk cache off.</summary>
-    public string Path { get; set; } = "";
-
-    /// <summary>The most segment bytes kept on disk. Default 10 GiB.</summary>
-    public long MaxBytes { get; set; } = 10L * 1024 * 1024 * 1024;
-
-    /// <summary>The share of <see cref="MaxBytes"/> probe segments may keep against playback. Default 0.5.</summary>
-    public double ProbeShare { get; set; } = 0.5;
-
-    /// <summary>Writes waiting for the disk before new ones are dropped. Default 256.</summary>
-    public int MaxQueuedWrites { get; set; } = 256;
-
-    /// <summary>Bytes of segments waiting for the disk (held in memory beside the streaming budget) before new ones are dropped. Default 32 MiB.</summary>
-    public long MaxQueuedBytes { get; set; } = 32L * 1024 * 1024;
-
-    /// <summary>The largest segment written (a decoded article is well under this). Default 16 MiB.</summary>
-    public int MaxSegmentBytes { get; set; } = 16 * 1024 * 1024;
-
-    /// <summary>
-    /// Played segments written per second at most (probes' are always written); beyond it they are
-    /// skipped (counted). 0: no limit. Default 16 MiB/s (about 140 Mbit/s of players: a dozen 1080p
-    /// streams or two 4K remuxes); every MB written costs about a third of a millisecond of CPU.
-    /// </summary>
-    public long PlaybackWriteBytesPerSecond { get; set; } = 16L * 1024 * 1024;
-
-    /// <summary>After a failed write, seconds before one is tried again. Default 30.</summary>
-    public int RetrySeconds { get; set; } = 30;
-
-    /// <summary>True when a path is set.</summary>
-    public bool Enabled => !string.IsNullOrWhiteSpace(Path);
-
-    /// <summary>The first thing wrong with these settings, naming the setting, or null.</summary>
-    public string? Problem()
-    {
-        if (Enabled && !System.IO.Path.IsPathFullyQualified(Path))
-            return $"Cache:Path must be an absolute folder path; '{Path}' is not.";
-        if (MaxBytes < MinBytes)
-            return $"Cache:MaxBytes must be at least 1 MiB; {MaxBytes} is not.";
-        if (ProbeShare is < 0 or > 1)
-            return $"Cache:ProbeShare must be between 0 and 1; {ProbeShare} is not.";
-        if (MaxQueuedWrites < 1)
-            return $"Cache:MaxQueuedWrites must be at least 1; {MaxQueuedWrites} is not.";
-        if (MaxQueuedBytes < 1)
-            return $"Cache:MaxQueuedBytes must be at least 1; {MaxQueuedBytes} is not.";
-        if (PlaybackWriteBytesPerSecond < 0)
-            return $"Cache:PlaybackWriteBytesPerSecond cannot be negative; {PlaybackWriteBytesPerSecond} is not.";
-        if (RetrySeconds < 1)
-            return $"Cache:RetrySeconds must be at least 1; {RetrySeconds} is not.";
-        return null;
-    }
-
-    public void Validate()
-    {
-        if (Problem() is { } problem)
-            throw new ArgumentException(problem);
-    }
 }

@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { mkdirSync, readFileSync } from "node:fs";
 import { listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
-import { logIn as logInAs, settled } from "./pages";
+import { addJobAndWait, logIn as logInAs, settled } from "./pages";
 
 // The dashboard's provider economy while files play: the real server, whose one provider is a mock
 // Usenet server of its own (40 MiB in 160 articles); players read the file over WebDAV at about 2 MB/s.
@@ -90,21 +90,7 @@ test("while files play, the streams table shows what each fetched and the Provid
   await logIn(page);
 
   // The mock's NZB added as a job through the SABnzbd API, as Sonarr would, then played.
-  const added = await page.request.post(`${server.url}/api?mode=addfile&output=json&apikey=${apiKey}&nzbname=${job}&cat=tv`, {
-    multipart: { name: { name: `${job}.nzb`, mimeType: "application/x-nzb", buffer: readFileSync(mock.nzb) } },
-  });
-  expect(added.status()).toBe(200);
-  await expect
-    .poll(
-      async () => {
-        const history = (await (await page.request.get(`${server.url}/api?mode=history&output=json&apikey=${apiKey}`)).json()) as {
-          history: { slots: { name: string; status: string }[] };
-        };
-        return history.history.slots.find((s) => s.name === job)?.status;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe("Completed");
+  await addJobAndWait(page, server.url, apiKey, job, readFileSync(mock.nzb));
 
   await expect(page.getByTestId("live-state")).toHaveText("live");
   const economy = page.getByRole("region", { name: "Provider economy" });

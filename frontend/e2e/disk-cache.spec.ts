@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
-import { logIn as logInAs, settled } from "./pages";
+import { addJobAndWait, logIn as logInAs, settled } from "./pages";
 
 // The dashboard's Disk cache card on the real server over a mock provider: what a played file left
 // on disk, the bytes a second read took from there, and a cache folder that goes bad and comes back.
@@ -70,21 +70,7 @@ async function readWhole(page: Page) {
 test("the Disk cache card shows what is on disk, the bytes it saved, and a folder that goes bad and recovers", async ({ page }) => {
   const errors = watchConsole(page);
   await logIn(page);
-  const added = await page.request.post(`${server.url}/api?mode=addfile&output=json&apikey=${apiKey}&nzbname=${job}&cat=tv`, {
-    multipart: { name: { name: `${job}.nzb`, mimeType: "application/x-nzb", buffer: readFileSync(mock.nzb) } },
-  });
-  expect(added.status()).toBe(200);
-  await expect
-    .poll(
-      async () => {
-        const history = (await (await page.request.get(`${server.url}/api?mode=history&output=json&apikey=${apiKey}`)).json()) as {
-          history: { slots: { name: string; status: string }[] };
-        };
-        return history.history.slots.find((s) => s.name === job)?.status;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe("Completed");
+  await addJobAndWait(page, server.url, apiKey, job, readFileSync(mock.nzb));
 
   const card = page.getByRole("region", { name: "Disk cache" });
   await expect(card).toBeVisible();

@@ -26,3 +26,22 @@ export async function nextPolls(page: Page, path: string, count = 2): Promise<vo
 export async function settled(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
+
+/** Adds an NZB through the SABnzbd API, as Sonarr would, and waits until the job is Completed. */
+export async function addJobAndWait(page: Page, server: string, apiKey: string, job: string, nzb: Buffer): Promise<void> {
+  const added = await page.request.post(`${server}/api?mode=addfile&output=json&apikey=${apiKey}&nzbname=${job}&cat=tv`, {
+    multipart: { name: { name: `${job}.nzb`, mimeType: "application/x-nzb", buffer: nzb } },
+  });
+  expect(added.status()).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        const history = (await (await page.request.get(`${server}/api?mode=history&output=json&apikey=${apiKey}`)).json()) as {
+          history: { slots: { name: string; status: string }[] };
+        };
+        return history.history.slots.find((s) => s.name === job)?.status;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe("Completed");
+}

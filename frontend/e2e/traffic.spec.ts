@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
-import { logIn as logInAs, nav, settled } from "./pages";
+import { addJobAndWait, logIn as logInAs, nav, settled } from "./pages";
 
 // The Traffic page on the real server over a mock provider: a player and a prober read the same
 // file; the page names them, the queue and the sessions, the provider and the file.
@@ -59,21 +59,7 @@ async function read(page: Page, userAgent: string, range?: string) {
 test("the Traffic page says who made the provider send what, per provider and per file", async ({ page }) => {
   const errors = watchConsole(page);
   await logIn(page);
-  const added = await page.request.post(`${server.url}/api?mode=addfile&output=json&apikey=${apiKey}&nzbname=${job}&cat=tv`, {
-    multipart: { name: { name: `${job}.nzb`, mimeType: "application/x-nzb", buffer: readFileSync(mock.nzb) } },
-  });
-  expect(added.status()).toBe(200);
-  await expect
-    .poll(
-      async () => {
-        const history = (await (await page.request.get(`${server.url}/api?mode=history&output=json&apikey=${apiKey}`)).json()) as {
-          history: { slots: { name: string; status: string }[] };
-        };
-        return history.history.slots.find((s) => s.name === job)?.status;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe("Completed");
+  await addJobAndWait(page, server.url, apiKey, job, readFileSync(mock.nzb));
 
   await read(page, "PlexMediaServer/1.41.3.9314");
   await read(page, "Lavf/61.7.100", "bytes=0-65535");

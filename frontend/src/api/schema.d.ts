@@ -1312,7 +1312,7 @@ export interface paths {
                         /** Format: int32 */
                         maxConnections?: null | number;
                         /** @enum {null|string} */
-                        role?: "Primary" | "BackupOnly" | null;
+                        role?: "Primary" | "BackupOnly" | "Block" | null;
                         /** Format: int32 */
                         priority?: null | number;
                         /** Format: int32 */
@@ -1399,7 +1399,7 @@ export interface paths {
                         /** Format: int32 */
                         maxConnections?: null | number;
                         /** @enum {null|string} */
-                        role?: "Primary" | "BackupOnly" | null;
+                        role?: "Primary" | "BackupOnly" | "Block" | null;
                         /** Format: int32 */
                         priority?: null | number;
                         /** Format: int32 */
@@ -1470,7 +1470,7 @@ export interface paths {
                         /** Format: int32 */
                         maxConnections?: null | number;
                         /** @enum {null|string} */
-                        role?: "Primary" | "BackupOnly" | null;
+                        role?: "Primary" | "BackupOnly" | "Block" | null;
                         /** Format: int32 */
                         priority?: null | number;
                         /** Format: int32 */
@@ -2879,7 +2879,7 @@ export interface components {
             /** Format: int32 */
             maxConnections: number;
             /** @enum {string} */
-            role: "Primary" | "BackupOnly";
+            role: "Primary" | "BackupOnly" | "Block";
             /** Format: int32 */
             priority: number;
             /** Format: int32 */

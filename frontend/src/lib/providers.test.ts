@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { providerState } from "./providers";
+import { providerState, roleLabel } from "./providers";
 
 const now = Date.parse("2026-11-29T12:00:00Z");
 const iso = (secondsFromNow: number) => new Date(now + secondsFromNow * 1000).toISOString();
@@ -43,5 +43,13 @@ describe("providerState", () => {
     expect(quota.label).toBe("quota");
     expect(quota.tone).toBe("warn");
     expect(quota.detail).toBe("Not used: its daily quota of 1.0 GB reached (1.0 GB today); it resets at 00:00 UTC. Other providers are asked meanwhile.");
+  });
+});
+
+describe("roleLabel", () => {
+  it("words each role as the dashboard and the settings show it", () => {
+    expect(roleLabel("Primary")).toBe("primary");
+    expect(roleLabel("BackupOnly")).toBe("backup only");
+    expect(roleLabel("Block")).toBe("block account");
   });
 });

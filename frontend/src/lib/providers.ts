@@ -63,3 +63,17 @@ export function providerState(
       return { label: "ok", tone: "ok", detail: null, error: null, title: last };
   }
 }
+
+/** A provider's role as the UI words it: "primary", "backup only", "block account". */
+export function roleLabel(role: string): string {
+  switch (role) {
+    case "Primary":
+      return "primary";
+    case "BackupOnly":
+      return "backup only";
+    case "Block":
+      return "block account";
+    default:
+      return role.toLowerCase();
+  }
+}

@@ -6,7 +6,7 @@ import { MountStatus } from "../components/MountStatus";
 import { RateChart } from "../components/RateChart";
 import { diskCacheFigures, economyFigures, fetchedPerServedHelp, streamEconomy, type EconomyFigure } from "../lib/economy";
 import { bytes, milliseconds, percent, rate } from "../lib/format";
-import { providerState } from "../lib/providers";
+import { providerState, roleLabel } from "../lib/providers";
 
 /** What the server is doing now: throughput, streams, providers and the connection budget, live. */
 export function DashboardPage() {
@@ -134,7 +134,7 @@ function ProviderRows({ provider: p, now }: { provider: ProviderView; now: numbe
     <>
       <tr data-testid={`provider-${p.name}`} className={state.error ? "has-detail" : undefined}>
         <td>
-          {p.name} <span className="muted">{p.role.toLowerCase()}</span>
+          {p.name} <span className="muted">{roleLabel(p.role)}</span>
         </td>
         <td>
           <span className={`pill provider-${state.tone}`} title={state.title} data-testid="provider-state">

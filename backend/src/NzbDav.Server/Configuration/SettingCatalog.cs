@@ -44,6 +44,8 @@ public static partial class SettingCatalog
             "Connections health checks always get back first.", SettingType.Number, Nullable: true, Min: 0, Automatic: "a twentieth of the budget"),
         new("Usenet:Limiter:HealthCheckMaximum", "Connections", "Health-check maximum",
             "Most connections health checks may hold by borrowing idle capacity.", SettingType.Number, Nullable: true, Min: 0, Automatic: "the whole budget"),
+        new("Usenet:BlockAccountAfterMs", "Connections", "Block accounts after (ms)",
+            "Block accounts serve articles every other provider answered 430 for; with a value, also a read a player has waited on this long.", SettingType.Number, Nullable: true, Min: 100, Max: 600_000, Automatic: "only what is missing elsewhere"),
 
         new("Streaming:ConnectionsPerStream", "Streaming", "Connections per stream",
             "Most connections one playing file fetches on at once.", SettingType.Number, Min: 1, Max: 500),

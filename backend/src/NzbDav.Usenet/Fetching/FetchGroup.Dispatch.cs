@@ -70,10 +70,12 @@ public sealed partial class FetchGroup
             if (worker.State == FetchWorkerState.Acquiring)
             {
                 // A lease on its way that cannot land on a ruled-out provider will serve it.
-                goodBusy |= worker.Avoid is { } avoid && !worker.AcquireCancellation.IsCancellationRequested && Covers(avoid, Excluded(request));
+                goodBusy |= worker.IsBlock
+                    ? state.BlockAllowed
+                    : worker.Avoid is { } avoid && !worker.AcquireCancellation.IsCancellationRequested && Covers(avoid, Excluded(request));
                 continue;
             }
-            if (IsExcluded(request, worker.ProviderName!))
+            if (IsExcluded(request, worker))
             {
                 continue;
             }
@@ -84,17 +86,19 @@ public sealed partial class FetchGroup
             }
             // Least loaded first: requests spread over connections transfer in parallel rather
             // than one after another on a single connection.
-            var rank = ((ReferenceEquals(worker, state.Avoid) ? 1 : 0) * 1024) + worker.InFlight;
+            // A block session only when nothing else is free: its bytes are paid one by one.
+            var rank = ((worker.IsBlock ? 2 : 0) * 1024) + ((ReferenceEquals(worker, state.Avoid) ? 1 : 0) * 1024) + worker.InFlight;
             if (rank < bestRank)
             {
                 best = worker;
                 bestRank = rank;
             }
         }
-        if (best is null && !goodBusy && !HasPlainAcquisition() && Excluded(request) is { Count: > 0 } excluded)
+        if (best is null && !goodBusy && !HasPlainAcquisition() && Excluded(request) is { Count: > 0 } excluded && excluded.Count < _client.RegularProviderNames.Length)
         {
             _wantAvoiding ??= excluded;
         }
+        _wantBlockLease |= best is null && state.BlockAllowed;
         return best;
     }
 
@@ -128,11 +132,21 @@ public sealed partial class FetchGroup
         {
             return false;
         }
-        foreach (var name in _client.ProviderNames)
+        foreach (var name in _client.RegularProviderNames)
         {
             if (!request.State.IsBad(name) && !IsExhausted(request, name))
             {
                 return true;
+            }
+        }
+        if (request.State.BlockAllowed)
+        {
+            foreach (var name in _client.BlockProviderNames)
+            {
+                if (!request.State.IsBad(name) && !IsExhausted(request, name))
+                {
+                    return true;
+                }
             }
         }
         return false;
@@ -144,10 +158,11 @@ public sealed partial class FetchGroup
         return state.MissingOn?.Contains(provider) == true || state.FaultsOn(provider) >= _client.MaxAttemptsPerProvider;
     }
 
+    /// <summary>The providers other than block accounts the request should not go to (what a plain lease must avoid).</summary>
     private List<string> Excluded(ArticleRequest request)
     {
         var excluded = new List<string>();
-        foreach (var name in _client.ProviderNames)
+        foreach (var name in _client.RegularProviderNames)
         {
             if (IsExcluded(request, name))
             {
@@ -263,7 +278,7 @@ public sealed partial class FetchGroup
             Settle(request, attempt.Error!);
             return;
         }
-        if (Decide(request, attempt, provider))
+        if (Decide(request, attempt, provider, now))
         {
             FetchLog.AttemptFailed(_logger, request.MessageId, provider, attempt.Outcome, attempt.Error);
             Statistics.Retried();
@@ -279,7 +294,7 @@ public sealed partial class FetchGroup
     /// while another provider is left; a connection failure counts, and after the client's attempts
     /// per provider sends retries elsewhere too.
     /// </summary>
-    private bool Decide(ArticleRequest request, FetchAttempt attempt, string provider)
+    private bool Decide(ArticleRequest request, FetchAttempt attempt, string provider, long now)
     {
         var state = request.State;
         switch (attempt.Outcome)
@@ -297,6 +312,7 @@ public sealed partial class FetchGroup
                 state.FailedAttempts++;
                 break;
         }
+        UpdateBlockAllowed(request, now);
         if (AllProvidersRuledOut(request) || state.FailedAttempts >= MaxAttempts())
         {
             GiveUp(request, attempt, provider);
@@ -305,14 +321,24 @@ public sealed partial class FetchGroup
         return true;
     }
 
-    /// <summary>Every provider in force is done with the request (or there is none): nobody is left to ask.</summary>
+    /// <summary>Every provider in force is done with the request (or there is none): nobody is left to ask (block accounts only once allowed).</summary>
     private bool AllProvidersRuledOut(ArticleRequest request)
     {
-        foreach (var name in _client.ProviderNames)
+        foreach (var name in _client.RegularProviderNames)
         {
             if (!IsExhausted(request, name))
             {
                 return false;
+            }
+        }
+        if (request.State.BlockAllowed)
+        {
+            foreach (var name in _client.BlockProviderNames)
+            {
+                if (!IsExhausted(request, name))
+                {
+                    return false;
+                }
             }
         }
         return true;

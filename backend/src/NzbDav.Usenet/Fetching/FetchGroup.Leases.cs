@@ -62,6 +62,12 @@ public sealed partial class FetchGroup
             var worker = _workers[i];
             switch (worker.State)
             {
+                case FetchWorkerState.Ready when worker.IsBlock && worker.InFlight == 0 && (!worker.Lease!.Connection.IsUsable || worker.Lease.IsRetired || !BlockWorkWaits(worker)):
+                    // Nothing only a block account may serve waits: its session goes back at once.
+                    Close(worker);
+                    break;
+                case FetchWorkerState.Acquiring or FetchWorkerState.Ready when worker.IsBlock:
+                    break;
                 case FetchWorkerState.Ready when worker.IsRacer && worker.InFlight == 0:
                     // Its race is over: the backup session goes back at once.
                     Close(worker);
@@ -80,7 +86,7 @@ public sealed partial class FetchGroup
                     active--;
                     Close(worker);
                     break;
-                case FetchWorkerState.Ready when giveBackOne && worker.InFlight == 0 && _pending.TryPeek(out var head, out _) && IsExcluded(head, worker.ProviderName!):
+                case FetchWorkerState.Ready when giveBackOne && worker.InFlight == 0 && _pending.TryPeek(out var head, out _) && IsExcluded(head, worker):
                     giveBackOne = false;
                     active--;
                     Close(worker);
@@ -115,6 +121,7 @@ public sealed partial class FetchGroup
             _wantAvoiding = null;
             StartAcquire(now, avoiding);
         }
+        ManageBlockLease(now);
         _closing.RemoveAll(static task => task.IsCompleted);
         CountBusy(_workers.Count > 0);
     }
@@ -139,10 +146,9 @@ public sealed partial class FetchGroup
         {
             return false;
         }
-        var provider = worker.ProviderName!;
         foreach (var (request, _) in _pending.UnorderedItems)
         {
-            if (NeedsFetch(request) && !IsExcluded(request, provider))
+            if (NeedsFetch(request) && !IsExcluded(request, worker))
             {
                 return false;
             }
@@ -161,7 +167,7 @@ public sealed partial class FetchGroup
                 {
                     return false;
                 }
-                foreach (var name in _client.ProviderNames)
+                foreach (var name in _client.RegularProviderNames)
                 {
                     if (IsExcluded(head, name))
                     {
@@ -178,7 +184,7 @@ public sealed partial class FetchGroup
 
     private bool AvoidingAcquisitionWaits() =>
         _wantAvoiding is not null
-        || _workers.Exists(static w => w.State == FetchWorkerState.Acquiring && !w.IsRacer && w.Avoid is not null && !w.AcquireCancellation.IsCancellationRequested);
+        || _workers.Exists(static w => w.State == FetchWorkerState.Acquiring && !w.IsRacer && !w.IsBlock && w.Avoid is not null && !w.AcquireCancellation.IsCancellationRequested);
 
     private bool OtherKindWaits()
     {
@@ -199,7 +205,7 @@ public sealed partial class FetchGroup
         for (var i = _workers.Count - 1; i >= 0 && active > cap; i--)
         {
             var worker = _workers[i];
-            if (worker.IsRacer)
+            if (worker.IsRacer || worker.IsBlock)
             {
                 continue;
             }
@@ -222,7 +228,7 @@ public sealed partial class FetchGroup
         var active = 0;
         foreach (var worker in _workers)
         {
-            if (worker.IsRacer)
+            if (worker.IsRacer || worker.IsBlock)
             {
                 continue;
             }
@@ -264,7 +270,7 @@ public sealed partial class FetchGroup
         {
             Statistics.LeaseAcquired(_time.GetElapsedTime(worker.AcquireStartedAt, now));
             worker.PipelineDepth = Math.Max(1, lease.Connection.PipelineDepth);
-            if (worker.IsRacer)
+            if (worker.IsRacer || worker.IsBlock)
             {
                 worker.State = FetchWorkerState.Ready;
                 worker.IdleSince = now;
@@ -279,6 +285,11 @@ public sealed partial class FetchGroup
         _workers.Remove(worker);
         worker.State = FetchWorkerState.Closed;
         var error = worker.AcquireError;
+        if (worker.IsBlock)
+        {
+            FailWaitingForBlock(error, now);
+            return;
+        }
         if (worker.IsRacer)
         {
             // No backup session was free: the race waits for a connection of the group, or a later ask.
@@ -351,7 +362,7 @@ public sealed partial class FetchGroup
     }
 
     private bool HasGoodWorker(ArticleRequest request) =>
-        _workers.Exists(w => w.State == FetchWorkerState.Ready && !w.IsRacer && !IsExcluded(request, w.ProviderName!));
+        _workers.Exists(w => w.State == FetchWorkerState.Ready && !w.IsRacer && !IsExcluded(request, w));
 
     private void Close(FetchWorker worker)
     {

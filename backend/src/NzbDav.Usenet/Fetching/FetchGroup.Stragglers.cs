@@ -95,6 +95,8 @@ public sealed partial class FetchGroup
             state.WaitedSince = now;
         }
         WatchSlowRead(request, now);
+        UpdateBlockAllowed(request, now);
+        FetchWaitedOnBlock(request, now);
         // Once the usual races are spent, one more may run, but only on a backup session: the
         // primary has had the article stall on it again and again (the 10-minute soak: three races
         // on primary connections, all stalled, while the backup's sessions were busy).
@@ -189,7 +191,7 @@ public sealed partial class FetchGroup
         var silence = SilenceDelayTicks();
         foreach (var worker in _workers)
         {
-            if (!worker.HasCapacity || (racersOnly && !worker.IsRacer) || running.Exists(a => ReferenceEquals(a.Worker, worker)) || IsExcluded(request, worker.ProviderName!))
+            if (!worker.HasCapacity || (racersOnly && !worker.IsRacer) || running.Exists(a => ReferenceEquals(a.Worker, worker)) || IsExcluded(request, worker))
             {
                 continue;
             }

@@ -26,6 +26,9 @@ internal static partial class FetchLog
     [LoggerMessage(EventId = 4009, Level = LogLevel.Warning, Message = "Article <{MessageId}> was served after it kept a reader waiting {WaitedMs} ms: by {Served}, {Races} race(s), {Failed} failed try(s), last racer: {Racer}; races last weighed {RaceCheck}")]
     public static partial void SlowReadEnded(ILogger logger, string messageId, long waitedMs, string served, int races, int failed, string racer, string raceCheck);
 
+    [LoggerMessage(EventId = 4010, Level = LogLevel.Debug, Message = "Article <{MessageId}> may be fetched from a block account: {Reason}")]
+    public static partial void BlockAllowed(ILogger logger, string messageId, string reason);
+
     [LoggerMessage(EventId = 4005, Level = LogLevel.Error, Message = "A fetch group failed; its unanswered requests fail with it")]
     public static partial void GroupFailed(ILogger logger, Exception error);
 

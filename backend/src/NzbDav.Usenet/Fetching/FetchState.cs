@@ -43,6 +43,12 @@ internal sealed class FetchState
         RaceChecks++;
     }
 
+    /// <summary>
+    /// Block accounts may fetch the request: every other provider answered 430, or a reader has
+    /// waited on it past the client's <see cref="Providers.UsenetClient.BlockAccountAfter"/>. Never unset.
+    /// </summary>
+    public bool BlockAllowed { get; set; }
+
     /// <summary>The group answered the request; nothing more is reported.</summary>
     public bool Settled { get; set; }
 

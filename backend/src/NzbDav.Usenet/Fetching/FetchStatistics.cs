@@ -7,6 +7,7 @@ namespace NzbDav.Usenet.Fetching;
 public sealed class FetchStatistics
 {
     private long _retries;
+    private long _blockAllowed;
     private long _stragglerRaces;
     private long _leasesAcquired;
     private long _leaseAcquireTicks;
@@ -35,7 +36,12 @@ public sealed class FetchStatistics
     /// <summary>The most leases held at once.</summary>
     public int PeakLeasesHeld => (int)Interlocked.Read(ref _peakLeasesHeld);
 
+    /// <summary>Requests let onto block accounts (missing everywhere else, or a reader waited too long).</summary>
+    public long BlockAllowed => Interlocked.Read(ref _blockAllowed);
+
     internal void Retried() => Interlocked.Increment(ref _retries);
+
+    internal void AllowedBlock() => Interlocked.Increment(ref _blockAllowed);
 
     internal void StragglerRaced() => Interlocked.Increment(ref _stragglerRaces);
 

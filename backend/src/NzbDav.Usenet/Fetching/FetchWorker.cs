@@ -23,7 +23,7 @@ internal enum FetchWorkerState
 /// the group's loop, except for the lease and error the acquisition hands over through a queue and
 /// the progress time that receive loops write.
 /// </summary>
-internal sealed class FetchWorker(TimeProvider time, long acquireStartedAt, IReadOnlyList<string>? avoid, CancellationToken stopping, bool isRacer = false)
+internal sealed class FetchWorker(TimeProvider time, long acquireStartedAt, IReadOnlyList<string>? avoid, CancellationToken stopping, bool isRacer = false, bool isBlock = false)
 {
     private long _lastProgressAt;
 
@@ -50,6 +50,13 @@ internal sealed class FetchWorker(TimeProvider time, long acquireStartedAt, IRea
     /// it takes no ordinary work, counts toward no cap of the group, and goes back once idle.
     /// </summary>
     public bool IsRacer { get; } = isRacer;
+
+    /// <summary>
+    /// A block-account session (<see cref="Providers.ProviderRole.Block"/>): it serves only requests
+    /// the group allowed onto block accounts, counts toward no cap of the group, and goes back as
+    /// soon as none of those waits.
+    /// </summary>
+    public bool IsBlock { get; } = isBlock;
 
     public Task Acquisition { get; set; } = Task.CompletedTask;
 

@@ -38,25 +38,31 @@ public sealed record LimiterOptions
     /// The budget for a provider list: the sum of the primary providers' MaxConnections. Backup-only
     /// providers add nothing: an operation uses a backup connection only instead of a primary one
     /// (after a 430 or a failure), never alongside it, and each backup pool still enforces its own
-    /// cap. With no primary at all, the backups' total is the budget.
+    /// cap. Block accounts add nothing either (their sessions are leased outside the budget, each
+    /// pool holding its own cap). With no primary at all, the backups' total is the budget, and
+    /// with block accounts only, theirs.
     /// </summary>
     public static int BudgetOf(IEnumerable<UsenetProviderOptions> providers)
     {
         ArgumentNullException.ThrowIfNull(providers);
-        int primaries = 0, backups = 0;
+        int primaries = 0, backups = 0, blocks = 0;
         foreach (var provider in providers)
         {
-            if (provider.Role == ProviderRole.Primary)
+            switch (provider.Role)
             {
-                primaries += provider.MaxConnections;
-            }
-            else
-            {
-                backups += provider.MaxConnections;
+                case ProviderRole.Primary:
+                    primaries += provider.MaxConnections;
+                    break;
+                case ProviderRole.Block:
+                    blocks += provider.MaxConnections;
+                    break;
+                default:
+                    backups += provider.MaxConnections;
+                    break;
             }
         }
 
-        return primaries > 0 ? primaries : backups;
+        return primaries > 0 ? primaries : backups > 0 ? backups : blocks;
     }
 
     /// <summary>Default shares for the budget of <paramref name="providers"/>.</summary>

@@ -19,6 +19,12 @@ internal sealed class ProviderEndpoint(ProviderConnectionPool pool, CircuitBreak
 
     public bool IsPrimary => Options.Role == ProviderRole.Primary;
 
+    /// <summary>A block account: leased only for what nothing else can serve (see <see cref="ProviderRole.Block"/>).</summary>
+    public bool IsBlock => Options.Role == ProviderRole.Block;
+
+    /// <summary>A backup-only provider: where straggler races run.</summary>
+    public bool IsBackup => Options.Role == ProviderRole.BackupOnly;
+
     /// <summary>Removed from the client's providers: nothing new goes to it.</summary>
     public bool IsRetired => Volatile.Read(ref _retired) != 0;
 

@@ -66,7 +66,7 @@ public static class ProviderFields
         },
         new ChoiceField<UsenetProviderOptions, ProviderRole>(nameof(UsenetProviderOptions.Role), "role", "Role", static p => p.Role, static (p, v) => p with { Role = v })
         {
-            Help = "A backup is asked only for what the primaries lack or fail.",
+            Help = "A backup is asked only for what the primaries lack or fail; a block account only for what every other provider lacks.",
         },
         new IntegerField<UsenetProviderOptions>(nameof(UsenetProviderOptions.Priority), "priority", "Priority", static p => p.Priority, static (p, v) => p with { Priority = v })
         {

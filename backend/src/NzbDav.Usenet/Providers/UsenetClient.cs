@@ -70,6 +70,18 @@ public sealed class UsenetClient : IAsyncDisposable
     /// <summary>The most sessions the primaries allow together (all providers' when there is no primary).</summary>
     public int PrimaryCapacity => Providers.PrimaryCapacity;
 
+    /// <summary>Providers other than block accounts, in try order.</summary>
+    internal string[] RegularProviderNames => Providers.RegularNames;
+
+    /// <summary>The block accounts, in try order.</summary>
+    internal string[] BlockProviderNames => Providers.BlockNames;
+
+    /// <summary>
+    /// How long a reader may wait on an article before a block account may fetch it too (null:
+    /// only for articles every other provider answered 430 for).
+    /// </summary>
+    public TimeSpan? BlockAccountAfter => Volatile.Read(ref _options).BlockAccountAfterMs is { } ms ? TimeSpan.FromMilliseconds(ms) : null;
+
     /// <summary>Tries of one article on one provider when connections break or time out.</summary>
     public int MaxAttemptsPerProvider => Volatile.Read(ref _options).MaxAttemptsPerProvider;
 
@@ -152,7 +164,7 @@ public sealed class UsenetClient : IAsyncDisposable
         var permit = await _limiter.AcquireAsync(kind, requester, cancellationToken).ConfigureAwait(false);
         try
         {
-            var (endpoint, lease) = await LeaseBestAsync(avoid, cancellationToken).ConfigureAwait(false);
+            var (endpoint, lease) = await LeaseBestAsync(avoid, block: false, cancellationToken).ConfigureAwait(false);
             return new UsenetLease(endpoint, permit, lease, account ?? Traffic.For(kind), Quotas);
         }
         catch
@@ -173,12 +185,26 @@ public sealed class UsenetClient : IAsyncDisposable
     public async ValueTask<UsenetLease?> TryLeaseRacerAsync(IReadOnlyList<string>? avoid, CancellationToken cancellationToken) =>
         await LeaseRacerForAsync(avoid, null, cancellationToken).ConfigureAwait(false);
 
+    /// <summary>
+    /// A session on a block account not in <paramref name="avoid"/>, for an article nothing else
+    /// can serve (or one a reader has waited on past <see cref="BlockAccountAfter"/>). Like a race
+    /// session it takes no limiter permit: it replaces work the budget's providers could not do,
+    /// and each block account's pool holds it to its own MaxConnections. Waits for a session when
+    /// every block account is busy.
+    /// </summary>
+    /// <exception cref="NoProviderAvailableException">No block account not avoided is usable (none, cooling off, at its quota, failed to connect).</exception>
+    internal async ValueTask<UsenetLease> LeaseBlockAsync(IReadOnlyList<string>? avoid, TrafficAccount? account, OperationKind kind, CancellationToken cancellationToken)
+    {
+        var (endpoint, lease) = await LeaseBestAsync(avoid, block: true, cancellationToken).ConfigureAwait(false);
+        return new UsenetLease(endpoint, default, lease, account ?? Traffic.For(kind), Quotas);
+    }
+
     /// <summary>As above, the race's bytes counted for <paramref name="account"/> (the streaming account when null).</summary>
     internal async ValueTask<UsenetLease?> LeaseRacerForAsync(IReadOnlyList<string>? avoid, TrafficAccount? account, CancellationToken cancellationToken)
     {
         foreach (var endpoint in Providers.Endpoints)
         {
-            if (endpoint.IsPrimary || endpoint.IsRetired || avoid?.Contains(endpoint.Name, StringComparer.OrdinalIgnoreCase) == true
+            if (!endpoint.IsBackup || endpoint.IsRetired || avoid?.Contains(endpoint.Name, StringComparer.OrdinalIgnoreCase) == true
                 || Quotas?.Exhausted(endpoint.Name) is not null || !endpoint.Breaker.TryEnter())
             {
                 continue;
@@ -227,7 +253,7 @@ public sealed class UsenetClient : IAsyncDisposable
     {
         foreach (var e in Providers.Endpoints)
         {
-            if (!e.IsPrimary)
+            if (e.IsBackup)
             {
                 return StatusOf(e);
             }
@@ -236,7 +262,7 @@ public sealed class UsenetClient : IAsyncDisposable
     }
 
     /// <summary>Whether a backup-only provider is in force (something <see cref="TryLeaseRacerAsync"/> could lend).</summary>
-    public bool HasBackups => Array.Exists(Providers.Endpoints, static e => !e.IsPrimary);
+    public bool HasBackups => Array.Exists(Providers.Endpoints, static e => e.IsBackup);
 
     /// <summary>
     /// Opens sessions ahead of demand on the provider the next lease would go to (the first primary
@@ -247,7 +273,7 @@ public sealed class UsenetClient : IAsyncDisposable
     {
         foreach (var endpoint in Providers.Endpoints)
         {
-            if (endpoint.Breaker.State == CircuitState.Closed)
+            if (endpoint.Breaker.State == CircuitState.Closed && !endpoint.IsBlock)
             {
                 return endpoint.Pool.Warm(sessions);
             }
@@ -386,11 +412,14 @@ public sealed class UsenetClient : IAsyncDisposable
 
     // Pass 0 takes a ready session or free slot anywhere in order; backup-only providers only when no
     // primary is usable (a busy primary is worth waiting for, a failing one is not). Pass 1 waits on
-    // each usable provider in order until one lends a session.
-    private async Task<(ProviderEndpoint Endpoint, ConnectionLease Lease)> LeaseBestAsync(IReadOnlyList<string>? avoid, CancellationToken cancellationToken)
+    // each usable provider in order until one lends a session. Block accounts are leased only when
+    // asked for (and then nothing else is), or when they are all there is.
+    private async Task<(ProviderEndpoint Endpoint, ConnectionLease Lease)> LeaseBestAsync(IReadOnlyList<string>? avoid, bool block, CancellationToken cancellationToken)
     {
         List<ProviderFailure>? failures = null;
-        var endpoints = Providers.Endpoints;
+        var set = Providers;
+        var endpoints = set.Endpoints;
+        var separate = set.BlockNames.Length > 0;
         for (var pass = 0; pass < 2; pass++)
         {
             var primaryBusy = false;
@@ -399,6 +428,11 @@ public sealed class UsenetClient : IAsyncDisposable
                 if (pass == 0 && !endpoint.IsPrimary && primaryBusy)
                 {
                     break;
+                }
+
+                if (separate ? endpoint.IsBlock != block : block)
+                {
+                    continue;
                 }
 
                 if (endpoint.IsRetired || avoid?.Contains(endpoint.Name, StringComparer.OrdinalIgnoreCase) == true)
@@ -474,6 +508,7 @@ public sealed class UsenetClient : IAsyncDisposable
 
         throw new NoProviderAvailableException(failures ?? [new ProviderFailure("(none)", endpoints.Length == 0
             ? "no Usenet provider is configured"
+            : block && !separate ? "no block account is configured apart from the other providers"
             : avoid is { Count: > 0 } ? $"no provider other than {string.Join(", ", avoid)} admitted work" : "no provider admitted work")]);
     }
 

@@ -33,6 +33,9 @@ public sealed class UsenetLease : IAsyncDisposable
     /// <summary>The provider the session belongs to.</summary>
     public string ProviderName => _endpoint.Name;
 
+    /// <summary>The session is on a block account (see <see cref="ProviderRole.Block"/>).</summary>
+    public bool IsBlock => _endpoint.IsBlock;
+
     /// <summary>The limiter pool the permit counts against.</summary>
     public OperationKind Kind => _permit.Kind;
 

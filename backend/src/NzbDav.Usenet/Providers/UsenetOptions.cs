@@ -26,6 +26,13 @@ public sealed class UsenetOptions
     /// <summary>How long a tripped provider is skipped before one trial request is let through.</summary>
     public TimeSpan BreakerCooldown { get; init; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// A reader that has waited this many milliseconds on one article may have it fetched from a
+    /// block account too; null (the default): block accounts serve only articles every other
+    /// provider answered 430 for.
+    /// </summary>
+    public int? BlockAccountAfterMs { get; init; }
+
     /// <summary>Throws <see cref="ArgumentException"/> naming the offending setting.</summary>
     public void Validate()
     {
@@ -52,6 +59,11 @@ public sealed class UsenetOptions
         if (BreakerCooldown <= TimeSpan.Zero)
         {
             throw new ArgumentException($"{nameof(BreakerCooldown)} must be positive.");
+        }
+
+        if (BlockAccountAfterMs is < 100 or > 600_000)
+        {
+            throw new ArgumentException($"Usenet:{nameof(BlockAccountAfterMs)} is {BlockAccountAfterMs}; it must be empty (block accounts only for articles missing everywhere else) or between 100 and 600,000 ms.");
         }
 
         ArgumentNullException.ThrowIfNull(Limiter, nameof(Limiter));

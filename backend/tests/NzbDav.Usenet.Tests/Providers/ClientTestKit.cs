@@ -5,16 +5,20 @@ using NzbDav.Usenet.Providers;
 
 namespace NzbDav.Usenet.Tests.Providers;
 
-/// <summary>Three fake providers: primaries "fast" (priority 1) and "slow" (priority 5), and "backup".</summary>
+/// <summary>
+/// Three fake providers: primaries "fast" (priority 1) and "slow" (priority 5), and "backup"; with
+/// <c>block</c>, a fourth, the block account "block".
+/// </summary>
 internal sealed class ClientTestKit : IAsyncDisposable
 {
-    public ClientTestKit(int maxConnections = 3, LimiterOptions? limits = null, int attempts = 2, int threshold = 3)
+    public ClientTestKit(int maxConnections = 3, LimiterOptions? limits = null, int attempts = 2, int threshold = 3, bool block = false, int? blockAfterMs = null)
     {
         UsenetProviderOptions[] providers =
         [
             PoolTestKit.Provider("slow", maxConnections, priority: 5),
             PoolTestKit.Provider("backup", maxConnections, ProviderRole.BackupOnly, priority: 0),
             PoolTestKit.Provider("fast", maxConnections, priority: 1),
+            .. block ? [PoolTestKit.Provider("block", maxConnections, ProviderRole.Block, priority: 0)] : Array.Empty<UsenetProviderOptions>(),
         ];
         Options = new UsenetOptions
         {
@@ -22,6 +26,7 @@ internal sealed class ClientTestKit : IAsyncDisposable
             MaxAttemptsPerProvider = attempts,
             BreakerFailureThreshold = threshold,
             BreakerCooldown = TimeSpan.FromSeconds(30),
+            BlockAccountAfterMs = blockAfterMs,
         };
         Limiter = new GlobalOperationLimiter(limits ?? LimiterOptions.CreateDefault(providers));
         Client = new UsenetClient(Options, Factory, Limiter, Time, NullLogger<UsenetClient>.Instance);

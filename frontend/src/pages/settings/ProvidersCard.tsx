@@ -1,6 +1,7 @@
 import { apiPaths } from "../../api/paths";
 import type { Provider, ProviderTest, UiField } from "../../api/types";
 import { providerFacts, stepLine, testFigures } from "../../lib/settings";
+import { roleLabel } from "../../lib/providers";
 import { TestedEntityList, type EntityLayout } from "./TestedEntityList";
 
 const layout: EntityLayout = {
@@ -26,7 +27,7 @@ export function ProvidersCard({ providers, fields }: { providers: Provider[]; fi
       layout={layout}
       paths={apiPaths.providers}
       item={{
-        pills: (p) => <span className="pill">{p.role.toLowerCase()}</span>,
+        pills: (p) => <span className="pill">{roleLabel(p.role)}</span>,
         facts: providerFacts,
         deleteQuestion: (p) => <>Delete the provider {p.name}? Its connections leave the budget at once.</>,
         deleteLabel: () => "Delete provider",

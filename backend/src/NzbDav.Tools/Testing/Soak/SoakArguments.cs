@@ -22,6 +22,8 @@ public static class SoakArguments
               --outage-seconds=S   the primary is down this long; 0 = never (default 20)
               --outage-at=S        ... starting this many seconds into the run (default: centred)
               --primary-connections=N  --backup-connections=N   MaxConnections (defaults 20, 10)
+              --block-connections=N  a third provider, a block account with every article (default 0: none);
+                                   target: it sends 0 bytes (the backup has every article)
               --latency=MS  --jitter=MS   both mocks (defaults 30, 10)
               --stream-mbps=N      each player's rate (default 20)
               --library-files=N  --file-mib=N   what the streams read (defaults 10 files of 256 MiB)
@@ -58,6 +60,7 @@ public static class SoakArguments
                 "--outage-at" => options with { OutageAtSeconds = arguments.Integer(0, 86_400) },
                 "--primary-connections" => options with { PrimaryConnections = arguments.Integer(1, 1000) },
                 "--backup-connections" => options with { BackupConnections = arguments.Integer(1, 1000) },
+                "--block-connections" => options with { BlockConnections = arguments.Integer(0, 1000) },
                 "--latency" => options with { LatencyMs = arguments.Integer(0, 60_000) },
                 "--jitter" => options with { JitterMs = arguments.Integer(0, 60_000) },
                 "--stream-mbps" => options with { StreamMbps = arguments.Integer(1, 100_000) },

@@ -64,6 +64,8 @@ public static class SoakJson
             Latency(json, "propfindsDuringOutage", report.PropfindsInside);
             Provider(json, "primary", report.Primary);
             Provider(json, "backup", report.Backup);
+            if (report.Block is { } block)
+                Provider(json, "block", block);
             json.WriteStartObject("jobs");
             json.WriteNumber("jobs", report.Jobs.Jobs);
             json.WriteNumber("submitted", report.Jobs.Submitted);
@@ -82,6 +84,7 @@ public static class SoakJson
             json.WriteBoolean("noCorruption", report.CorruptionPassed);
             json.WriteBoolean("noFailedReads", report.FailedReadsPassed);
             json.WriteBoolean("sessionCaps", report.CapsPassed);
+            json.WriteBoolean("blockAccountUnused", report.BlockPassed);
             json.WriteBoolean("waitOutsideOutage", report.WaitPassed);
             json.WriteBoolean("peakRss", report.RssPassed);
             json.WriteBoolean("jobsCompletedOnce", report.JobsPassed);

@@ -36,6 +36,13 @@ public sealed record SoakOptions
     /// <summary>MaxConnections of the backup. Default 10.</summary>
     public int BackupConnections { get; init; } = 10;
 
+    /// <summary>
+    /// MaxConnections of a third provider, a block account holding every article; 0 (the default):
+    /// none. Its bytes are a target: with the backup holding every article, a block account is never
+    /// needed, so it must send nothing.
+    /// </summary>
+    public int BlockConnections { get; init; }
+
     /// <summary>Both mocks' simulated round trip, in ms. Default 30.</summary>
     public int LatencyMs { get; init; } = 30;
 

@@ -16,15 +16,19 @@ internal sealed class SoakProviders : IAsyncDisposable
     private const string Token = "soak";
     private const int Seed = 16;
 
-    private SoakProviders(MockNntpServer primary, MockNntpServer backup)
+    private SoakProviders(MockNntpServer primary, MockNntpServer backup, MockNntpServer? block)
     {
         Primary = primary;
         Backup = backup;
+        Block = block;
     }
 
     public MockNntpServer Primary { get; }
 
     public MockNntpServer Backup { get; }
+
+    /// <summary>The block account (every article, clean), when the soak has one.</summary>
+    public MockNntpServer? Block { get; }
 
     public static async Task<SoakProviders> StartAsync(SoakOptions options, CancellationToken cancellationToken)
     {
@@ -40,11 +44,16 @@ internal sealed class SoakProviders : IAsyncDisposable
         var clean = new MockBehavior { Latency = faults.Latency, Jitter = faults.Jitter };
         var primary = new MockNntpServer(new MockNntpOptions { Seed = Seed, MessageIdToken = Token, Behavior = faults });
         var backup = new MockNntpServer(new MockNntpOptions { Seed = Seed, MessageIdToken = Token, Behavior = clean });
-        var providers = new SoakProviders(primary, backup);
+        var block = options.BlockConnections > 0
+            ? new MockNntpServer(new MockNntpOptions { Seed = Seed, MessageIdToken = Token, Behavior = new MockBehavior { Latency = faults.Latency, Jitter = faults.Jitter } })
+            : null;
+        var providers = new SoakProviders(primary, backup, block);
         try
         {
             await primary.StartAsync(cancellationToken);
             await backup.StartAsync(cancellationToken);
+            if (block is not null)
+                await block.StartAsync(cancellationToken);
             return providers;
         }
         catch
@@ -59,6 +68,7 @@ internal sealed class SoakProviders : IAsyncDisposable
     [
         .. Provider(0, "primary", Primary.Port, options.PrimaryConnections, "Primary"),
         .. Provider(1, "backup", Backup.Port, options.BackupConnections, "BackupOnly"),
+        .. Block is null ? [] : Provider(2, "block", Block.Port, options.BlockConnections, "Block"),
     ];
 
     /// <summary>Posts the same generated files to both providers; returns an NZB of them and their true bytes by name.</summary>
@@ -70,6 +80,7 @@ internal sealed class SoakProviders : IAsyncDisposable
         {
             var file = Primary.Store.AddGeneratedFile(name, size, segmentSize);
             var copy = Backup.Store.AddGeneratedFile(name, size, segmentSize);
+            Block?.Store.AddGeneratedFile(name, size, segmentSize);
             if (!file.Articles.Select(a => a.MessageId).SequenceEqual(copy.Articles.Select(a => a.MessageId)))
                 throw new InvalidOperationException($"The backup's copy of {name} has other message-ids than the primary's.");
             files.Add(file);
@@ -85,6 +96,8 @@ internal sealed class SoakProviders : IAsyncDisposable
     {
         await Primary.DisposeAsync();
         await Backup.DisposeAsync();
+        if (Block is not null)
+            await Block.DisposeAsync();
     }
 
     private static string[] Provider(int index, string name, int port, int connections, string role)

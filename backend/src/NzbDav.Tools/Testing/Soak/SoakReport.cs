@@ -51,6 +51,9 @@ public sealed record SoakReport
 
     public required SoakProviderReport Backup { get; init; }
 
+    /// <summary>The block account's side, when the soak had one.</summary>
+    public SoakProviderReport? Block { get; init; }
+
     public required SoakIngestionResult Jobs { get; init; }
 
     /// <summary>This process (the clients and both mocks) at the end of the run.</summary>
@@ -73,7 +76,10 @@ public sealed record SoakReport
     /// <summary>The backup has every article, so any failed request is a failure, in the outage or not.</summary>
     public bool FailedReadsPassed => Failures.Count == 0;
 
-    public bool CapsPassed => Primary.Passed && Backup.Passed;
+    public bool CapsPassed => Primary.Passed && Backup.Passed && Block?.Passed != false;
+
+    /// <summary>The backup has every article: a block account is never needed, so it sends nothing.</summary>
+    public bool BlockPassed => Block is null || Block.BytesSent == 0;
 
     public bool WaitPassed => WaitsOutside.Count > 0 && WaitsOutside.MaxMs <= Options.MaxWaitMs;
 
@@ -83,5 +89,5 @@ public sealed record SoakReport
 
     public bool LiveChannelPassed => Dashboards == 0 || (DashboardError is null && DashboardFrames > 0);
 
-    public bool Passed => CorruptionPassed && FailedReadsPassed && CapsPassed && WaitPassed && RssPassed && JobsPassed && LiveChannelPassed;
+    public bool Passed => CorruptionPassed && FailedReadsPassed && CapsPassed && BlockPassed && WaitPassed && RssPassed && JobsPassed && LiveChannelPassed;
 }

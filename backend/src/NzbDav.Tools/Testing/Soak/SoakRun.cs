@@ -96,6 +96,7 @@ internal sealed class SoakRun(SoakOptions options, ILoggerFactory loggerFactory)
             PropfindsInside = propfindsInside,
             Primary = Provider(providers.Primary, options.PrimaryConnections),
             Backup = Provider(providers.Backup, options.BackupConnections),
+            Block = providers.Block is { } block ? Provider(block, options.BlockConnections) : null,
             Jobs = jobsResult,
             Memory = memory,
             HostPeakRssBytes = host.ChildPeakRssBytes ?? memory.PeakRssBytes,

@@ -18,6 +18,8 @@ internal static class SoakSummary
         output.WriteLine(string.Create(c, $"Reads: {report.Reads:N0} GETs, {report.Verification.VerifiedBytes / 1e9:F2} GB verified; PROPFINDs {report.PropfindsOutside.Count + report.PropfindsInside.Count:N0} (p99 {report.PropfindsOutside.P99Ms:F1} ms outside the outage, max {Math.Max(report.PropfindsOutside.MaxMs, report.PropfindsInside.MaxMs):F0} ms)"));
         Provider(output, "primary", report.Primary);
         Provider(output, "backup", report.Backup);
+        if (report.Block is { } block)
+            Provider(output, "block", block);
         output.WriteLine();
         Target(output, report.CorruptionPassed, string.Create(c,
             $"0 corrupted bytes: {report.Verification.MismatchedBytes:N0} wrong bytes in {report.Verification.MismatchedReads:N0} blocks of {report.Verification.VerifiedBytes:N0} bytes verified"));
@@ -25,6 +27,12 @@ internal static class SoakSummary
             $"no failed read (the backup has every article): {report.FailedReads} failed, {report.FailuresDuringOutage} of them during the outage"));
         Target(output, report.CapsPassed, string.Create(c,
             $"session caps: primary peak {report.Primary.PeakConnections}/{report.Primary.MaxConnections}, backup peak {report.Backup.PeakConnections}/{report.Backup.MaxConnections}"));
+        if (report.Block is { } blockAccount)
+        {
+            Target(output, report.BlockPassed, string.Create(c,
+                $"block account bytes 0 (the backup has every article): {blockAccount.BytesSent:N0} bytes in {blockAccount.BodyCommands:N0} BODYs, peak {blockAccount.PeakConnections}/{blockAccount.MaxConnections} sessions"));
+        }
+
         Target(output, report.WaitPassed, string.Create(c,
             $"read waits outside the outage <= {o.MaxWaitMs} ms: max {report.WaitsOutside.MaxMs:F0} ms, p99 {report.WaitsOutside.P99Ms:F1} ms, p50 {report.WaitsOutside.P50Ms:F1} ms over {report.WaitsOutside.Count:N0} blocks"));
         output.WriteLine(string.Create(c,

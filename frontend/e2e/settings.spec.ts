@@ -246,6 +246,70 @@ test("a provider turned off and on with its toggle leaves and rejoins the budget
   expect(errors).toEqual([]);
 });
 
+test("a provider's speed cap and allowances typed as sizes; the global cap and its schedule refused naming the field, then in effect", async ({ page }) => {
+  const errors = watchConsole(page);
+  await logIn(page);
+  await openSettings(page);
+  await providerItem(page, "second").getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("form", { name: "Edit second" });
+  const daily = edit.getByLabel("Daily allowance", { exact: true });
+  await expect(daily).toHaveValue("");
+  await expect(daily).toHaveAttribute("placeholder", "none, e.g. 50 GiB");
+  await daily.fill("lots");
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(edit.getByRole("alert")).toHaveText("Daily allowance: 'lots' is not a size; write bytes or a number with a unit, e.g. 64 MiB, 64MB or 1.5 GiB.");
+  await daily.fill("50 GiB");
+  await edit.getByLabel("Max speed (per second)", { exact: true }).fill("20m");
+  await edit.getByLabel("Monthly allowance", { exact: true }).fill("1.5 TiB");
+  await edit.getByLabel("Month starts on day", { exact: true }).fill("15");
+  await edit.getByLabel("Max speed (per second)", { exact: true }).scrollIntoViewIfNeeded();
+  await edit.screenshot({ path: `${shots}/settings-provider-limits.png` });
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(edit).toHaveCount(0);
+  const second = providerItem(page, "second");
+  await expect(second).toContainText("at most 20 MiB/s · 50 GiB a day · 1.5 TiB a month from day 15");
+  expect((await apiSettings(page)).providers.find((p) => p.name === "second")).toMatchObject({
+    maxBytesPerSecond: 20 * 1024 ** 2,
+    dailyQuotaBytes: 50 * 1024 ** 3,
+    monthlyQuotaBytes: 1.5 * 1024 ** 4,
+    quotaResetDay: 15,
+    windowQuotaBytes: null,
+  });
+
+  const bandwidth = page.getByRole("form", { name: "Bandwidth settings" });
+  const cap = bandwidth.getByLabel("Provider bandwidth cap (per second)", { exact: true });
+  const schedule = bandwidth.getByLabel("Bandwidth schedule", { exact: true });
+  await expect(cap).toHaveAttribute("placeholder", "automatic: no cap");
+  const beforeRefusal = errors.length;
+  await cap.fill("50 MiB");
+  await schedule.fill("01:00-07:00=unlimited, 06:00-08:00=10 MiB");
+  await bandwidth.getByRole("button", { name: "Save" }).click();
+  await expect(bandwidth.getByRole("alert")).toHaveText(
+    "Bandwidth schedule (Usenet:Bandwidth:Schedule): '01:00-07:00=unlimited' and '06:00-08:00=10 MiB' overlap; each time of day may have one rate only.",
+  );
+  expectOnlyRefusals(errors, beforeRefusal, 400);
+  // Nothing of it was applied: not the cap either.
+  expect((await apiSettings(page)).settings.find((s) => s.key === "Usenet:Bandwidth:MaxBytesPerSecond")?.value).toBeNull();
+
+  await schedule.fill("01:00-07:00=unlimited");
+  await bandwidth.getByRole("button", { name: "Save" }).click();
+  await expect(bandwidth.getByRole("status")).toHaveText("Saved — in effect now");
+  const stored = (await apiSettings(page)).settings;
+  expect(stored.find((s) => s.key === "Usenet:Bandwidth:MaxBytesPerSecond")?.value).toBe(String(50 * 1024 ** 2));
+  expect(stored.find((s) => s.key === "Usenet:Bandwidth:Schedule")?.value).toBe("01:00-07:00=unlimited");
+  await page.getByRole("region", { name: "Bandwidth" }).screenshot({ path: `${shots}/settings-bandwidth.png` });
+
+  // Back to no cap, and the provider to no limits, for the tests after this one.
+  for (const label of ["Provider bandwidth cap (per second)", "Bandwidth schedule"]) await bandwidth.getByRole("button", { name: `Reset ${label}` }).click();
+  await expect(cap).toHaveValue("");
+  await providerItem(page, "second").getByRole("button", { name: "Edit" }).click();
+  for (const label of ["Max speed (per second)", "Daily allowance", "Monthly allowance"]) await page.getByRole("form", { name: "Edit second" }).getByLabel(label, { exact: true }).fill("");
+  await page.getByRole("form", { name: "Edit second" }).getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("form", { name: "Edit second" })).toHaveCount(0);
+  await expect(providerItem(page, "second")).not.toContainText("a day");
+  expectOnlyRefusals(errors, beforeRefusal, 400);
+});
+
 test("pool shares: a queue guarantee of 2 is in effect on both pages; one that starves streaming is refused", async ({ page }) => {
   const errors = watchConsole(page);
   await logIn(page);

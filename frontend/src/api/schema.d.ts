@@ -1317,6 +1317,18 @@ export interface paths {
                         priority?: null | number;
                         /** Format: int32 */
                         pipelineDepth?: null | number;
+                        /** Format: int64 */
+                        maxBytesPerSecond?: null | number;
+                        /** Format: int64 */
+                        dailyQuotaBytes?: null | number;
+                        /** Format: int64 */
+                        monthlyQuotaBytes?: null | number;
+                        /** Format: int32 */
+                        quotaResetDay?: null | number;
+                        /** Format: int64 */
+                        windowQuotaBytes?: null | number;
+                        /** Format: int32 */
+                        quotaWindowHours?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
                         /** @description The saved entity a test stands for, whose stored secrets it may use. */
@@ -1404,6 +1416,18 @@ export interface paths {
                         priority?: null | number;
                         /** Format: int32 */
                         pipelineDepth?: null | number;
+                        /** Format: int64 */
+                        maxBytesPerSecond?: null | number;
+                        /** Format: int64 */
+                        dailyQuotaBytes?: null | number;
+                        /** Format: int64 */
+                        monthlyQuotaBytes?: null | number;
+                        /** Format: int32 */
+                        quotaResetDay?: null | number;
+                        /** Format: int64 */
+                        windowQuotaBytes?: null | number;
+                        /** Format: int32 */
+                        quotaWindowHours?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
                         /** @description The saved entity a test stands for, whose stored secrets it may use. */
@@ -1475,6 +1499,18 @@ export interface paths {
                         priority?: null | number;
                         /** Format: int32 */
                         pipelineDepth?: null | number;
+                        /** Format: int64 */
+                        maxBytesPerSecond?: null | number;
+                        /** Format: int64 */
+                        dailyQuotaBytes?: null | number;
+                        /** Format: int64 */
+                        monthlyQuotaBytes?: null | number;
+                        /** Format: int32 */
+                        quotaResetDay?: null | number;
+                        /** Format: int64 */
+                        windowQuotaBytes?: null | number;
+                        /** Format: int32 */
+                        quotaWindowHours?: null | number;
                         enabled?: null | boolean;
                         force?: boolean;
                         /** @description The saved entity a test stands for, whose stored secrets it may use. */
@@ -2884,6 +2920,18 @@ export interface components {
             priority: number;
             /** Format: int32 */
             pipelineDepth: number;
+            /** Format: int64 */
+            maxBytesPerSecond: null | number;
+            /** Format: int64 */
+            dailyQuotaBytes: null | number;
+            /** Format: int64 */
+            monthlyQuotaBytes: null | number;
+            /** Format: int32 */
+            quotaResetDay: number;
+            /** Format: int64 */
+            windowQuotaBytes: null | number;
+            /** Format: int32 */
+            quotaWindowHours: number;
             enabled: boolean;
             editable: boolean;
             source: string;

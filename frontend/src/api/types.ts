@@ -78,7 +78,7 @@ export type FileTestResult = Schemas["UiFileTestResult"];
  * { error }; a provider whose test failed answers 422 with the test (ProviderSaveRefused).
  */
 
-export type SettingSection = "Connections" | "Streaming" | "Disk cache" | "Queue" | "SABnzbd" | "WebDAV" | "Health" | "Mount";
+export type SettingSection = "Connections" | "Bandwidth" | "Streaming" | "Disk cache" | "Queue" | "SABnzbd" | "WebDAV" | "Health" | "Mount";
 export type SettingType = "Number" | "Bytes" | "Boolean" | "Text" | "Choice" | "List";
 
 /** GET /ui/api/settings, and what every successful settings change answers. */
@@ -121,7 +121,7 @@ export type ProviderSaveRefused = Schemas["UiProviderSaveRefused"];
  */
 export type UiField = Omit<Schemas["UiField"], "kind"> & { kind: UiFieldKind };
 
-export type UiFieldKind = "Text" | "Integer" | "Number" | "Boolean" | "Choice" | "Secret" | "List";
+export type UiFieldKind = "Text" | "Integer" | "Number" | "Boolean" | "Choice" | "Secret" | "List" | "Bytes";
 
 /** A refused call's answer (400): the sentence, and the field at fault (its `name`) when there is one. */
 export type UiFieldError = Schemas["UiError"];

@@ -41,9 +41,30 @@ describe("a provider's form and request, from its descriptors", () => {
       role: "Primary",
       priority: 0,
       pipelineDepth: 4,
+      maxBytesPerSecond: null,
+      dailyQuotaBytes: null,
+      monthlyQuotaBytes: null,
+      quotaResetDay: 1,
+      windowQuotaBytes: null,
+      quotaWindowHours: 24,
       enabled: true,
       force: false,
     });
+  });
+
+  it("takes allowances and a speed cap as sizes, sends them in bytes, and shows stored ones as sizes", () => {
+    const form = withValues(blank, { name: "block", host: "h", dailyQuotaBytes: "50 GiB", monthlyQuotaBytes: "1.5TiB", maxBytesPerSecond: "20m" });
+    expect(formProblem(providerFields, form, none)).toBeNull();
+    expect(entityRequest(providerFields, form)).toMatchObject({ dailyQuotaBytes: 50 * 1024 ** 3, monthlyQuotaBytes: 1.5 * 1024 ** 4, maxBytesPerSecond: 20 * 1024 ** 2, windowQuotaBytes: null });
+    expect(entityForm(providerFields, { ...provider, monthlyQuotaBytes: 1024 ** 4, maxBytesPerSecond: null }).values).toMatchObject({ monthlyQuotaBytes: "1 TiB", maxBytesPerSecond: "" });
+    const problem = (values: Record<string, FieldValue>) => formProblem(providerFields, withValues(form, values), none);
+    expect(problem({ dailyQuotaBytes: "lots" })).toEqual({
+      field: "dailyQuotaBytes",
+      message: "Daily allowance: 'lots' is not a size; write bytes or a number with a unit, e.g. 64 MiB, 64MB or 1.5 GiB.",
+    });
+    expect(problem({ dailyQuotaBytes: "0" })?.field).toBe("dailyQuotaBytes");
+    expect(problem({ maxBytesPerSecond: "1 KiB" })).toEqual({ field: "maxBytesPerSecond", message: "Max speed (per second) must be between 64 KiB and 100 GiB; 1 KiB is not." });
+    expect(problem({ quotaResetDay: "29" })?.message).toBe("Month starts on day must be a whole number between 1 and 28.");
   });
 
   it("round-trips a provider with its password field empty, which keeps the stored one", () => {
@@ -89,7 +110,7 @@ describe("a provider's form and request, from its descriptors", () => {
     expect(problem({ pipelineDepth: "65" })?.field).toBe("pipelineDepth");
     expect(problem({ password: "a\nb" })).toEqual({ field: "password", message: "Password cannot contain line breaks." });
     expect(problem({ user: "a\rb" })?.field).toBe("user");
-    expect(problem({ role: "Tertiary" })).toEqual({ field: "role", message: "Role must be Primary or BackupOnly." });
+    expect(problem({ role: "Tertiary" })).toEqual({ field: "role", message: "Role must be Primary, BackupOnly or Block." });
   });
 
   it("leaves an optional number empty for the server's default, and checks the first field at fault first", () => {

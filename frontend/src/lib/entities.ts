@@ -1,5 +1,6 @@
 import { ApiError } from "../api/client";
 import type { EntityRequest, UiField } from "../api/types";
+import { formatSize, parseSize, sizeProblem } from "./sizes";
 
 /*
  * The editor of a listed entity (a provider, a Sonarr/Radarr instance), with nothing of either: the
@@ -69,6 +70,9 @@ function formValue(field: UiField, value: unknown): FieldValue {
       return "";
     case "Choice":
       return value === null || value === undefined ? (field.required ? (field.choices?.[0] ?? "") : "") : asText(value);
+    case "Bytes":
+      // A count of bytes, shown as the size it is ("1 TiB"); none is empty.
+      return typeof value === "number" ? formatSize(value) : "";
     default:
       return asText(value);
   }
@@ -145,6 +149,10 @@ function fieldProblem(field: UiField, values: FormValues, form: EntityForm, stor
       const range = describeRange(field);
       return `${field.label} must be ${field.kind === "Integer" ? "a whole number" : "a number"}${range ? ` ${range}` : ""}.`;
     }
+    case "Bytes": {
+      if (value.length === 0) return field.required ? required : null;
+      return sizeProblem(field.label, value, field.min, field.max);
+    }
     case "Choice": {
       const choices = field.choices ?? [];
       if (value.length === 0 && !field.required) return null;
@@ -197,6 +205,8 @@ function requestValue(field: UiField, form: EntityForm): unknown {
     case "Integer":
     case "Number":
       return value.trim() === "" ? null : Number(value.trim());
+    case "Bytes":
+      return value.trim() === "" ? null : (parseSize(value).bytes ?? null);
     case "List":
       return parseList(value);
     default:

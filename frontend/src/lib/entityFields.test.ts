@@ -38,7 +38,7 @@ function types(schema: Schema): string[] {
   return (Array.isArray(resolved.type) ? resolved.type : [resolved.type ?? ""]).filter((t) => t !== "null");
 }
 
-const sent: Record<UiField["kind"], string> = { Text: "string", Secret: "string", Choice: "string", Integer: "integer", Number: "number", Boolean: "boolean", List: "array" };
+const sent: Record<UiField["kind"], string> = { Text: "string", Secret: "string", Choice: "string", Integer: "integer", Number: "number", Boolean: "boolean", List: "array", Bytes: "integer" };
 
 describe.each([
   { entity: "provider", fields: providerFields, route: apiPaths.providers.add, view: "UiProvider" },
@@ -75,7 +75,7 @@ describe.each([
       else expect(field.choices, field.name).toBeNull();
       if (field.default === null) continue;
       if (field.kind === "Boolean") expect(typeof field.default, field.name).toBe("boolean");
-      else if (field.kind === "Integer" || field.kind === "Number") expect(typeof field.default, field.name).toBe("number");
+      else if (field.kind === "Integer" || field.kind === "Number" || field.kind === "Bytes") expect(typeof field.default, field.name).toBe("number");
       else if (field.kind === "Choice") expect(field.choices, field.name).toContain(field.default);
     }
   });

@@ -50,7 +50,7 @@ describe("groupBySection", () => {
     expect(groups.Queue.map((s) => s.key)).toEqual(["b", "c"]);
     expect(groups.Connections.map((s) => s.key)).toEqual(["a"]);
     expect(groups.WebDAV).toEqual([]);
-    expect(Object.keys(groups)).toEqual(["Connections", "Streaming", "Disk cache", "Queue", "SABnzbd", "WebDAV", "Mount", "Health"]);
+    expect(Object.keys(groups)).toEqual(["Connections", "Bandwidth", "Streaming", "Disk cache", "Queue", "SABnzbd", "WebDAV", "Mount", "Health"]);
     // The Settings page shows a Health card only when the server lists settings in that section.
     expect(groups.Health).toEqual([]);
   });
@@ -179,9 +179,12 @@ describe("fieldProblem, one case per kind of field", () => {
 
 describe("providerFacts", () => {
   it("says the address, TLS, the login and the numbers in one line", () => {
-    expect(providerFacts(provider)).toBe("news.example.com:563 · TLS · user me, password stored · 20 connections · priority 3 · pipeline 8");
-    expect(providerFacts({ ...provider, useTls: true, allowUntrustedCertificate: true, user: null, hasPassword: false })).toBe(
+    expect(providerFacts(provider)).toBe("news.example.com:563 · TLS · user me, password stored · 20 connections · priority 3 · pipeline 8 · 1 TiB a month from day 1");
+    expect(providerFacts({ ...provider, useTls: true, allowUntrustedCertificate: true, user: null, hasPassword: false, monthlyQuotaBytes: null })).toBe(
       "news.example.com:563 · TLS, any certificate · no login · 20 connections · priority 3 · pipeline 8",
+    );
+    expect(providerFacts({ ...provider, monthlyQuotaBytes: null, maxBytesPerSecond: 20 * 1024 ** 2, dailyQuotaBytes: 50 * 1024 ** 3, windowQuotaBytes: 1024 ** 3, quotaWindowHours: 6 })).toContain(
+      "pipeline 8 · at most 20 MiB/s · 50 GiB a day · 1 GiB per 6 h",
     );
     expect(providerFacts({ ...provider, useTls: false, port: 119 })).toContain("news.example.com:119 · no TLS · ");
   });

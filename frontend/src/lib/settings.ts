@@ -4,7 +4,7 @@ import { formatSize, parseSize, sizeProblem } from "./sizes";
 import { minPasswordLength } from "./validation";
 
 /** The sections in the order the page shows them. */
-export const settingSections: readonly SettingSection[] = ["Connections", "Streaming", "Disk cache", "Queue", "SABnzbd", "WebDAV", "Mount", "Health"];
+export const settingSections: readonly SettingSection[] = ["Connections", "Bandwidth", "Streaming", "Disk cache", "Queue", "SABnzbd", "WebDAV", "Mount", "Health"];
 
 /** The settings of each section, in the server's order; a section the page does not know is left out. */
 export function groupBySection(settings: readonly Setting[]): Record<SettingSection, Setting[]> {
@@ -155,7 +155,13 @@ export function bytesHint(text: string): string | null {
 export function providerFacts(provider: Provider): string {
   const tls = provider.useTls ? (provider.allowUntrustedCertificate ? "TLS, any certificate" : "TLS") : "no TLS";
   const login = `${provider.user ? `user ${provider.user}` : "no login"}${provider.hasPassword ? ", password stored" : ""}`;
-  return [`${provider.host}:${provider.port}`, tls, login, `${provider.maxConnections} connections`, `priority ${provider.priority}`, `pipeline ${provider.pipelineDepth}`].join(" · ");
+  const limits = [
+    provider.maxBytesPerSecond != null ? `at most ${formatSize(provider.maxBytesPerSecond)}/s` : null,
+    provider.dailyQuotaBytes != null ? `${formatSize(provider.dailyQuotaBytes)} a day` : null,
+    provider.monthlyQuotaBytes != null ? `${formatSize(provider.monthlyQuotaBytes)} a month from day ${provider.quotaResetDay}` : null,
+    provider.windowQuotaBytes != null ? `${formatSize(provider.windowQuotaBytes)} per ${provider.quotaWindowHours} h` : null,
+  ].filter((fact): fact is string => fact !== null);
+  return [`${provider.host}:${provider.port}`, tls, login, `${provider.maxConnections} connections`, `priority ${provider.priority}`, `pipeline ${provider.pipelineDepth}`, ...limits].join(" · ");
 }
 
 /** One test step as a line: "✓ connect · 9.7 ms · 127.0.0.1:119". */

@@ -47,6 +47,7 @@ function Cards({ data }: { data: SettingsView }) {
     <>
       <ProvidersCard providers={data.providers} fields={data.providerFields} />
       <BudgetCard budget={data.budget} settings={groups.Connections} />
+      <SettingsCard title="Bandwidth" settings={groups.Bandwidth} />
       <SettingsCard title="Streaming" settings={groups.Streaming} />
       <SettingsCard title="Disk cache" settings={groups["Disk cache"]} />
       <SettingsCard title="Queue" settings={groups.Queue} />

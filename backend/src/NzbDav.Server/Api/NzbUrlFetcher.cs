@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Options;
 using NzbDav.Server.Configuration;
+using NzbDav.Usenet.Configuration;
 
 namespace NzbDav.Server.Api;
 
@@ -23,7 +24,7 @@ public sealed class NzbUrlFetcher(IHttpClientFactory httpClientFactory, IOptions
             if (!response.IsSuccessStatusCode)
                 return (null, "", $"URL Fetching failed; HTTP {(int)response.StatusCode}");
             if (response.Content.Headers.ContentLength > limit)
-                return (null, "", $"NZB is larger than {Configuration.ByteSize.Format(limit)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)");
+                return (null, "", $"NZB is larger than {ByteSize.Format(limit)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)");
             var fileName = response.Content.Headers.ContentDisposition?.FileNameStar
                 ?? response.Content.Headers.ContentDisposition?.FileName?.Trim('"')
                 ?? Path.GetFileName(url.AbsolutePath);
@@ -54,7 +55,7 @@ public sealed class NzbUrlFetcher(IHttpClientFactory httpClientFactory, IOptions
             while ((read = await stream.ReadAsync(chunk, cancellationToken)) > 0)
             {
                 if (buffer.Length + read > limit)
-                    throw new InvalidDataException($"NZB is larger than {Configuration.ByteSize.Format(limit)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)");
+                    throw new InvalidDataException($"NZB is larger than {ByteSize.Format(limit)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)");
                 buffer.Write(chunk, 0, read);
             }
 

@@ -1,3 +1,5 @@
+using NzbDav.Usenet.Configuration;
+
 namespace NzbDav.Server.Api;
 
 public sealed partial class SabApiHandler
@@ -8,7 +10,7 @@ public sealed partial class SabApiHandler
         if (file is null)
             return SabJson.Error("expects one parameter");
         if (file.Length > options.CurrentValue.MaxNzbBytes)
-            return SabJson.Error($"NZB is larger than {Configuration.ByteSize.Format(options.CurrentValue.MaxNzbBytes)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)", StatusCodes.Status413PayloadTooLarge);
+            return SabJson.Error($"NZB is larger than {ByteSize.Format(options.CurrentValue.MaxNzbBytes)}, the largest NZB allowed (Settings → SABnzbd → Largest NZB)", StatusCodes.Status413PayloadTooLarge);
         var bytes = new byte[file.Length];
         await using (var stream = file.OpenReadStream())
         {

@@ -1,3 +1,5 @@
+using NzbDav.Usenet.Configuration;
+
 namespace NzbDav.Server.Api;
 
 /// <summary>One SABnzbd API call: parameters from the query string and, for POSTs, the form.</summary>
@@ -25,7 +27,7 @@ public sealed class SabRequest
         var limit = maxNzbBytes + Hosting.HttpLimits.FormOverheadBytes;
         Hosting.HttpLimits.AllowRequestBody(request.HttpContext, limit);
         if (request.ContentLength > limit)
-            throw new SabRequestException(StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {Configuration.ByteSize.Format(limit)} (an NZB may have {Configuration.ByteSize.Format(maxNzbBytes)})");
+            throw new SabRequestException(StatusCodes.Status413PayloadTooLarge, $"The request body is larger than {ByteSize.Format(limit)} (an NZB may have {ByteSize.Format(maxNzbBytes)})");
         try
         {
             var form = await request.ReadFormAsync(cancellationToken);

@@ -67,6 +67,7 @@ public static class NzbDavServiceCollectionExtensions
         services.TryAddSingleton(static provider =>
             new GlobalOperationLimiter(provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue.LimiterOptions()));
         services.TryAddSingleton<Traffic.ProviderQuotas>();
+        services.TryAddSingleton<BandwidthLimiter>();
         services.TryAddSingleton(static provider => new UsenetClient(
             provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue,
             provider.GetRequiredService<INntpConnectionFactory>(),
@@ -74,7 +75,8 @@ public static class NzbDavServiceCollectionExtensions
             provider.GetRequiredService<TimeProvider>(),
             provider.GetRequiredService<ILogger<UsenetClient>>(),
             provider.GetService<UsenetMetrics>(),
-            provider.GetRequiredService<Traffic.ProviderQuotas>()));
+            provider.GetRequiredService<Traffic.ProviderQuotas>(),
+            provider.GetRequiredService<BandwidthLimiter>()));
         services.AddHostedService<UsenetReconfiguration>();
 
         return services;

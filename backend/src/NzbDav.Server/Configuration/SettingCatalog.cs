@@ -1,3 +1,5 @@
+using NzbDav.Usenet.Configuration;
+
 namespace NzbDav.Server.Configuration;
 
 /// <summary>What a setting's value is, for checking it and for the form that edits it.</summary>
@@ -46,6 +48,11 @@ public static partial class SettingCatalog
             "Most connections health checks may hold by borrowing idle capacity.", SettingType.Number, Nullable: true, Min: 0, Automatic: "the whole budget"),
         new("Usenet:BlockAccountAfterMs", "Connections", "Block accounts after (ms)",
             "Block accounts serve articles every other provider answered 430 for; with a value, also a read a player has waited on this long.", SettingType.Number, Nullable: true, Min: 100, Max: 600_000, Automatic: "only what is missing elsewhere"),
+
+        new("Usenet:Bandwidth:MaxBytesPerSecond", "Bandwidth", "Provider bandwidth cap (per second)",
+            "Most bytes per second all providers together may send; when it binds, playback goes before ingestion and health checks. A provider's own cap is in its settings.", SettingType.Bytes, Nullable: true, Min: 64 * 1024, Max: 100L * 1024 * MiB, Automatic: "no cap"),
+        new("Usenet:Bandwidth:Schedule", "Bandwidth", "Bandwidth schedule",
+            "Times of day with a rate of their own, in the server's time zone: 01:00-07:00=unlimited, 18:00-23:00=5 MiB. Outside them the cap above holds.", SettingType.Text, Nullable: true, Automatic: "the cap all day"),
 
         new("Streaming:ConnectionsPerStream", "Streaming", "Connections per stream",
             "Most connections one playing file fetches on at once.", SettingType.Number, Min: 1, Max: 500),

@@ -384,8 +384,21 @@ public sealed partial class StoredSettings(
         }
         catch (Exception error) when (error is ArgumentException or InvalidOperationException or FormatException)
         {
-            throw new SettingsRefusedException(error.Message);
+            throw new SettingsRefusedException(Labelled(error.Message));
         }
+    }
+
+    /// <summary>A refusal that names a setting by its key names it as the Settings page does too: "Bandwidth schedule (Usenet:Bandwidth:Schedule): …".</summary>
+    private static string Labelled(string message)
+    {
+        foreach (var definition in SettingCatalog.All)
+        {
+            if (message.StartsWith(definition.Key, StringComparison.Ordinal) && !message.StartsWith(definition.Label, StringComparison.Ordinal))
+            {
+                return $"{definition.Label} ({definition.Key}){message[definition.Key.Length..]}";
+            }
+        }
+        return message;
     }
 
     private int LowerListLength(string key)

@@ -1,11 +1,12 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
-using NzbDav.Data;
 using NzbDav.Data.Entities;
 using NzbDav.Data.Layout;
+using NzbDav.Data;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Health;
 using NzbDav.Server.Mount;
+using NzbDav.Usenet.Configuration;
 
 namespace NzbDav.Server.Queue;
 

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Globalization;
 using Microsoft.Extensions.Options;
-using NzbDav.Server.Configuration;
+using NzbDav.Usenet.Configuration;
 using NzbDav.Usenet.Metrics;
 using NzbDav.Usenet.Providers;
 using NzbDav.Usenet.Traffic;
@@ -42,6 +42,23 @@ public sealed class ProviderQuotas(IOptionsMonitor<UsenetOptions> usenet, TimePr
                 + $"{WindowStart(usage.Now, options.QuotaWindowHours).ToString("MMM d HH:00", CultureInfo.InvariantCulture)} UTC); it frees up as those hours pass";
         }
         return null;
+    }
+
+    /// <inheritdoc />
+    public long Headroom(string provider)
+    {
+        var options = Find(provider);
+        if (options is null)
+            return long.MaxValue;
+        var usage = Usage(options);
+        var left = long.MaxValue;
+        if (options.DailyQuotaBytes is { } daily)
+            left = Math.Min(left, daily - usage.Day);
+        if (options.MonthlyQuotaBytes is { } monthly)
+            left = Math.Min(left, monthly - usage.Month);
+        if (options.WindowQuotaBytes is { } window)
+            left = Math.Min(left, window - usage.Window);
+        return Math.Max(0, left);
     }
 
     /// <summary>What <paramref name="provider"/> (one with an allowance) sent today and in its month so far, by its quota's periods.</summary>

@@ -53,7 +53,11 @@ public sealed class ServedBody : IDisposable
     private readonly ActiveStreams _owner;
     private long _sent;
 
-    private readonly IReadAheadSource? _readAhead;
+    // Dropped when the body ends: the traffic ledger keeps ended bodies up to a minute, and a
+    // reference to the stream would keep its whole fetch state (and its buffers) alive that long.
+    private IReadAheadSource? _readAhead;
+    private long? _fetchedAtEnd;
+    private long? _sharedAtEnd;
 
     internal ServedBody(ActiveStreams owner, long id, string path, string? client, long from, long length, long fileSize, DateTimeOffset started, IReadAheadSource? readAhead, RequestTraffic? traffic)
     {
@@ -84,13 +88,13 @@ public sealed class ServedBody : IDisposable
     public DateTimeOffset Started { get; }
 
     /// <summary>Bytes fetched ahead of the reader and held for it now; null when the source cannot say (a decrypting stream).</summary>
-    public long? ReadAheadBytes => _readAhead?.BytesAhead;
+    public long? ReadAheadBytes => Volatile.Read(ref _readAhead)?.BytesAhead;
 
     /// <summary>Decoded bytes fetched from providers for this body so far; null when the source cannot say.</summary>
-    public long? FetchedBytes => _readAhead?.BytesFetched;
+    public long? FetchedBytes => Volatile.Read(ref _readAhead) is { } source ? source.BytesFetched : _fetchedAtEnd;
 
     /// <summary>Decoded bytes taken from the segment cache or another stream's fetch instead; null when the source cannot say.</summary>
-    public long? SharedBytes => _readAhead?.BytesShared;
+    public long? SharedBytes => Volatile.Read(ref _readAhead) is { } source ? source.BytesShared : _sharedAtEnd;
 
     /// <summary>Bytes of the body sent so far.</summary>
     public long Sent => Volatile.Read(ref _sent);
@@ -100,7 +104,16 @@ public sealed class ServedBody : IDisposable
 
     internal void Advance(int bytes) => Volatile.Write(ref _sent, _sent + bytes);
 
-    public void Dispose() => _owner.End(this);
+    public void Dispose()
+    {
+        if (Volatile.Read(ref _readAhead) is { } source)
+        {
+            _fetchedAtEnd = source.BytesFetched;
+            _sharedAtEnd = source.BytesShared;
+            Volatile.Write(ref _readAhead, null);
+        }
+        _owner.End(this);
+    }
 }
 
 /// <summary>One GET's traffic: its own account (what its streams read from providers), the client's User-Agent and who it was let in as.</summary>

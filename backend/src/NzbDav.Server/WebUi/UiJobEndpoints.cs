@@ -1,10 +1,11 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
-using NzbDav.Data;
 using NzbDav.Data.Entities;
+using NzbDav.Data;
 using NzbDav.Server.Api;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Queue;
+using NzbDav.Usenet.Configuration;
 
 namespace NzbDav.Server.WebUi;
 

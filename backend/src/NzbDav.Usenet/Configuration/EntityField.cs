@@ -16,6 +16,8 @@ public enum FieldKind
     Secret,
     /// <summary>A list of short texts (stored as <c>Key:0</c>, <c>Key:1</c>, …).</summary>
     List,
+    /// <summary>A byte count or none: typed as a size ("1.5 GiB"), carried as a number of bytes.</summary>
+    Bytes,
 }
 
 /// <summary>

@@ -294,3 +294,73 @@ public sealed class ListField<T>(string key, string jsonName, string label, Func
     private static string[] Items(IEnumerable<string> values) =>
         [.. values.Select(static v => v?.Trim() ?? "").Where(static v => v.Length > 0).Distinct(StringComparer.OrdinalIgnoreCase)];
 }
+
+/// <summary>
+/// A byte count or none (null), within <see cref="EntityField.Min"/> and <see cref="EntityField.Max"/>:
+/// a number of bytes in JSON, or a size as people type it ("1.5 GiB", <see cref="ByteSize"/>).
+/// </summary>
+public sealed class BytesField<T>(string key, string jsonName, string label, Func<T, long?> get, Func<T, long?, T> set)
+    : EntityField<T>(key, jsonName, label, FieldKind.Bytes)
+    where T : class
+{
+    public override object? ValueOf(T entity) => get(entity);
+
+    public override string? ProblemOf(T entity)
+    {
+        if (get(entity) is not { } value)
+        {
+            return Required ? "is required" : null;
+        }
+
+        if (value < Min || value > Max)
+        {
+            var range = Max is { } max
+                ? $"between {ByteSize.Format((long)(Min ?? 0))} and {ByteSize.Format((long)max)}"
+                : $"at least {ByteSize.Format((long)(Min ?? 0))}";
+            return $"must be {range}{(Required ? "" : ", or empty for none")}; {value.ToString("N0", CultureInfo.InvariantCulture)} bytes is not";
+        }
+
+        return null;
+    }
+
+    public override bool Same(T a, T b) => get(a) == get(b);
+
+    public override T Read(T entity, JsonElement value, out string? problem)
+    {
+        problem = null;
+        switch (value.ValueKind)
+        {
+            case JsonValueKind.Null or JsonValueKind.Undefined:
+                return set(entity, null);
+            case JsonValueKind.Number when value.TryGetInt64(out var bytes):
+                return set(entity, bytes);
+            case JsonValueKind.String when string.IsNullOrWhiteSpace(value.GetString()):
+                return set(entity, null);
+            case JsonValueKind.String:
+                if (ByteSize.TryParse(value.GetString()!, out var parsed, out var error))
+                {
+                    return set(entity, parsed);
+                }
+
+                problem = "must be a size: " + error;
+                return entity;
+            default:
+                problem = "must be a number of bytes or a size such as 1.5 GiB";
+                return entity;
+        }
+    }
+
+    public override void Write(T entity, IDictionary<string, string?> keys)
+    {
+        if (get(entity) is { } value)
+        {
+            keys[Key] = value.ToString(CultureInfo.InvariantCulture);
+        }
+        else
+        {
+            keys.Remove(Key);
+        }
+    }
+
+    public override T CopyFrom(T entity, T from) => set(entity, get(from));
+}

@@ -158,7 +158,7 @@ public sealed partial class FetchGroup
     {
         try
         {
-            worker.Lease = await _client.LeaseBlockAsync(null, _options.Account, _options.Kind, worker.AcquireCancellation.Token).ConfigureAwait(false);
+            worker.Lease = await _client.LeaseBlockAsync(null, _options.Account, _options.Kind, this, worker.AcquireCancellation.Token).ConfigureAwait(false);
         }
         catch (Exception error)
         {

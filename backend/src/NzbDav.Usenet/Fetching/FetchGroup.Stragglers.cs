@@ -258,7 +258,7 @@ public sealed partial class FetchGroup
     {
         try
         {
-            worker.Lease = await _client.LeaseRacerForAsync(worker.Avoid, _options.Account, worker.AcquireCancellation.Token).ConfigureAwait(false);
+            worker.Lease = await _client.LeaseRacerForAsync(worker.Avoid, _options.Account, this, worker.AcquireCancellation.Token).ConfigureAwait(false);
         }
         catch (Exception error)
         {

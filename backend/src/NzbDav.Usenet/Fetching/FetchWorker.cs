@@ -77,7 +77,7 @@ internal sealed class FetchWorker(TimeProvider time, long acquireStartedAt, IRea
     public string? ProviderName => Lease?.ProviderName;
 
     public bool HasCapacity =>
-        State == FetchWorkerState.Ready && InFlight < PipelineDepth && Lease!.Connection.IsUsable && !Lease.IsRetired;
+        State == FetchWorkerState.Ready && InFlight < PipelineDepth && Lease!.Connection.IsUsable && !Lease.IsRetired && (InFlight == 0 || !Lease.IsNearQuota);
 
     public void MarkProgress() => Volatile.Write(ref _lastProgressAt, Time.GetTimestamp());
 

@@ -38,6 +38,13 @@ public interface INntpConnection : IAsyncDisposable
         set { }
     }
 
+    /// <summary>Paces the session's socket reads (a bandwidth cap), set by a lease for its holder; null reads freely.</summary>
+    IReceiveThrottle? Throttle
+    {
+        get => null;
+        set { }
+    }
+
     /// <summary>STAT: true when the article exists (223), false on 430/423.</summary>
     Task<bool> StatAsync(string messageId, CancellationToken cancellationToken);
 

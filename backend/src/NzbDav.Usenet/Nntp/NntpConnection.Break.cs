@@ -79,7 +79,7 @@ public sealed partial class NntpConnection
     /// <summary>Breaks the session when the answer at the head of the line has sent nothing for a whole operation timeout.</summary>
     private void CheckProgress()
     {
-        if (Volatile.Read(ref _outstanding) == 0)
+        if (Volatile.Read(ref _outstanding) == 0 || Volatile.Read(ref _throttled) != 0)
         {
             return;
         }

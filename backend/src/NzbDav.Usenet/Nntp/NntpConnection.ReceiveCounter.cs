@@ -5,7 +5,8 @@ namespace NzbDav.Usenet.Nntp;
 public sealed partial class NntpConnection
 {
     /// <summary>
-    /// The session's transport as the pipe reader sees it: every read's byte count goes to the
+    /// The session's transport as the pipe reader sees it: every read waits for its turn under the
+    /// bandwidth caps (when the lease holding the session has any), and its byte count goes to the
     /// provider and to the account the session works for. Only reads pass through here (the send
     /// loop writes to the transport itself).
     /// </summary>
@@ -28,7 +29,24 @@ public sealed partial class NntpConnection
         [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
         public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
         {
-            var read = await inner.ReadAsync(buffer, cancellationToken).ConfigureAwait(false);
+            var throttle = owner.Throttle;
+            if (throttle is not null)
+            {
+                var turn = throttle.WaitAsync(cancellationToken);
+                if (!turn.IsCompletedSuccessfully)
+                {
+                    await owner.WaitTurnAsync(throttle, turn).ConfigureAwait(false);
+                }
+            }
+            var read = 0;
+            try
+            {
+                read = await inner.ReadAsync(buffer, cancellationToken).ConfigureAwait(false);
+            }
+            finally
+            {
+                throttle?.Received(read);
+            }
             if (read > 0)
             {
                 owner.CountReceived(read);

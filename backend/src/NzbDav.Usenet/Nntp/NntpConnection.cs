@@ -49,6 +49,9 @@ public sealed partial class NntpConnection : INntpConnection
     private long _lastProgressAt;
     private int _outstanding;
     private Traffic.TrafficAccount? _account;
+    private IReceiveThrottle? _throttle;
+    // Non-zero while the receive loop waits for its turn under a bandwidth cap: not the provider's silence.
+    private int _throttled;
     // The account's counter for this provider, looked up once per account change, not per read.
     private (Traffic.TrafficAccount Account, System.Runtime.CompilerServices.StrongBox<long> Counter)? _accountCounter;
 
@@ -90,6 +93,13 @@ public sealed partial class NntpConnection : INntpConnection
     {
         get => Volatile.Read(ref _account);
         set => Volatile.Write(ref _account, value);
+    }
+
+    /// <inheritdoc />
+    public IReceiveThrottle? Throttle
+    {
+        get => Volatile.Read(ref _throttle);
+        set => Volatile.Write(ref _throttle, value);
     }
 
     /// <summary>One socket read's bytes: to the provider's total and to the account the session works for now.</summary>
@@ -179,6 +189,30 @@ public sealed partial class NntpConnection : INntpConnection
     }
 
     private void MarkProgress() => Volatile.Write(ref _lastProgressAt, _time.GetTimestamp());
+
+    /// <summary>
+    /// Waits for the read's turn under a bandwidth cap. Meanwhile the watchdog does not count the
+    /// silence (the provider is not the one holding back), and the wait ends as progress. A wait
+    /// that fails settles what it had reserved.
+    /// </summary>
+    private async ValueTask WaitTurnAsync(IReceiveThrottle throttle, ValueTask turn)
+    {
+        Volatile.Write(ref _throttled, 1);
+        try
+        {
+            await turn.ConfigureAwait(false);
+        }
+        catch
+        {
+            throttle.Received(0);
+            throw;
+        }
+        finally
+        {
+            MarkProgress();
+            Volatile.Write(ref _throttled, 0);
+        }
+    }
 
     private void ThrowIfBroken()
     {

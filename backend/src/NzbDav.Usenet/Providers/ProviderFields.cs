@@ -80,6 +80,42 @@ public static class ProviderFields
             Min = 1,
             Max = 64,
         },
+        new BytesField<UsenetProviderOptions>(
+            nameof(UsenetProviderOptions.MaxBytesPerSecond), "maxBytesPerSecond", "Max speed (per second)", static p => p.MaxBytesPerSecond, static (p, v) => p with { MaxBytesPerSecond = v })
+        {
+            Min = Limiting.BandwidthSchedule.MinimumRate,
+            Max = 100L * 1024 * 1024 * 1024,
+            Help = "This provider's own cap, under the global one (Settings → Bandwidth). Empty: none.",
+        },
+        new BytesField<UsenetProviderOptions>(
+            nameof(UsenetProviderOptions.DailyQuotaBytes), "dailyQuotaBytes", "Daily allowance", static p => p.DailyQuotaBytes, static (p, v) => p with { DailyQuotaBytes = v })
+        {
+            Min = 1,
+            Help = "Bytes it may send per day (UTC); at it the provider is passed over until midnight UTC. Empty: none.",
+        },
+        new BytesField<UsenetProviderOptions>(
+            nameof(UsenetProviderOptions.MonthlyQuotaBytes), "monthlyQuotaBytes", "Monthly allowance", static p => p.MonthlyQuotaBytes, static (p, v) => p with { MonthlyQuotaBytes = v })
+        {
+            Min = 1,
+            Help = "Bytes it may send per month, from the reset day. Empty: none.",
+        },
+        new IntegerField<UsenetProviderOptions>(nameof(UsenetProviderOptions.QuotaResetDay), "quotaResetDay", "Month starts on day", static p => p.QuotaResetDay, static (p, v) => p with { QuotaResetDay = v })
+        {
+            Min = 1,
+            Max = 28,
+            Help = "The day of the month the monthly allowance starts again (00:00 UTC).",
+        },
+        new BytesField<UsenetProviderOptions>(
+            nameof(UsenetProviderOptions.WindowQuotaBytes), "windowQuotaBytes", "Allowance per window", static p => p.WindowQuotaBytes, static (p, v) => p with { WindowQuotaBytes = v })
+        {
+            Min = 1,
+            Help = "Never more than this in the last window of hours below. Empty: none.",
+        },
+        new IntegerField<UsenetProviderOptions>(nameof(UsenetProviderOptions.QuotaWindowHours), "quotaWindowHours", "Window (hours)", static p => p.QuotaWindowHours, static (p, v) => p with { QuotaWindowHours = v })
+        {
+            Min = 1,
+            Max = 8760,
+        },
         new BooleanField<UsenetProviderOptions>(nameof(UsenetProviderOptions.Enabled), "enabled", "Enabled", static p => p.Enabled, static (p, v) => p with { Enabled = v })
         {
         });

@@ -21,31 +21,7 @@ internal static class ProviderValidation
             throw new ArgumentException($"OperationTimeout and IdleTimeout of provider '{provider.Name}' must be positive.");
         }
 
-        if (provider.DailyQuotaBytes is <= 0)
-        {
-            throw new ArgumentException($"DailyQuotaBytes of provider '{provider.Name}' is {provider.DailyQuotaBytes}; an allowance must be above 0 (leave it empty for none).");
-        }
-
-        if (provider.MonthlyQuotaBytes is <= 0)
-        {
-            throw new ArgumentException($"MonthlyQuotaBytes of provider '{provider.Name}' is {provider.MonthlyQuotaBytes}; an allowance must be above 0 (leave it empty for none).");
-        }
-
-        if (provider.WindowQuotaBytes is <= 0)
-        {
-            throw new ArgumentException($"WindowQuotaBytes of provider '{provider.Name}' is {provider.WindowQuotaBytes}; an allowance must be above 0 (leave it empty for none).");
-        }
-
-        if (provider.QuotaWindowHours is < 1 or > 8760)
-        {
-            throw new ArgumentException($"QuotaWindowHours of provider '{provider.Name}' is {provider.QuotaWindowHours}; it must be from 1 to 8760 hours.");
-        }
-
-        if (provider.QuotaResetDay is < 1 or > 28)
-        {
-            throw new ArgumentException($"QuotaResetDay of provider '{provider.Name}' is {provider.QuotaResetDay}; it must be a day from 1 to 28.");
-        }
-
+        // The allowances, their periods and the speed cap are fields of ProviderFields: checked above.
         if (provider.CloseTimeout < TimeSpan.Zero)
         {
             throw new ArgumentException($"CloseTimeout of provider '{provider.Name}' is {provider.CloseTimeout}; it cannot be negative.");

@@ -42,7 +42,8 @@ public sealed class UsenetClient : IAsyncDisposable
         TimeProvider timeProvider,
         ILogger<UsenetClient> logger,
         UsenetMetrics? metrics = null,
-        IProviderQuotas? quotas = null)
+        IProviderQuotas? quotas = null,
+        BandwidthLimiter? bandwidth = null)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(connectionFactory);
@@ -56,6 +57,8 @@ public sealed class UsenetClient : IAsyncDisposable
         _logger = logger;
         _metrics = metrics;
         Quotas = quotas;
+        Bandwidth = bandwidth;
+        bandwidth?.Apply(options);
         _options = options;
         _providers = new ProviderSet(options.Providers.Where(p => p.Enabled).Select(CreateEndpoint));
         metrics?.Attach(this);
@@ -93,6 +96,9 @@ public sealed class UsenetClient : IAsyncDisposable
 
     /// <summary>The providers' byte allowances, checked before each lease and each article (null: none).</summary>
     public IProviderQuotas? Quotas { get; }
+
+    /// <summary>The bandwidth caps every lease's session reads under (null: none).</summary>
+    public BandwidthLimiter? Bandwidth { get; }
 
     /// <summary>Who the bytes read from providers were for: one account per consumer, sessions add to the one their lease names.</summary>
     public TrafficAccounts Traffic { get; } = new();
@@ -165,7 +171,7 @@ public sealed class UsenetClient : IAsyncDisposable
         try
         {
             var (endpoint, lease) = await LeaseBestAsync(avoid, block: false, cancellationToken).ConfigureAwait(false);
-            return new UsenetLease(endpoint, permit, lease, account ?? Traffic.For(kind), Quotas);
+            return new UsenetLease(endpoint, permit, lease, account ?? Traffic.For(kind), Quotas, Bandwidth?.Ticket(endpoint.Name, kind, requester));
         }
         catch
         {
@@ -183,7 +189,7 @@ public sealed class UsenetClient : IAsyncDisposable
     /// given back as soon as its race is over. Null when no backup has a session free now.
     /// </summary>
     public async ValueTask<UsenetLease?> TryLeaseRacerAsync(IReadOnlyList<string>? avoid, CancellationToken cancellationToken) =>
-        await LeaseRacerForAsync(avoid, null, cancellationToken).ConfigureAwait(false);
+        await LeaseRacerForAsync(avoid, null, null, cancellationToken).ConfigureAwait(false);
 
     /// <summary>
     /// A session on a block account not in <paramref name="avoid"/>, for an article nothing else
@@ -193,14 +199,14 @@ public sealed class UsenetClient : IAsyncDisposable
     /// every block account is busy.
     /// </summary>
     /// <exception cref="NoProviderAvailableException">No block account not avoided is usable (none, cooling off, at its quota, failed to connect).</exception>
-    internal async ValueTask<UsenetLease> LeaseBlockAsync(IReadOnlyList<string>? avoid, TrafficAccount? account, OperationKind kind, CancellationToken cancellationToken)
+    internal async ValueTask<UsenetLease> LeaseBlockAsync(IReadOnlyList<string>? avoid, TrafficAccount? account, OperationKind kind, object? requester, CancellationToken cancellationToken)
     {
         var (endpoint, lease) = await LeaseBestAsync(avoid, block: true, cancellationToken).ConfigureAwait(false);
-        return new UsenetLease(endpoint, default, lease, account ?? Traffic.For(kind), Quotas);
+        return new UsenetLease(endpoint, default, lease, account ?? Traffic.For(kind), Quotas, Bandwidth?.Ticket(endpoint.Name, kind, requester));
     }
 
     /// <summary>As above, the race's bytes counted for <paramref name="account"/> (the streaming account when null).</summary>
-    internal async ValueTask<UsenetLease?> LeaseRacerForAsync(IReadOnlyList<string>? avoid, TrafficAccount? account, CancellationToken cancellationToken)
+    internal async ValueTask<UsenetLease?> LeaseRacerForAsync(IReadOnlyList<string>? avoid, TrafficAccount? account, object? requester, CancellationToken cancellationToken)
     {
         foreach (var endpoint in Providers.Endpoints)
         {
@@ -242,7 +248,7 @@ public sealed class UsenetClient : IAsyncDisposable
             }
 
             endpoint.Breaker.OnSuccess();
-            return new UsenetLease(endpoint, default, lease, account ?? Traffic.For(OperationKind.Streaming), Quotas);
+            return new UsenetLease(endpoint, default, lease, account ?? Traffic.For(OperationKind.Streaming), Quotas, Bandwidth?.Ticket(endpoint.Name, OperationKind.Streaming, requester));
         }
 
         return null;
@@ -339,6 +345,7 @@ public sealed class UsenetClient : IAsyncDisposable
             retired.AddRange(current.Endpoints.Where(e => !next.Contains(e)));
             Volatile.Write(ref _providers, new ProviderSet(next));
             Volatile.Write(ref _options, options);
+            Bandwidth?.Apply(options);
             var shares = options.LimiterOptions();
             if (shares != _limiter.Options)
             {

@@ -17,7 +17,7 @@ public sealed class UsenetLease : IAsyncDisposable
     private readonly Traffic.IProviderQuotas? _quotas;
     private int _disposed;
 
-    internal UsenetLease(ProviderEndpoint endpoint, LimiterPermit permit, ConnectionLease lease, Traffic.TrafficAccount? account, Traffic.IProviderQuotas? quotas = null)
+    internal UsenetLease(ProviderEndpoint endpoint, LimiterPermit permit, ConnectionLease lease, Traffic.TrafficAccount? account, Traffic.IProviderQuotas? quotas = null, IReceiveThrottle? throttle = null)
     {
         _endpoint = endpoint;
         _quotas = quotas;
@@ -25,6 +25,7 @@ public sealed class UsenetLease : IAsyncDisposable
         _lease = lease;
         // Everything the session reads while leased is this holder's traffic.
         lease.Connection.Account = account;
+        lease.Connection.Throttle = throttle;
     }
 
     /// <summary>The leased session.</summary>
@@ -45,6 +46,16 @@ public sealed class UsenetLease : IAsyncDisposable
     /// article is sent on the session.
     /// </summary>
     public bool IsRetired => _endpoint.IsRetired || _quotas?.Exhausted(_endpoint.Name) is not null;
+
+    /// <summary>
+    /// The provider is close to an allowance: less is left than every session of it could have
+    /// asked for with full pipelines (an article counted as 1 MiB). Then each session has one
+    /// article out at a time, so the provider sends at most one article per session beyond it.
+    /// </summary>
+    public bool IsNearQuota =>
+        _quotas is { } quotas && quotas.Headroom(_endpoint.Name) < (long)_endpoint.Options.MaxConnections * Math.Max(1, _endpoint.Options.PipelineDepth) * NearQuotaArticleBytes;
+
+    private const long NearQuotaArticleBytes = 1024 * 1024;
 
     /// <summary>Returns the session, then the permit. Idempotent.</summary>
     public async ValueTask DisposeAsync()
@@ -69,6 +80,7 @@ public sealed class UsenetLease : IAsyncDisposable
         }
 
         _lease.Connection.Account = null;
+        _lease.Connection.Throttle = null;
         try
         {
             await _lease.DisposeAsync().ConfigureAwait(false);

@@ -17,6 +17,9 @@ public sealed class UsenetOptions
     /// <summary>The limiter options these providers and shares call for.</summary>
     public LimiterOptions LimiterOptions() => Limiter.For(Limiting.LimiterOptions.BudgetOf(Providers.Where(p => p.Enabled)));
 
+    /// <summary>The cap on what all providers together send, and its schedule.</summary>
+    public BandwidthOptions Bandwidth { get; init; } = new();
+
     /// <summary>Tries per provider for one article when connections break or time out.</summary>
     public int MaxAttemptsPerProvider { get; init; } = 2;
 
@@ -65,6 +68,9 @@ public sealed class UsenetOptions
         {
             throw new ArgumentException($"Usenet:{nameof(BlockAccountAfterMs)} is {BlockAccountAfterMs}; it must be empty (block accounts only for articles missing everywhere else) or between 100 and 600,000 ms.");
         }
+
+        ArgumentNullException.ThrowIfNull(Bandwidth, nameof(Bandwidth));
+        Bandwidth.Parse();
 
         ArgumentNullException.ThrowIfNull(Limiter, nameof(Limiter));
         try

@@ -47,4 +47,7 @@ public sealed record UsenetProviderOptions
 
     /// <summary>The rolling allowance's window in whole hours (1–8,760), counted back from the current hour.</summary>
     public int QuotaWindowHours { get; init; } = 24;
+
+    /// <summary>Bytes per second this provider may send (its own cap, under the global one); null: none.</summary>
+    public long? MaxBytesPerSecond { get; init; }
 }

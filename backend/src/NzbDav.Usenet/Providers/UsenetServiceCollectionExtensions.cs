@@ -25,6 +25,7 @@ public static class UsenetServiceCollectionExtensions
         services.TryAddSingleton<INntpConnectionFactory, NntpConnectionFactory>();
         services.TryAddSingleton(options.LimiterOptions());
         services.TryAddSingleton(static provider => new GlobalOperationLimiter(provider.GetRequiredService<LimiterOptions>()));
+        services.TryAddSingleton<BandwidthLimiter>();
         services.TryAddSingleton<UsenetClient>();
         return services;
     }

@@ -9,4 +9,7 @@ public interface IProviderQuotas
 {
     /// <summary>Why <paramref name="provider"/> takes no more work now ("daily quota of 1 GB reached; resets …"), or null while it may.</summary>
     string? Exhausted(string provider);
+
+    /// <summary>Bytes <paramref name="provider"/> may still send before its nearest allowance is reached (<see cref="long.MaxValue"/> without one).</summary>
+    long Headroom(string provider) => long.MaxValue;
 }

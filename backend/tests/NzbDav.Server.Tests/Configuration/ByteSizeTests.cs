@@ -1,4 +1,4 @@
-using NzbDav.Server.Configuration;
+using NzbDav.Usenet.Configuration;
 
 namespace NzbDav.Server.Tests.Configuration;
 

@@ -80,11 +80,11 @@ public sealed class ProviderQuotasTests(ITestOutputHelper output)
     }
 
     [Theory]
-    [InlineData("WindowQuotaBytes=0", "WindowQuotaBytes of provider 'mock' is 0; an allowance must be above 0")]
-    [InlineData("QuotaWindowHours=0", "QuotaWindowHours of provider 'mock' is 0; it must be from 1 to 8760 hours")]
-    [InlineData("DailyQuotaBytes=0", "DailyQuotaBytes of provider 'mock' is 0; an allowance must be above 0")]
-    [InlineData("MonthlyQuotaBytes=-5", "MonthlyQuotaBytes of provider 'mock' is -5; an allowance must be above 0")]
-    [InlineData("QuotaResetDay=31", "QuotaResetDay of provider 'mock' is 31; it must be a day from 1 to 28")]
+    [InlineData("WindowQuotaBytes=0", "WindowQuotaBytes of provider 'mock' must be at least 1 B, or empty for none; 0 bytes is not")]
+    [InlineData("QuotaWindowHours=0", "QuotaWindowHours of provider 'mock' must be between 1 and 8760; 0 is not")]
+    [InlineData("DailyQuotaBytes=0", "DailyQuotaBytes of provider 'mock' must be at least 1 B, or empty for none; 0 bytes is not")]
+    [InlineData("MonthlyQuotaBytes=-5", "MonthlyQuotaBytes of provider 'mock' must be at least 1 B, or empty for none; -5 bytes is not")]
+    [InlineData("QuotaResetDay=31", "QuotaResetDay of provider 'mock' must be between 1 and 28; 31 is not")]
     public void Allowances_at_the_edge_are_refused_naming_the_setting(string setting, string reason)
     {
         var (key, value) = (setting.Split('=')[0], long.Parse(setting.Split('=')[1], System.Globalization.CultureInfo.InvariantCulture));
@@ -151,6 +151,51 @@ public sealed class ProviderQuotasTests(ITestOutputHelper output)
             Assert.True(failed is HttpRequestException or IOException, failed.ToString());
             Assert.Equal(before, capped.Server.Stats.GetCommandCount(MockCommandKind.Body));
         }
+    }
+
+    [Fact]
+    [SlowTest("plays 2 GB through WebDAV over loopback")]
+    public async Task A_provider_capped_at_1_GB_sends_at_most_one_article_per_session_beyond_it_with_full_pipelines_while_2_GB_play_on_from_the_next()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        using var data = new TempDirectory();
+        var token = "quota-gb-" + Guid.NewGuid().ToString("N");
+        await using var capped = new Twin(token);
+        await capped.InitializeAsync();
+        await using var spare = new Twin(token);
+        await spare.InitializeAsync();
+        const long Allowance = 1_000_000_000;
+        const int Segment = 768 * 1024;
+        const int Sessions = 8;
+        var film = capped.Store.AddGeneratedFile("Big.2026.mkv", 2_000_000_000, Segment);
+        spare.Store.AddGeneratedFile("Big.2026.mkv", 2_000_000_000, Segment);
+
+        await using var host = await IngestionHost.StartAsync(data.Path, capped.Port, ct, null,
+            "--Usenet:Providers:0:DailyQuotaBytes=" + Allowance, "--Usenet:Providers:0:MaxConnections=" + Sessions,
+            "--Usenet:Providers:1:Name=spare", "--Usenet:Providers:1:Host=127.0.0.1", "--Usenet:Providers:1:Port=" + spare.Port,
+            "--Usenet:Providers:1:UseTls=false", "--Usenet:Providers:1:MaxConnections=8", "--Usenet:Providers:1:Priority=1");
+        var folder = (await host.AddAndWaitAsync(capped.Nzb("Big.2026", film), "Big.2026.nzb", ct)).GetProperty("name").GetString()!;
+        using (var played = await host.GetAsync(folder, film.Name, ct))
+        {
+            Assert.Equal(HttpStatusCode.OK, played.StatusCode);
+            await using var body = await played.Content.ReadAsStreamAsync(ct);
+            var buffer = new byte[1024 * 1024];
+            long offset = 0;
+            int read;
+            while ((read = await body.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, ct)) > 0)
+            {
+                Assert.True(buffer.AsSpan(0, read).SequenceEqual(film.ReadExpected(offset, read)), $"wrong bytes at {offset:N0}");
+                offset += read;
+            }
+            Assert.Equal(film.Size, offset);
+        }
+        await host.StopAndWaitForProviderAsync(capped.Server, ct);
+
+        var sent = capped.Server.Stats.BytesSent;
+        var article = film.Articles.Max(a => a.EncodedSize);
+        output.WriteLine($"capped at {Allowance:N0}: sent {sent:N0} ({sent - Allowance:N0} beyond, {(double)(sent - Allowance) / article:F2} articles of {article:N0} bytes; {Sessions} sessions, pipeline depth 4); spare sent {spare.Server.Stats.BytesSent:N0}");
+        Assert.InRange(sent, Allowance, Allowance + (Sessions * article));
+        Assert.True(spare.Server.Stats.BytesSent > film.Size - Allowance);
     }
 
     private sealed class Twin(string token) : MockProviderFixture(new MockNntpOptions { Seed = 23, MessageIdToken = token });

@@ -5,10 +5,30 @@ import { roleLabel } from "../../lib/providers";
 import { TestedEntityList, type EntityLayout } from "./TestedEntityList";
 
 const layout: EntityLayout = {
-  fields: ["name", "host", "port", "user", "password", "maxConnections", "role", "priority", "pipelineDepth"],
+  fields: [
+    "name",
+    "host",
+    "port",
+    "user",
+    "password",
+    "maxConnections",
+    "role",
+    "priority",
+    "pipelineDepth",
+    "maxBytesPerSecond",
+    "dailyQuotaBytes",
+    "monthlyQuotaBytes",
+    "quotaResetDay",
+    "windowQuotaBytes",
+    "quotaWindowHours",
+  ],
   toggles: ["useTls", "allowUntrustedCertificate", "enabled"],
   presentation: {
     host: { placeholder: "news.example.com" },
+    maxBytesPerSecond: { placeholder: "none, e.g. 20 MiB" },
+    dailyQuotaBytes: { placeholder: "none, e.g. 50 GiB" },
+    monthlyQuotaBytes: { placeholder: "none, e.g. 1 TiB" },
+    windowQuotaBytes: { placeholder: "none" },
     // Without TLS there is no certificate to trust or not.
     allowUntrustedCertificate: { disabled: (values) => values.useTls !== true },
   },

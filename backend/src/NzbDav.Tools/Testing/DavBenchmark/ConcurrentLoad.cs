@@ -12,7 +12,15 @@ namespace NzbDav.Tools.Testing.DavBenchmark;
 internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavBenchmarkOptions options, ILogger logger)
 {
     /// <summary>Plays stream i on <c>files[i % files.Count]</c>: one file for all, or one each.</summary>
-    public async Task<ConcurrentLoadResult> RunAsync(IReadOnlyList<BenchmarkFile> files, CancellationToken cancellationToken)
+    public async Task<ConcurrentLoadResult> RunAsync(IReadOnlyList<BenchmarkFile> files, CancellationToken cancellationToken) =>
+        await RunAsync(files, [], null, cancellationToken);
+
+    /// <summary>
+    /// As above, with a greedy stream on each of <paramref name="greedy"/> (reading as fast as the
+    /// server sends, from the start again at the end) and the provider's byte count
+    /// (<paramref name="providerBytes"/>) sampled every second while all of them run.
+    /// </summary>
+    public async Task<ConcurrentLoadResult> RunAsync(IReadOnlyList<BenchmarkFile> files, IReadOnlyList<BenchmarkFile> greedy, Func<long>? providerBytes, CancellationToken cancellationToken)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var allStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -33,9 +41,11 @@ internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavB
             .Select((times, i) => PlayAsync(played[i], new Playback(bytesPerSecond, times, Started, stop.Token), stop, cancellationToken))
             .ToArray();
         var playing = Task.WhenAll(streams);
+        var downloading = Task.WhenAll(greedy.Select(file => GreedyAsync(file, stop, cancellationToken)));
 
         // A stream that fails before its first block ends the wait too; its error surfaces below.
         await Task.WhenAny(allStarted.Task, playing);
+        var sampling = providerBytes is null ? Task.FromResult(new List<(double, long)>()) : SampleAsync(providerBytes, stop.Token);
         logger.LogInformation("{Streams} streams playing at {Mbps} Mbit/s; scanning the library", options.Streams, options.StreamMbps);
         var scanResult = await scan.RunAsync(cancellationToken);
         var remaining = TimeSpan.FromSeconds(options.StreamSeconds) - Stopwatch.GetElapsedTime(started);
@@ -43,6 +53,8 @@ internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavB
             await Task.WhenAny(Task.Delay(remaining, cancellationToken), playing);
         await stop.CancelAsync();
         var results = await playing;
+        var greedyBytes = await downloading;
+        var samples = await sampling;
         var elapsed = Stopwatch.GetElapsedTime(started);
 
         var later = blockTimes.SelectMany(t => t.Skip(1)).ToList();
@@ -60,7 +72,48 @@ internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavB
             HeaderReads = scanResult.HeaderReads,
             HeaderBytes = scanResult.HeaderBytes,
             ScanElapsed = scanResult.Elapsed,
+            GreedyStreams = greedy.Count,
+            GreedyBytes = greedyBytes.Sum(),
+            ProviderRate = ProviderRateResult.From(samples),
         };
+    }
+
+    private async Task<long> GreedyAsync(BenchmarkFile file, CancellationTokenSource stop, CancellationToken cancellationToken)
+    {
+        await Task.Yield();
+        long total = 0;
+        try
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                var measured = await reader.ReadAsync(file.Path, file.Expected, 0, file.Size, ranged: false, new Playback(0, [], static () => { }, stop.Token), cancellationToken);
+                total += measured.Bytes;
+            }
+        }
+        catch
+        {
+            await stop.CancelAsync();
+            throw;
+        }
+        return total;
+    }
+
+    /// <summary>The provider's byte count now and then every second until the phase stops.</summary>
+    private static async Task<List<(double Seconds, long Bytes)>> SampleAsync(Func<long> providerBytes, CancellationToken stop)
+    {
+        var started = Stopwatch.GetTimestamp();
+        var samples = new List<(double, long)> { (0, providerBytes()) };
+        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+        try
+        {
+            while (await timer.WaitForNextTickAsync(stop))
+                samples.Add((Stopwatch.GetElapsedTime(started).TotalSeconds, providerBytes()));
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            // The phase is over.
+        }
+        return samples;
     }
 
     private async Task<GetMeasurement> PlayAsync(BenchmarkFile file, Playback playback, CancellationTokenSource stop, CancellationToken cancellationToken)

@@ -42,6 +42,15 @@ public sealed record ConcurrentLoadResult
     /// <summary>The <c>--hostile-connections</c> held through the phase, when there were any.</summary>
     public HostileConnectionsResult? Hostile { get; init; }
 
+    /// <summary>Streams that read as fast as the server sent (<c>--greedy-streams</c>).</summary>
+    public int GreedyStreams { get; init; }
+
+    /// <summary>Body bytes the greedy streams received.</summary>
+    public long GreedyBytes { get; init; }
+
+    /// <summary>The provider's rate, sampled every second through the phase (with greedy streams).</summary>
+    public ProviderRateResult? ProviderRate { get; init; }
+
     /// <summary>From the scan's first request to its last answer.</summary>
     public required TimeSpan ScanElapsed { get; init; }
 }

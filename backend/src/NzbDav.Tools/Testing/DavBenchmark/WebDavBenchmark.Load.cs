@@ -5,6 +5,7 @@ internal sealed partial class WebDavBenchmark
 {
     private const string LibraryJob = "library";
     private const string StreamsJob = "streams";
+    private const string GreedyJob = "greedy";
 
     private async Task<ConcurrentLoadResult> LoadAsync(
         BenchmarkHost host, DavReader reader, BenchmarkFile streamed, byte[] libraryNzb, long librarySize, MockBenchmarkServer mock, CancellationToken cancellationToken)
@@ -33,9 +34,24 @@ internal sealed partial class WebDavBenchmark
             _logger.LogInformation("{Files} files of {Size:N0} bytes ingested, one per stream", played.Count, streamed.Size);
         }
 
+        IReadOnlyList<BenchmarkFile> greedy = [];
+        if (options.GreedyStreams > 0)
+        {
+            var folder = await host.WaitForCompletedAsync(await host.AddFileAsync(mock.AddFiles(GreedyJob, options.GreedyStreams, streamed.Size), GreedyJob + ".nzb", cancellationToken), cancellationToken);
+            greedy = [.. Enumerable.Range(1, options.GreedyStreams)
+                .Select(i => $"{GreedyJob}-{i:D3}.bin")
+                .Select(name => new BenchmarkFile(folder + name, streamed.Size, mock.ExpectedFor(name)))];
+            _logger.LogInformation("{Files} files of {Size:N0} bytes ingested for the greedy streams", greedy.Count, streamed.Size);
+        }
+
         var sentBefore = mock.Report().BytesSent;
-        var result = await new ConcurrentLoad(reader, scan, options, _logger).RunAsync(played, cancellationToken);
+        var result = await new ConcurrentLoad(reader, scan, options, _logger).RunAsync(played, greedy, greedy.Count > 0 ? () => mock.Report().BytesSent : null, cancellationToken);
         result = result with { ProviderBytes = mock.Report().BytesSent - sentBefore, Hostile = hostile is null ? null : await hostile.StopAsync() };
+        if (result.ProviderRate is { } rate)
+        {
+            _logger.LogInformation("Provider rate over {Seconds:F0} s with {Greedy} greedy streams: {Average:F1} MB/s (seconds from {Slowest:F1} to {Fastest:F1} MB/s)",
+                rate.Seconds, result.GreedyStreams, rate.AverageBytesPerSecond / 1e6, rate.SlowestSecond / 1e6, rate.FastestSecond / 1e6);
+        }
         if (result.Hostile is { } held)
             _logger.LogInformation("Hostile connections: {Cut} of {Slow} slow-header ones cut by the server, {Held} of {Idle} idle ones still held", held.SlowCut, held.Slow, held.IdleHeld, held.Idle);
         _logger.LogInformation(

@@ -39,6 +39,9 @@ public static class WebDavBenchmarkArguments
                                    image keeps under /config/cache (default 0: none)
               --distinct-files     each stream plays a file of its own (a job of N files of --size MiB)
                                    instead of all of them playing the benchmark file
+              --greedy-streams=N   N more streams read as fast as the server sends, each a file of its own,
+                                   through the concurrent phase; the provider's rate is reported per second
+                                   (with --Usenet:Bandwidth:MaxBytesPerSecond=..., the cap's test) (default 0)
               --hostile-connections=N sockets held open through the concurrent phase: half idle, half
                                    sending a request header one byte every 300 ms (default 0)
               Streams held (instead of the phases above; the server runs as a child process):
@@ -115,6 +118,7 @@ public static class WebDavBenchmarkArguments
         var result = defaults with
         {
             DistinctFiles = distinct,
+            GreedyStreams = Get("--greedy-streams", defaults.GreedyStreams),
             RestartBetweenScans = restart,
             PlayBetweenScansMiB = Get("--play-between-scans-mib", defaults.PlayBetweenScansMiB),
             DiskCacheMiB = Get("--disk-cache-mib", defaults.DiskCacheMiB),
@@ -148,6 +152,7 @@ public static class WebDavBenchmarkArguments
     private static (int Min, int Max)? Limits(string name) => name switch
     {
         "--streams" => (0, 64),
+        "--greedy-streams" => (0, 64),
         "--stream-mbps" => (0, 100_000),
         "--stream-seconds" => (0, 3600),
         "--propfinds" => (0, 1_000_000),

@@ -62,6 +62,12 @@ public sealed record WebDavBenchmarkOptions
     public bool DistinctFiles { get; init; }
 
     /// <summary>
+    /// Streams that read as fast as the server sends, each on a file of its own, beside the paced
+    /// ones through the concurrent phase (a bandwidth cap's test: four downloads and a player).
+    /// </summary>
+    public int GreedyStreams { get; init; }
+
+    /// <summary>
     /// When above 0, the run is the streams-held search instead of the phases above: how many
     /// streams of this many MB/s (10^6 bytes), each on a file of its own, the server holds.
     /// </summary>

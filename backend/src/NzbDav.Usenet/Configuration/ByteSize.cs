@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 
-namespace NzbDav.Server.Configuration;
+namespace NzbDav.Usenet.Configuration;
 
 /// <summary>
 /// Byte counts as people type and read them: <c>67108864</c>, <c>64 MiB</c>, <c>64MB</c>, <c>64m</c>,

@@ -123,9 +123,13 @@ public sealed partial class FetchGroup
             // The newest attempt decides: an older one is later still.
             var current = state.Attempts[^1];
             since = current.StartedAt;
-            due = Math.Min(
-                current.StartedAt + Math.Min(StragglerDelayTicks(), _maximumRaceDelayTicks),
-                Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks());
+            var silentDue = Math.Max(current.StartedAt, current.Worker.LastProgressAt) + SilenceDelayTicks();
+            // Under a bandwidth cap that binds, answers are slow by our own pacing: only silence
+            // means a stall. A race then would only fetch the article twice under the same cap, and
+            // the loser's connection, broken, would throw away what was already on its way.
+            due = _client.Bandwidth?.IsBinding == true
+                ? silentDue
+                : Math.Min(current.StartedAt + Math.Min(StragglerDelayTicks(), _maximumRaceDelayTicks), silentDue);
         }
         if (now < due)
         {

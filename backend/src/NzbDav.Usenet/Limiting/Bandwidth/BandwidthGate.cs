@@ -34,6 +34,7 @@ internal sealed class BandwidthGate : IDisposable
     private bool _armed;
     private bool _disposed;
     private long _grantsWaited;
+    private long _lastQueuedAt = long.MinValue;
 
     public BandwidthGate(TimeProvider time)
     {
@@ -47,6 +48,10 @@ internal sealed class BandwidthGate : IDisposable
 
     /// <summary>Reads queued now.</summary>
     public int Waiting => Volatile.Read(ref _waiting);
+
+    /// <summary>Whether a read had to queue within the last second: the cap binds, and reads are slow because of it.</summary>
+    public bool IsBinding =>
+        Volatile.Read(ref _rate) > 0 && _time.GetElapsedTime(Volatile.Read(ref _lastQueuedAt)) < TimeSpan.FromSeconds(1);
 
     /// <summary>Reads that had to wait their turn, since the start.</summary>
     public long GrantsWaited => Interlocked.Read(ref _grantsWaited);
@@ -104,6 +109,7 @@ internal sealed class BandwidthGate : IDisposable
             }
             waiter = new Waiter(kind, flow);
             Enqueue(waiter);
+            Volatile.Write(ref _lastQueuedAt, _time.GetTimestamp());
             Arm();
         }
         return waiter.WaitAsync(cancellationToken);

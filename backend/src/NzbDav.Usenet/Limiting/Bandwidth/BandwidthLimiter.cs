@@ -39,6 +39,29 @@ public sealed partial class BandwidthLimiter : IDisposable
     /// <summary>The global rate in force now, in bytes per second (null: none).</summary>
     public long? GlobalRate => _global.Rate is var rate and > 0 ? rate : null;
 
+    /// <summary>
+    /// Whether a cap binds now (a read queued under the global cap or a provider's within the last
+    /// second): answers are slow because of it, not because of the providers.
+    /// </summary>
+    public bool IsBinding
+    {
+        get
+        {
+            if (_global.IsBinding)
+            {
+                return true;
+            }
+            foreach (var gate in _providers.Values)
+            {
+                if (gate.IsBinding)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
     /// <summary>Reads waiting for their turn under the global cap now.</summary>
     public int Waiting => _global.Waiting;
 

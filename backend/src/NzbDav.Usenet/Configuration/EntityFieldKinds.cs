@@ -233,7 +233,7 @@ public sealed class ChoiceField<T, TChoice>(string key, string jsonName, string 
 
     public override T CopyFrom(T entity, T from) => set(entity, get(from));
 
-    private static string MustBeOne() => "must be " + string.Join(" or ", Names);
+    private static string MustBeOne() => "must be " + (Names.Length <= 2 ? string.Join(" or ", Names) : string.Join(", ", Names[..^1]) + " or " + Names[^1]);
 }
 
 /// <summary>Short texts, blank and repeated ones (without case) dropped; stored as <c>Key:0</c>, <c>Key:1</c>, ….</summary>

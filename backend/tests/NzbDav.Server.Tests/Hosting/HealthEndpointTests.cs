@@ -13,7 +13,10 @@ public sealed class HealthEndpointTests
     public async Task Health_answers_ok_over_a_real_socket()
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var app = NzbDavHost.Build(["--urls", "http://127.0.0.1:0"]);
+        // A data directory of its own: the default one is shared by every host started without one,
+        // and two migrating one database at once collide.
+        using var data = new Data.TempDirectory();
+        await using var app = NzbDavHost.Build(["--urls", "http://127.0.0.1:0", "--NzbDav:DataDirectory=" + data.Path]);
         await app.StartAsync(ct);
         var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
 

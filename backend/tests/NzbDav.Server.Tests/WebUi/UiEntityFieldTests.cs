@@ -37,7 +37,7 @@ public sealed class UiEntityFieldTests(UiEntityFieldTests.RefusingServer shared)
         { """{"name":"a","host":"bad host"}""", "host", "Host cannot contain spaces or tabs." },
         { """{"name":"a","host":"h/x"}""", "host", "Host is not a host name or address." },
         { """{"name":"a","host":"h","useTls":"yes"}""", "useTls", "TLS must be true or false." },
-        { """{"name":"a","host":"h","role":"Tertiary"}""", "role", "Role must be Primary or BackupOnly." },
+        { """{"name":"a","host":"h","role":"Tertiary"}""", "role", "Role must be Primary, BackupOnly or Block." },
         { """{"name":"a","host":"h","user":"me\nyou"}""", "user", "User cannot contain line breaks." },
         { """{"name":"a","host":"h","password":42}""", "password", "Password must be a text." },
     };

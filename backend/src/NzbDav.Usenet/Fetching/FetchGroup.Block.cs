@@ -186,26 +186,7 @@ public sealed partial class FetchGroup
         {
             failed = [.. _client.BlockProviderNames.Select(name => new ProviderFailure(name, $"no block-account session: {error?.Message}", error))];
         }
-        var waiting = new List<ArticleRequest>();
-        while (_pending.TryDequeue(out var request, out _))
-        {
-            request.State.Queued = false;
-            waiting.Add(request);
-        }
-        foreach (var request in waiting)
-        {
-            var state = request.State;
-            if (NeedsFetch(request) && state.BlockAllowed && OnlyBlockLeft(request))
-            {
-                (state.Failures ??= []).AddRange(failed);
-                if (++state.FailedAttempts >= MaxAttempts() || AllProvidersRuledOut(request))
-                {
-                    GiveUp(request, null, null);
-                    continue;
-                }
-            }
-            Enqueue(request);
-        }
+        ChargeWaiting(failed, request => request.State.BlockAllowed && OnlyBlockLeft(request));
     }
 
     private bool OnlyBlockLeft(ArticleRequest request)

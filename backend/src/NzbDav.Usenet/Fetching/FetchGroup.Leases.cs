@@ -339,6 +339,16 @@ public sealed partial class FetchGroup
         var failed = (error as NoProviderAvailableException)?.Failures
             .GroupBy(f => f.ProviderName, StringComparer.OrdinalIgnoreCase).Select(g => g.Last()).ToList()
             ?? [new ProviderFailure("(other providers)", $"no session on a provider not yet tried: {error?.Message}", error)];
+        ChargeWaiting(failed, request => Excluded(request) is { Count: > 0 } excluded && Covers(avoid, excluded) && !HasGoodWorker(request));
+    }
+
+    /// <summary>
+    /// Each waiting request <paramref name="charged"/> picks counts a failed try, with
+    /// <paramref name="failed"/> as the reasons, and is given up once it has had its tries or nobody
+    /// is left to ask; the rest wait on.
+    /// </summary>
+    private void ChargeWaiting(List<ProviderFailure> failed, Func<ArticleRequest, bool> charged)
+    {
         var waiting = new List<ArticleRequest>();
         while (_pending.TryDequeue(out var request, out _))
         {
@@ -348,7 +358,7 @@ public sealed partial class FetchGroup
         foreach (var request in waiting)
         {
             var state = request.State;
-            if (NeedsFetch(request) && Excluded(request) is { Count: > 0 } excluded && Covers(avoid, excluded) && !HasGoodWorker(request))
+            if (NeedsFetch(request) && charged(request))
             {
                 (state.Failures ??= []).AddRange(failed);
                 if (++state.FailedAttempts >= MaxAttempts() || AllProvidersRuledOut(request))

@@ -1,11 +1,11 @@
 using Microsoft.Extensions.Logging;
 using NzbDav.Usenet.Fetching;
 using NzbDav.Usenet.Limiting;
-using NzbDav.Usenet.Nntp;
 using NzbDav.Usenet.Providers;
 using NzbDav.Usenet.Tests.Providers;
 using NzbDav.Usenet.Yenc;
 using static NzbDav.Testing.Waiting;
+using static NzbDav.Usenet.Tests.Fetching.FetchTestKit;
 using static NzbDav.Usenet.Tests.Providers.PoolTestKit;
 
 namespace NzbDav.Usenet.Tests.Fetching;
@@ -239,21 +239,6 @@ public sealed class FetchGroupTests
         IdleTimeout = TimeSpan.Zero,
     };
 
-    /// <summary>A session to "fast" left idle in its pool, so a gate set afterwards holds only bodies.</summary>
-    private static async Task OpenIdleSessionAsync(ClientTestKit kit)
-    {
-        var lease = await kit.Client.AcquireAsync(OperationKind.Queue, Token);
-        Assert.Equal("fast", lease.ProviderName);
-        await lease.DisposeAsync();
-    }
-
-    private static BodyRequest Submit(FetchGroup group, string messageId, long order)
-    {
-        var request = new BodyRequest(messageId, order);
-        group.Submit(request);
-        return request;
-    }
-
     /// <summary>Keeps every message logged to it (the fetch engine's logs say what it decided, and when).</summary>
     private sealed class RecordingLogger : ILogger
     {
@@ -268,33 +253,6 @@ public sealed class FetchGroupTests
 
         public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
             _messages.Enqueue(formatter(state, exception));
-    }
-
-    /// <summary>A BODY whose answer is the decoded bytes of the attempt that completed.</summary>
-    private sealed class BodyRequest(string messageId, long order) : ArticleRequest(messageId, order)
-    {
-        private readonly TaskCompletionSource<byte[]> _data = new(TaskCreationOptions.RunContinuationsAsynchronously);
-        private RecordingTarget? _winner;
-
-        public Task<byte[]> Data => _data.Task.WaitAsync(TimeSpan.FromSeconds(10), Token);
-
-        protected internal override bool IsWanted => !_data.Task.IsCompleted;
-
-        protected internal override IYencBodyTarget CreateTarget() => new RecordingTarget();
-
-        protected internal override void OnAttemptEnded(IYencBodyTarget target, bool succeeded)
-        {
-            if (succeeded)
-            {
-                _winner = (RecordingTarget)target;
-            }
-        }
-
-        protected internal override void OnFound(YencHeader? header) => _data.TrySetResult([.. _winner!.Data]);
-
-        protected internal override void OnFailed(Exception error) => _data.TrySetException(error);
-
-        protected internal override void OnCancelled() => _data.TrySetCanceled();
     }
 
     private sealed class StatRequest(string messageId) : ArticleRequest(messageId, 0, ArticleCommand.Stat)

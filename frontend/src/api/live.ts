@@ -12,6 +12,7 @@ export type ProviderView = components["schemas"]["ProviderView"];
 export type PoolView = components["schemas"]["PoolView"];
 export type EconomyView = components["schemas"]["EconomyView"];
 export type DiskCacheView = components["schemas"]["DiskCacheView"];
+export type BandwidthView = components["schemas"]["BandwidthView"];
 
 export interface RatePoint {
   at: number;

@@ -2364,6 +2364,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description The provider bandwidth cap while one is configured: `bytesPerSecond` in force now (null: full
+         *     speed now, by the schedule), whether it `binds` (a read waited its turn in the last second),
+         *     the reads `waiting` now and `waitedReads` since the start.
+         */
+        BandwidthView: {
+            /** Format: int64 */
+            bytesPerSecond: null | number;
+            binds: boolean;
+            /** Format: int32 */
+            waiting: number;
+            /** Format: int64 */
+            waitedReads: number;
+        };
         /** @description What the dashboard shows, as of one tick of the live feed (JSON, camelCase). */
         DashboardSnapshot: {
             /** Format: int64 */
@@ -2386,6 +2400,7 @@ export interface components {
             mount: components["schemas"]["MountView"];
             economy: components["schemas"]["EconomyView"];
             diskCache: null | components["schemas"]["DiskCacheView"];
+            bandwidth?: null | components["schemas"]["BandwidthView"];
         };
         /**
          * @description The disk segment cache (null while `Cache:Path` is empty): its folder, bytes held against

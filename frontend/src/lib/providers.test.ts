@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { providerState, roleLabel } from "./providers";
+import { bandwidthLine, providerState, roleLabel } from "./providers";
 
 const now = Date.parse("2026-11-29T12:00:00Z");
 const iso = (secondsFromNow: number) => new Date(now + secondsFromNow * 1000).toISOString();
@@ -51,5 +51,14 @@ describe("roleLabel", () => {
     expect(roleLabel("Primary")).toBe("primary");
     expect(roleLabel("BackupOnly")).toBe("backup only");
     expect(roleLabel("Block")).toBe("block account");
+  });
+});
+
+describe("bandwidthLine", () => {
+  it("says the cap in force and whether reads wait for it", () => {
+    expect(bandwidthLine({ bytesPerSecond: 50_000_000, binds: true, waiting: 12, waitedReads: 900 })).toBe("Bandwidth cap 50.0 MB/s: reached; 12 reads wait for its turn, playback first.");
+    expect(bandwidthLine({ bytesPerSecond: 50_000_000, binds: true, waiting: 1, waitedReads: 900 })).toContain("1 read waits");
+    expect(bandwidthLine({ bytesPerSecond: 20_971_520, binds: false, waiting: 0, waitedReads: 0 })).toMatch(/^Bandwidth cap 21(\.0)? MB\/s: not reached\.$/);
+    expect(bandwidthLine({ bytesPerSecond: null, binds: false, waiting: 0, waitedReads: 0 })).toBe("Bandwidth: full speed now, by the schedule.");
   });
 });

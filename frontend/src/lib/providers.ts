@@ -1,5 +1,5 @@
-import type { ProviderView } from "../api/live";
-import { relativeTime } from "./format";
+import type { BandwidthView, ProviderView } from "../api/live";
+import { rate, relativeTime } from "./format";
 
 export type ProviderTone = "ok" | "warn" | "error";
 
@@ -76,4 +76,13 @@ export function roleLabel(role: string): string {
     default:
       return role.toLowerCase();
   }
+}
+
+/** The dashboard's line on the provider bandwidth cap: what holds now, and whether it binds. */
+export function bandwidthLine(view: BandwidthView): string {
+  if (view.bytesPerSecond === null || view.bytesPerSecond === undefined) return "Bandwidth: full speed now, by the schedule.";
+  const cap = `Bandwidth cap ${rate(view.bytesPerSecond)}`;
+  if (!view.binds) return `${cap}: not reached.`;
+  const waiting = view.waiting === 1 ? "1 read waits" : `${view.waiting} reads wait`;
+  return `${cap}: reached; ${waiting} for its turn, playback first.`;
 }

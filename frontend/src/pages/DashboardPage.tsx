@@ -6,7 +6,7 @@ import { MountStatus } from "../components/MountStatus";
 import { RateChart } from "../components/RateChart";
 import { diskCacheFigures, economyFigures, fetchedPerServedHelp, streamEconomy, type EconomyFigure } from "../lib/economy";
 import { bytes, milliseconds, percent, rate } from "../lib/format";
-import { providerState, roleLabel } from "../lib/providers";
+import { bandwidthLine, providerState, roleLabel } from "../lib/providers";
 
 /** What the server is doing now: throughput, streams, providers and the connection budget, live. */
 export function DashboardPage() {
@@ -106,6 +106,11 @@ export function DashboardPage() {
               </tbody>
             </table>
           </div>
+        )}
+        {snapshot?.bandwidth && (
+          <p className="muted" data-testid="bandwidth">
+            {bandwidthLine(snapshot.bandwidth)}
+          </p>
         )}
       </section>
 

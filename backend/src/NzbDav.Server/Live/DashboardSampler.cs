@@ -107,7 +107,8 @@ public sealed class DashboardSampler(
         var limiterView = LimiterView.Of(limiter.GetStats(), limiter.Options);
 
         return new DashboardSnapshot(++_sequence, time.GetUtcNow(), seconds, servedRate, fetchedRate, served, fetched, views, providers, limiterView,
-            MountView.Of(mount.Current, mountOptions.CurrentValue.Enabled, options.CurrentValue.MountPath), EconomyView.Of(streaming), DiskCacheView.Of(streaming.DiskStore));
+            MountView.Of(mount.Current, mountOptions.CurrentValue.Enabled, options.CurrentValue.MountPath), EconomyView.Of(streaming), DiskCacheView.Of(streaming.DiskStore),
+            BandwidthView.Of(client.Bandwidth));
     }
 
     private static double Rate(long delta, double seconds) => seconds <= 0 ? 0 : Math.Max(0, delta) / seconds;

@@ -17,7 +17,19 @@ public sealed record DashboardSnapshot(
     LimiterView Limiter,
     MountView Mount,
     EconomyView Economy,
-    DiskCacheView? DiskCache);
+    DiskCacheView? DiskCache,
+    BandwidthView? Bandwidth = null);
+
+/// <summary>
+/// The provider bandwidth cap while one is configured: <c>bytesPerSecond</c> in force now (null: full
+/// speed now, by the schedule), whether it <c>binds</c> (a read waited its turn in the last second),
+/// the reads <c>waiting</c> now and <c>waitedReads</c> since the start.
+/// </summary>
+public sealed record BandwidthView(long? BytesPerSecond, bool Binds, int Waiting, long WaitedReads)
+{
+    public static BandwidthView? Of(NzbDav.Usenet.Limiting.BandwidthLimiter? limiter) =>
+        limiter is { IsConfigured: true } ? new BandwidthView(limiter.GlobalRate, limiter.IsBinding, limiter.Waiting, limiter.WaitedReads) : null;
+}
 
 /// <summary>
 /// One response body being sent: file, client, where it is, how fast it went over the last tick, and

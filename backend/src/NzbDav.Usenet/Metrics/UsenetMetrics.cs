@@ -68,6 +68,24 @@ public sealed class UsenetMetrics
             "Most permits the pool may hold by borrowing");
         meter.CreateObservableUpDownCounter("nzbdav.limiter.waiters", () => PerLimiterPool(static (s, _, k) => s.WaitingOf(k)), "{caller}",
             "Callers waiting for a permit, per pool");
+
+        meter.CreateObservableGauge("nzbdav.bandwidth.cap", () => OfBandwidth(static b => b.GlobalRate ?? 0), "By/s",
+            "The provider bandwidth cap in force now (0: none now), from Usenet:Bandwidth and its schedule");
+        meter.CreateObservableUpDownCounter("nzbdav.bandwidth.waiting", () => OfBandwidth(static b => b.Waiting), "{read}",
+            "Socket reads waiting for their turn under the bandwidth cap now");
+        meter.CreateObservableCounter("nzbdav.bandwidth.waited", () => OfBandwidth(static b => b.WaitedReads), "{read}",
+            "Socket reads that waited for their turn under the bandwidth cap, since start");
+    }
+
+    private IEnumerable<Measurement<long>> OfBandwidth(Func<Limiting.BandwidthLimiter, long> value)
+    {
+        foreach (var client in Clients)
+        {
+            if (client.Bandwidth is { IsConfigured: true } bandwidth)
+            {
+                yield return new Measurement<long>(value(bandwidth));
+            }
+        }
     }
 
     /// <summary>The instruments of <paramref name="provider"/> (created on first use, then shared).</summary>

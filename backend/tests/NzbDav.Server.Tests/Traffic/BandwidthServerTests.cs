@@ -1,5 +1,6 @@
 using System.Net;
 using Microsoft.Extensions.DependencyInjection;
+using NzbDav.Server.Live;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
 using NzbDav.Server.Tests.WebUi;
@@ -27,6 +28,8 @@ public sealed class BandwidthServerTests
         var folder = (await host.AddAndWaitAsync(provider.Nzb("Film.2026", file), "Film.2026.nzb", ct)).GetProperty("name").GetString()!;
         var bandwidth = host.Server.Services.GetRequiredService<BandwidthLimiter>();
         Assert.Null(bandwidth.GlobalRate);
+        // No cap configured: no Bandwidth line on the dashboard.
+        Assert.Null(host.Server.Services.GetRequiredService<DashboardSampler>().Sample().Bandwidth);
 
         using var ui = new UiClient(host.Server.Http.BaseAddress!);
         await ui.LoginAsync("admin", Admin, ct);
@@ -43,6 +46,15 @@ public sealed class BandwidthServerTests
             Assert.True(saved.IsSuccessStatusCode, await saved.Content.ReadAsStringAsync(ct));
         }
         await Waiting.WaitUntilAsync(() => bandwidth.GlobalRate == 20 * MiB, ct);
+        // The dashboard and /metrics say what is in force.
+        Assert.Equal(20 * MiB, host.Server.Services.GetRequiredService<DashboardSampler>().Sample().Bandwidth!.BytesPerSecond);
+        using (var scraper = new HttpClient { BaseAddress = host.Server.Http.BaseAddress })
+        {
+            scraper.DefaultRequestHeaders.Add("X-Api-Key", NzbDav.Server.Tests.Api.TestServer.ApiKey);
+            var scrape = await NzbDav.Server.Tests.Monitoring.PrometheusScrape.GetAsync(scraper, "/metrics", ct);
+            Assert.Equal(20 * MiB, scrape.Value("nzbdav_bandwidth_cap"));
+            Assert.Equal(0, scrape.Value("nzbdav_bandwidth_waiting"));
+        }
         using (var played = await host.GetAsync(folder, file.Name, ct))
         {
             Assert.Equal(HttpStatusCode.OK, played.StatusCode);
@@ -55,6 +67,10 @@ public sealed class BandwidthServerTests
             Assert.True(saved.IsSuccessStatusCode, await saved.Content.ReadAsStringAsync(ct));
         }
         await Waiting.WaitUntilAsync(() => bandwidth.GlobalRate is null, ct);
+        // A cap configured, full speed now by the schedule.
+        var view = host.Server.Services.GetRequiredService<DashboardSampler>().Sample().Bandwidth;
+        Assert.NotNull(view);
+        Assert.Null(view.BytesPerSecond);
     }
 
     private static async Task RefusedAsync(UiClient ui, Dictionary<string, string?> values, string expected, CancellationToken ct)

@@ -62,6 +62,12 @@ public sealed partial class BandwidthLimiter : IDisposable
         }
     }
 
+    /// <summary>Whether any cap is configured: the global one, a window of the schedule, or a provider's.</summary>
+    public bool IsConfigured => _schedule.EverCaps || _providers.Values.Any(static g => g.Rate > 0);
+
+    /// <summary>Reads that had to wait their turn under the global cap, since the start.</summary>
+    public long WaitedReads => _global.GrantsWaited;
+
     /// <summary>Reads waiting for their turn under the global cap now.</summary>
     public int Waiting => _global.Waiting;
 

@@ -338,7 +338,6 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         }
         finally
         {
-            _window.StartDeferred();
             ExitReader();
         }
     }
@@ -430,7 +429,6 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
     private async ValueTask WaitForAsync(SegmentTicket ticket, int progress, CancellationToken cancellationToken)
     {
         _window.Refetch(ticket);
-        _window.StartDeferred();
         _window.SetHead(ticket);
         _ramp.OnWaited();
         _fetcher.Wake();

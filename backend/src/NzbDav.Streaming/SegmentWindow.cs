@@ -18,11 +18,6 @@ internal sealed class SegmentWindow
     private readonly SegmentIndex _index;
     private readonly ISegmentFetcher _fetcher;
     private readonly StreamContext _context;
-    // Disk reads of the read-ahead, held back while the reader copies the segment it waits on (read
-    // on its own thread): started at once, the reader loops took both cores and the reader's thread
-    // lost a time slice (first byte from disk 5-8 ms in one run of ten). StartDeferred sends them.
-    private readonly List<SharedFetch> _deferred = [];
-    private Disk.DiskSegmentStore? _deferredTo;
     private readonly int _keepBehind;
     private readonly SegmentTicket?[] _ring;
     private readonly int _mask;
@@ -129,7 +124,7 @@ internal sealed class SegmentWindow
                     FillWithZeros(ticket);
                     continue;
                 }
-                submitted |= Attach(ticket, head: i == segment);
+                submitted |= Attach(ticket);
             }
         }
         _start = start;
@@ -242,27 +237,8 @@ internal sealed class SegmentWindow
         }
     }
 
-    /// <summary>The read-ahead's disk reads held back by <see cref="Move"/> go to the disk's reader loops now.</summary>
-    public void StartDeferred()
-    {
-        if (_deferred.Count == 0)
-        {
-            return;
-        }
-        foreach (var fetch in _deferred)
-        {
-            fetch.LoadFrom(_deferredTo!);
-        }
-        _deferred.Clear();
-    }
-
-    /// <summary>
-    /// Gives the ticket its bytes (cached, shared or fetched); true when a new fetch was submitted.
-    /// The <paramref name="head"/> (the segment the reader waits on) is read from disk here, at once;
-    /// other disk reads wait for <see cref="StartDeferred"/>, which the stream calls before it
-    /// waits and when its read returns.
-    /// </summary>
-    private bool Attach(SegmentTicket ticket, bool head = false)
+    /// <summary>Gives the ticket its bytes (cached, shared or fetched); true when a new fetch was submitted.</summary>
+    private bool Attach(SegmentTicket ticket)
     {
         var segment = ticket.Index;
         var probe = segment == 0 || segment == _index.Count - 1 || segment - _jumpedTo < 1
@@ -277,15 +253,7 @@ internal sealed class SegmentWindow
         }
         if (_context.Disk is { } disk && disk.Contains(ticket.MessageId))
         {
-            if (head)
-            {
-                created.LoadNow(disk);
-            }
-            else
-            {
-                _deferred.Add(created);
-                _deferredTo = disk;
-            }
+            created.LoadFrom(disk);
             return false;
         }
         _fetcher.Submit(created);

@@ -190,24 +190,6 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
         _ = LoadAsync(disk);
     }
 
-    /// <summary>As <see cref="LoadFrom"/>, on the caller's thread: the segment a reader waits on now.</summary>
-    public void LoadNow(DiskSegmentStore disk)
-    {
-        Volatile.Write(ref _loading, 1);
-        SegmentBuffer? found;
-        try
-        {
-            found = disk.ReadNow(MessageId, _pool);
-        }
-#pragma warning disable CA1031 // whatever went wrong with the disk, the providers still have the article
-        catch (Exception)
-#pragma warning restore CA1031
-        {
-            found = null;
-        }
-        Loaded(found);
-    }
-
     private async Task LoadAsync(DiskSegmentStore disk)
     {
         SegmentBuffer? found = null;
@@ -221,11 +203,6 @@ internal sealed class SharedFetch : ArticleRequest, ISegmentBufferObserver
         {
             found = null;
         }
-        Loaded(found);
-    }
-
-    private void Loaded(SegmentBuffer? found)
-    {
         Volatile.Write(ref _loading, 0);
         if (found is null)
         {

@@ -248,9 +248,18 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
     /// </summary>
     internal async ValueTask<SegmentBuffer?> ReadAsync(string messageId, ArrayPool<byte> pool, CancellationToken cancellationToken)
     {
-        if (Find(messageId) is not var (name, entry))
+        ArgumentException.ThrowIfNullOrEmpty(messageId);
+        var name = NameOf(messageId);
+        Entry? entry;
+        lock (_gate)
         {
-            return null;
+            if (!_entries.TryGetValue(name, out entry))
+            {
+                _misses++;
+                return null;
+            }
+
+            Touch(entry, entry.Kind);
         }
 
         // A few reader loops take the reads in the order they were asked for. A start read-ahead
@@ -261,27 +270,6 @@ public sealed partial class DiskSegmentStore : IAsyncDisposable
         if (!_reads.Writer.TryWrite(read))
             return null;
         return await read.Result.Task.ConfigureAwait(false);
-    }
-
-    /// <summary>As <see cref="ReadAsync"/>, on the caller's thread: for the segment a reader waits on now (a fraction of a millisecond from the page cache).</summary>
-    internal SegmentBuffer? ReadNow(string messageId, ArrayPool<byte> pool) =>
-        Find(messageId) is var (name, entry) ? ReadFile(name, entry, pool) : null;
-
-    private (string Name, Entry Entry)? Find(string messageId)
-    {
-        ArgumentException.ThrowIfNullOrEmpty(messageId);
-        var name = NameOf(messageId);
-        lock (_gate)
-        {
-            if (!_entries.TryGetValue(name, out var entry))
-            {
-                _misses++;
-                return null;
-            }
-
-            Touch(entry, entry.Kind);
-            return (name, entry);
-        }
     }
 
     /// <summary>Deletes <paramref name="messageId"/>'s segment (a copy a stream refused), so a good copy can take its place.</summary>

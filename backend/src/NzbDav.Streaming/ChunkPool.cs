@@ -50,8 +50,7 @@ internal sealed class ChunkPool : ArrayPool<byte>
     /// (at most <see cref="Capacity"/>); returns how many it allocated. A process that has not
     /// streamed yet otherwise allocates them while the first articles arrive, and there each
     /// pinned allocation waited on the collections the others set off: renting a segment's 11
-    /// chunks took up to 50 ms, which the first reader waited on before its first byte. The
-    /// chunks' pages are made resident here too.
+    /// chunks took up to 50 ms, which the first reader waited on before its first byte.
     /// </summary>
     public int Warm(long bytes, CancellationToken cancellationToken)
     {
@@ -60,11 +59,6 @@ internal sealed class ChunkPool : ArrayPool<byte>
         while (!cancellationToken.IsCancellationRequested)
         {
             var chunk = GC.AllocateUninitializedArray<byte>(ChunkSize, pinned: true);
-            // Touched here, so its pages are resident before a reader needs them: untouched, the
-            // first stream faulted its read-ahead's pages in while it read (tens of thousands of
-            // faults from several threads), and its first byte from the disk cache took 5-12 ms in
-            // one run of ten instead of about 1 ms.
-            chunk.AsSpan().Clear();
             lock (_gate)
             {
                 if (_freeCount + Interlocked.Read(ref _rented) >= target)

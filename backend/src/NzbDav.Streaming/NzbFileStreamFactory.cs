@@ -67,9 +67,9 @@ public sealed class NzbFileStreamFactory
 
     /// <summary>
     /// Fills the chunk pool up to the read-ahead budget (48 MiB by default) ahead of the first
-    /// stream; returns the chunks allocated (0 when a pool was supplied or it is full). Their pages
-    /// are made resident now, as the first playback would make them anyway: what this moves out of
-    /// it is the pinned allocation and the page faults (see <see cref="ChunkPool.Warm"/>).
+    /// stream; returns the chunks allocated (0 when a pool was supplied or it is full). The pages
+    /// become resident as segments are decoded into them, as they would anyway; what this moves
+    /// out of the first playback is the pinned allocation itself (see <see cref="ChunkPool.Warm"/>).
     /// </summary>
     public int WarmBuffers(CancellationToken cancellationToken) =>
         _chunks?.Warm(_options.CurrentValue.ReadAheadBudgetBytes, cancellationToken) ?? 0;

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { get, type ClientRequest, type IncomingMessage } from "node:http";
 import { Writable } from "node:stream";
 import { mkdirSync, readFileSync } from "node:fs";
-import { listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
+import { accountsAndMock, listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
 import { addJobAndWait, logIn as logInAs, settled } from "./pages";
 
@@ -27,16 +27,7 @@ test.beforeAll(async () => {
   mock = await startMockNntp(["--size", "40", "--segment-size", "256", "--latency", "5"]);
   server = await startServer(
     [
-      `--NzbDav:Ui:AdminUser=${account.user}`,
-      `--NzbDav:Ui:AdminPassword=${account.password}`,
-      `--NzbDav:ApiKey=${apiKey}`,
-      `--NzbDav:WebDav:User=${dav.user}`,
-      `--NzbDav:WebDav:Password=${dav.password}`,
-      "--Usenet:Providers:0:Name=mock",
-      "--Usenet:Providers:0:Host=127.0.0.1",
-      `--Usenet:Providers:0:Port=${mock.port}`,
-      "--Usenet:Providers:0:UseTls=false",
-      "--Usenet:Providers:0:MaxConnections=8",
+      ...accountsAndMock(account, dav, apiKey, mock.port),
       "--Usenet:BreakerFailureThreshold=1",
     ],
     listening,

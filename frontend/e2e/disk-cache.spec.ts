@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
+import { accountsAndMock, listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
 import { addJobAndWait, logIn as logInAs, settled } from "./pages";
 
@@ -30,16 +30,7 @@ test.beforeAll(async () => {
   cache = path.join(mkdtempSync(path.join(tmpdir(), "nzbdav-e2e-cache-")), "segments");
   server = await startServer(
     [
-      `--NzbDav:Ui:AdminUser=${account.user}`,
-      `--NzbDav:Ui:AdminPassword=${account.password}`,
-      `--NzbDav:ApiKey=${apiKey}`,
-      `--NzbDav:WebDav:User=${dav.user}`,
-      `--NzbDav:WebDav:Password=${dav.password}`,
-      "--Usenet:Providers:0:Name=mock",
-      "--Usenet:Providers:0:Host=127.0.0.1",
-      `--Usenet:Providers:0:Port=${mock.port}`,
-      "--Usenet:Providers:0:UseTls=false",
-      "--Usenet:Providers:0:MaxConnections=8",
+      ...accountsAndMock(account, dav, apiKey, mock.port),
       // No memory cache: a second read has to come from the disk.
       "--Streaming:SegmentCacheBytes=0",
       `--Cache:Path=${cache}`,

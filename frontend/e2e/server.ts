@@ -67,6 +67,30 @@ export async function startServer(args: string[], ready: RegExp): Promise<Runnin
 /** The address ASP.NET Core says it listens on. */
 export const listening = /Now listening on: (http:\/\/127\.0\.0\.1:\d+)/;
 
+/**
+ * The arguments of a server with an administrator, an API key, a WebDAV account and one provider:
+ * the mock on `mockPort` (plain text, 8 connections).
+ */
+export function accountsAndMock(
+  account: { user: string; password: string },
+  dav: { user: string; password: string },
+  apiKey: string,
+  mockPort: number,
+): string[] {
+  return [
+    `--NzbDav:Ui:AdminUser=${account.user}`,
+    `--NzbDav:Ui:AdminPassword=${account.password}`,
+    `--NzbDav:ApiKey=${apiKey}`,
+    `--NzbDav:WebDav:User=${dav.user}`,
+    `--NzbDav:WebDav:Password=${dav.password}`,
+    "--Usenet:Providers:0:Name=mock",
+    "--Usenet:Providers:0:Host=127.0.0.1",
+    `--Usenet:Providers:0:Port=${mockPort}`,
+    "--Usenet:Providers:0:UseTls=false",
+    "--Usenet:Providers:0:MaxConnections=8",
+  ];
+}
+
 /** The mock NNTP server as built with the backend (tools/MockNntpServer), or MOCK_NNTP_DLL. */
 const mockNntpDll =
   process.env.MOCK_NNTP_DLL ?? path.resolve(import.meta.dirname, "../../tools/MockNntpServer/bin/Debug/net10.0/MockNntpServer.dll");

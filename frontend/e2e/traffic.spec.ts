@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { mkdirSync, readFileSync } from "node:fs";
-import { listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
+import { accountsAndMock, listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
 import { addJobAndWait, logIn as logInAs, nav, settled } from "./pages";
 
@@ -25,16 +25,7 @@ test.beforeAll(async () => {
   mock = await startMockNntp(["--size", "40", "--segment-size", "512", "--latency", "2"]);
   server = await startServer(
     [
-      `--NzbDav:Ui:AdminUser=${account.user}`,
-      `--NzbDav:Ui:AdminPassword=${account.password}`,
-      `--NzbDav:ApiKey=${apiKey}`,
-      `--NzbDav:WebDav:User=${dav.user}`,
-      `--NzbDav:WebDav:Password=${dav.password}`,
-      "--Usenet:Providers:0:Name=mock",
-      "--Usenet:Providers:0:Host=127.0.0.1",
-      `--Usenet:Providers:0:Port=${mock.port}`,
-      "--Usenet:Providers:0:UseTls=false",
-      "--Usenet:Providers:0:MaxConnections=8",
+      ...accountsAndMock(account, dav, apiKey, mock.port),
     ],
     listening,
   );

@@ -14,6 +14,8 @@ internal static class Par2PacketTypes
     public static ReadOnlySpan<byte> FileDescription => "PAR 2.0\0FileDesc"u8;
     public static ReadOnlySpan<byte> UnicodeFileName => "PAR 2.0\0UniFileN"u8;
     public static ReadOnlySpan<byte> Creator => "PAR 2.0\0Creator\0"u8;
+    public static ReadOnlySpan<byte> SliceChecksums => "PAR 2.0\0IFSC\0\0\0\0"u8;
+    public static ReadOnlySpan<byte> RecoverySlice => "PAR 2.0\0RecvSlic"u8;
 
     /// <summary>True for the small packets whose bodies are worth reading and verifying.</summary>
     public static bool IsParsed(ReadOnlySpan<byte> type) =>

@@ -38,6 +38,19 @@ public sealed class Par2ToolFixture
         Assert.True(File.Exists(Path.Combine(directory, par2Name)), "par2 create produced no index file: " + output);
     }
 
+    /// <summary>Runs <c>par2</c> with <paramref name="args"/> in <paramref name="directory"/>; its exit code and output.</summary>
+    public (int Exit, string Output) Invoke(string directory, params string[] args)
+    {
+        if (ToolPath is null)
+        {
+            Assert.Skip(UnavailableReason ?? "par2 unavailable");
+        }
+
+        var output = Run(ToolPath, args, directory, TimeSpan.FromMinutes(5));
+        var exit = output.StartsWith("exit ", StringComparison.Ordinal) && int.TryParse(output.AsSpan(5, output.IndexOf(':', StringComparison.Ordinal) - 5), out var code) ? code : -1;
+        return (exit, output);
+    }
+
     private static string? Find()
     {
         var path = Environment.GetEnvironmentVariable("PATH") ?? "";

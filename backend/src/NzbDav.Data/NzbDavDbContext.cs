@@ -39,6 +39,8 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
 
     public DbSet<TrafficFileDay> TrafficFileDays => Set<TrafficFileDay>();
 
+    public DbSet<SegmentPatch> SegmentPatches => Set<SegmentPatch>();
+
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
         modelBuilder.Entity<TrafficHour>(hour =>
@@ -116,6 +118,13 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             known.ToTable("KnownMissingArticles");
             known.HasKey(k => k.MessageId);
             known.HasIndex(k => k.FoundAt);
+        });
+
+        modelBuilder.Entity<SegmentPatch>(patch =>
+        {
+            patch.ToTable("SegmentPatches");
+            patch.HasKey(p => new { p.JobId, p.MessageId });
+            patch.HasOne<Job>().WithMany().HasForeignKey(p => p.JobId).OnDelete(DeleteBehavior.Cascade);
         });
 
         modelBuilder.Entity<ArrRepairedItem>(repaired =>

@@ -65,6 +65,7 @@ public sealed class BufferedSegmentStream : Stream, IReadAheadSource
         {
             Holes = holes is null || !index.IsRegular ? null : holes.Map(index.MessageIds),
             OnFirstFill = holes?.OnFirstFill,
+            Patches = holes?.Patches,
             Metrics = metrics,
             Cache = cache,
             Disk = disk,

@@ -92,7 +92,14 @@ public sealed class NzbFileStreamFactory
     public Task<BufferedSegmentStream> OpenAsync(NzbFile file, CancellationToken cancellationToken) => OpenAsync(file, (TrafficAccount?)null, cancellationToken);
 
     /// <summary>As above, every byte read from providers for the stream counted for <paramref name="account"/> (the streaming account when null).</summary>
-    public async Task<BufferedSegmentStream> OpenAsync(NzbFile file, TrafficAccount? account, CancellationToken cancellationToken)
+    public Task<BufferedSegmentStream> OpenAsync(NzbFile file, TrafficAccount? account, CancellationToken cancellationToken) =>
+        OpenAsync(file, account, OperationKind.Streaming, cancellationToken);
+
+    /// <summary>
+    /// As <see cref="OpenAsync(NzbFile, TrafficAccount?, CancellationToken)"/>, its fetches drawn
+    /// from <paramref name="kind"/>'s pool (a repair reads on the health-check pool, behind playback).
+    /// </summary>
+    public async Task<BufferedSegmentStream> OpenAsync(NzbFile file, TrafficAccount? account, OperationKind kind, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(file);
         var first = file.Segments.Span[0];
@@ -103,7 +110,7 @@ public sealed class NzbFileStreamFactory
             try
             {
                 statistics.AddShared(cached.Size);
-                return Create(SegmentIndex.For(file, cached.Header!), statistics, cached, null, account: account);
+                return Create(SegmentIndex.For(file, cached.Header!), statistics, cached, null, account: account, kind: kind);
             }
             finally
             {
@@ -119,7 +126,7 @@ public sealed class NzbFileStreamFactory
                 var index = SegmentIndex.For(file, stored.Header!);
                 statistics.AddFromDisk(stored.Size);
                 _metrics?.FromDisk(stored.Size);
-                return Create(index, statistics, stored, null, disk: disk, account: account);
+                return Create(index, statistics, stored, null, disk: disk, account: account, kind: kind);
             }
             catch (SegmentLayoutException)
             {
@@ -141,7 +148,7 @@ public sealed class NzbFileStreamFactory
                 var buffer = new SegmentBuffer(_pool, null, statistics);
                 attempts.Add(buffer);
                 return buffer;
-            }, OperationKind.Streaming, account, cancellationToken).ConfigureAwait(false);
+            }, kind, account, cancellationToken).ConfigureAwait(false);
             kept = attempts.Find(static b => b.IsCompleted);
             kept?.AddReference();
             if (kept is not null)
@@ -167,7 +174,7 @@ public sealed class NzbFileStreamFactory
         try
         {
             var index = SegmentIndex.For(file, kept!.Header!);
-            return Create(index, statistics, kept, Stopwatch.GetElapsedTime(started), disk: disk, account: account);
+            return Create(index, statistics, kept, Stopwatch.GetElapsedTime(started), disk: disk, account: account, kind: kind);
         }
         finally
         {
@@ -196,17 +203,18 @@ public sealed class NzbFileStreamFactory
     /// (as does any stream opened while another is reading).
     /// </param>
     /// <param name="account">Who the stream's provider bytes are for (the streaming account when null).</param>
-    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize, SegmentHoles? holes = null, bool ranged = false, TrafficAccount? account = null)
+    /// <param name="kind">The pool the stream's fetches draw from: streaming, or health-check for a repair's reads.</param>
+    public BufferedSegmentStream Open(IReadOnlyList<string> messageIds, long fileSize, long partSize, SegmentHoles? holes = null, bool ranged = false, TrafficAccount? account = null, OperationKind kind = OperationKind.Streaming)
     {
         ArgumentNullException.ThrowIfNull(messageIds);
         ArgumentOutOfRangeException.ThrowIfNegative(fileSize);
         ArgumentOutOfRangeException.ThrowIfNegative(partSize);
         var firstPart = Math.Min(partSize, fileSize);
         var header = new YencHeader(string.Empty, fileSize, 128, messageIds.Count > 1 ? 1 : null, messageIds.Count, 0, firstPart);
-        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null, holes, ranged, account: account);
+        return Create(new SegmentIndex(messageIds, header), new StreamStatistics(), null, null, holes, ranged, account: account, kind: kind);
     }
 
-    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null, bool ranged = false, DiskSegmentStore? disk = null, TrafficAccount? account = null)
+    private BufferedSegmentStream Create(SegmentIndex index, StreamStatistics statistics, SegmentBuffer? firstSegment, TimeSpan? firstFetch, SegmentHoles? holes = null, bool ranged = false, DiskSegmentStore? disk = null, TrafficAccount? account = null, OperationKind kind = OperationKind.Streaming)
     {
         disk ??= _disk?.Store;
         var options = _options.CurrentValue;
@@ -217,7 +225,11 @@ public sealed class NzbFileStreamFactory
         {
             options = options with { StartReadAheadBytes = Math.Min(options.StartReadAheadBytes, options.RangedStartReadAheadBytes) };
         }
-        var group = _client.OpenGroup(options.ToFetchGroupOptions(firstFetch) with { Account = account }, _logger, statistics.Fetching);
+        // Off the streaming pool (a repair's reads) nobody waits on one segment: no straggler races.
+        var fetchOptions = options.ToFetchGroupOptions(firstFetch) with { Account = account };
+        if (kind != OperationKind.Streaming)
+            fetchOptions = fetchOptions with { Kind = kind, RaceStragglers = false };
+        var group = _client.OpenGroup(fetchOptions, _logger, statistics.Fetching);
         // The client's clock: the reader's rate is measured on the same clock its fetches are raced on.
         return new BufferedSegmentStream(index, new GroupSegmentFetcher(group), options, statistics, firstSegment, _pool, Cache, Budget, _client.Time, _metrics, holes, _logger, disk);
     }

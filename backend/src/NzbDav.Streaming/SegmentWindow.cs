@@ -121,7 +121,7 @@ internal sealed class SegmentWindow
                 var ticket = CreateTicket(i);
                 if (_context.IsHole(i))
                 {
-                    FillWithZeros(ticket);
+                    FillHole(ticket);
                     continue;
                 }
                 submitted |= Attach(ticket);
@@ -283,21 +283,48 @@ internal sealed class SegmentWindow
     }
 
     /// <summary>A confirmed hole: the ticket gets zeros of the segment's length at once, nothing is fetched.</summary>
-    private void FillWithZeros(SegmentTicket ticket)
+    // A hole: its patch when a repair rebuilt it, else zeros of its length. Patches are rare and a
+    // segment is under a megabyte, so it is read whole into a rented array and copied.
+    private void FillHole(SegmentTicket ticket)
     {
         _index.TryGetRange(ticket.Index, out var begin, out var length);
-        var buffer = new SegmentBuffer(_context.Pool, null);
-        buffer.Begin(new YencHeader(string.Empty, _index.FileSize, 128, ticket.Index + 1, _index.Count, begin, length));
-        while (buffer.Written < length)
+        byte[]? patch = null;
+        if (_context.Patches is { } patches)
         {
-            var span = buffer.GetSpan();
-            span.Clear();
-            buffer.Advance(span.Length);
+            patch = System.Buffers.ArrayPool<byte>.Shared.Rent((int)length);
+            if (!patches.TryRead(ticket.MessageId, patch.AsSpan(0, (int)length)))
+            {
+                System.Buffers.ArrayPool<byte>.Shared.Return(patch);
+                patch = null;
+            }
         }
-        buffer.Complete(new YencTrailer(length, ticket.Index + 1, null, null));
-        ticket.Adopt(buffer);
-        buffer.Release();
-        _context.Filled(ticket.MessageId, length);
+        try
+        {
+            var buffer = new SegmentBuffer(_context.Pool, null);
+            buffer.Begin(new YencHeader(string.Empty, _index.FileSize, 128, ticket.Index + 1, _index.Count, begin, length));
+            while (buffer.Written < length)
+            {
+                var span = buffer.GetSpan();
+                span = span[..(int)Math.Min(span.Length, length - buffer.Written)];
+                if (patch is null)
+                    span.Clear();
+                else
+                    patch.AsSpan((int)buffer.Written, span.Length).CopyTo(span);
+                buffer.Advance(span.Length);
+            }
+            buffer.Complete(new YencTrailer(length, ticket.Index + 1, null, null));
+            ticket.Adopt(buffer);
+            buffer.Release();
+        }
+        finally
+        {
+            if (patch is not null)
+                System.Buffers.ArrayPool<byte>.Shared.Return(patch);
+        }
+        if (patch is null)
+            _context.Filled(ticket.MessageId, length);
+        else
+            _context.Metrics?.PatchServed(length);
     }
 
     private SegmentTicket CreateTicket(int segment)

@@ -15,6 +15,9 @@ internal sealed class StreamContext(SegmentIndex index, ReaderWakeup wakeup, Arr
     /// <summary>Told the first time a hole is served (once per stream).</summary>
     public Action<string>? OnFirstFill { get; init; }
 
+    /// <summary>Where a rebuilt hole's bytes are read from (null: every hole is zeros).</summary>
+    public ISegmentPatches? Patches { get; init; }
+
     /// <summary>Metrics to count zero-filled bytes in.</summary>
     public StreamingMetrics? Metrics { get; init; }
 

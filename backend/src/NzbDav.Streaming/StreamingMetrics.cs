@@ -25,6 +25,8 @@ public sealed class StreamingMetrics
     private long _waitedReads;
     private long _holeBytes;
     private long _holes;
+    private long _patched;
+    private long _patchedBytes;
     private long _fetched;
     private SegmentCache? _cache;
     private ReadAheadBudget? _budget;
@@ -44,6 +46,8 @@ public sealed class StreamingMetrics
         meter.CreateObservableCounter("nzbdav.stream.read.waits", () => Volatile.Read(ref _waitedReads), "{read}", "Reads that waited for a segment to arrive");
         meter.CreateObservableCounter("nzbdav.stream.hole.segments", () => Volatile.Read(ref _holes), "{segment}", "Confirmed-missing segments of Degraded files served as zeros");
         meter.CreateObservableCounter("nzbdav.stream.hole.bytes", () => Volatile.Read(ref _holeBytes), "By", "Zero bytes served in place of confirmed-missing segments");
+        meter.CreateObservableCounter("nzbdav.stream.patch.segments", () => Volatile.Read(ref _patched), "{segment}", "Confirmed-missing segments served from their PAR2 repair's patch");
+        meter.CreateObservableCounter("nzbdav.stream.patch.bytes", () => Volatile.Read(ref _patchedBytes), "By", "Bytes served from PAR2 repair patches");
         meter.CreateObservableCounter("nzbdav.stream.fetched", () => Volatile.Read(ref _fetched), "By", "Decoded bytes received from providers for streams (every attempt, read or not)");
         meter.CreateObservableCounter("nzbdav.stream.cache.hits", () => _cache?.Hits ?? 0, "{segment}", "Segments a stream took from the segment cache instead of fetching");
         meter.CreateObservableCounter("nzbdav.stream.cache.hit_bytes", () => _cache?.HitBytes ?? 0, "By", "Decoded bytes of segments taken from the segment cache");
@@ -85,6 +89,9 @@ public sealed class StreamingMetrics
     /// <summary>Segments served as zeros so far.</summary>
     public long HoleSegments => Volatile.Read(ref _holes);
 
+    /// <summary>Holes served from a repair's patch instead of zeros.</summary>
+    public long PatchedSegments => Volatile.Read(ref _patched);
+
     /// <summary>Decoded bytes received for streams so far.</summary>
     public long FetchedBytes => Volatile.Read(ref _fetched);
 
@@ -116,6 +123,12 @@ public sealed class StreamingMetrics
     {
         Interlocked.Increment(ref _holes);
         Interlocked.Add(ref _holeBytes, bytes);
+    }
+
+    internal void PatchServed(long bytes)
+    {
+        Interlocked.Increment(ref _patched);
+        Interlocked.Add(ref _patchedBytes, bytes);
     }
 
     internal void Opened() => Interlocked.Increment(ref _open);

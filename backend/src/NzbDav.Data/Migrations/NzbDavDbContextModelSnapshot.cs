@@ -320,6 +320,35 @@ namespace NzbDav.Data.Migrations
                     b.ToTable("KnownMissingArticles", (string)null);
                 });
 
+            modelBuilder.Entity("NzbDav.Data.Entities.SegmentPatch", b =>
+                {
+                    b.Property<Guid>("JobId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("MessageId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("Crc32")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<DateTime>("CreatedAt")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("File")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Length")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("Offset")
+                        .HasColumnType("INTEGER");
+
+                    b.HasKey("JobId", "MessageId");
+
+                    b.ToTable("SegmentPatches", (string)null);
+                });
+
             modelBuilder.Entity("NzbDav.Data.Entities.TrafficFileDay", b =>
                 {
                     b.Property<DateTime>("DayStart")
@@ -387,6 +416,15 @@ namespace NzbDav.Data.Migrations
                     b.HasOne("NzbDav.Data.Entities.Job", null)
                         .WithOne()
                         .HasForeignKey("NzbDav.Data.Entities.JobNzb", "JobId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.SegmentPatch", b =>
+                {
+                    b.HasOne("NzbDav.Data.Entities.Job", null)
+                        .WithMany()
+                        .HasForeignKey("JobId")
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired();
                 });

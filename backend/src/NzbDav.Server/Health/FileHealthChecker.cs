@@ -20,6 +20,7 @@ public sealed class FileHealthChecker(
     HealthSweeper sweeper,
     HealthCheckProgress running,
     FileHoles holes,
+    Par2.SegmentPatchStore patches,
     HealthAudit audit,
     IOptionsMonitor<HealthOptions> options,
     TimeProvider time,
@@ -67,10 +68,19 @@ public sealed class FileHealthChecker(
         var now = time.GetUtcNow().UtcDateTime;
         var confirmable = health.SuspectSince is { } since && now - since >= settings.ConfirmDelay;
         var fresh = new List<int>();
+        // A segment a PAR2 repair rebuilt is whole for the reader, whatever the providers answer.
+        var patched = patches.ForJob(item.JobId);
+        var servedFromPatches = 0;
         for (var k = 0; k < sample.Length; k++)
         {
             var index = sample[k];
-            switch (results[k])
+            var answer = results[k];
+            if (answer == ArticleAvailability.Missing && patched is not null && patched.Contains(ids[k]))
+            {
+                answer = ArticleAvailability.Present;
+                servedFromPatches++;
+            }
+            switch (answer)
             {
                 case ArticleAvailability.Present:
                     confirmed.Remove(index);
@@ -123,6 +133,8 @@ public sealed class FileHealthChecker(
                 detail = (why is null ? "" : why + "; ") + $"{counts.Unknown} segment(s) got no answer";
         }
 
+        if (servedFromPatches > 0)
+            detail = (detail is null ? "" : detail + "; ") + $"{servedFromPatches} lost segment(s) served from their PAR2 repair";
         health.Detail = detail;
         health.LastCheckedAt = now;
         health.Urgent = false;

@@ -19,6 +19,7 @@ public sealed class HealthCheckService(
     FileHealthChecker checker,
     HealthRepairer repairer,
     FileHoles holes,
+    Par2.SegmentPatchStore patches,
     UsenetClient client,
     IOptionsMonitor<HealthOptions> options,
     TimeProvider time,
@@ -55,6 +56,7 @@ public sealed class HealthCheckService(
         try
         {
             await holes.LoadAsync(stoppingToken);
+            await patches.LoadAsync(stoppingToken);
             await BackfillAsync(stoppingToken);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)

@@ -14,6 +14,8 @@ public static class HealthServiceCollectionExtensions
         services.AddSingleton<HealthMetrics>();
         services.AddSingleton<HealthAudit>();
         services.AddSingleton<FileHoles>();
+        services.AddSingleton<Par2.SegmentPatchStore>();
+        services.AddSingleton<Par2.Par2JobRepairer>();
         services.AddSingleton<HealthSweeper>();
         services.AddSingleton<HealthCheckProgress>();
         services.AddSingleton<FileHealthChecker>();

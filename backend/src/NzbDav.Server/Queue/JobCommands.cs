@@ -15,7 +15,8 @@ public sealed class JobCommands(
     QueueSignal signal,
     JobCancellations cancellations,
     LibraryChanges changes,
-    ILogger<JobCommands> logger)
+    ILogger<JobCommands> logger,
+    Health.Par2.SegmentPatchStore? patches = null)
 {
     public static readonly JobStatus[] QueueStatuses = [JobStatus.Queued, JobStatus.Paused, JobStatus.Processing];
     public static readonly JobStatus[] HistoryStatuses = [JobStatus.Completed, JobStatus.Failed];
@@ -57,6 +58,7 @@ public sealed class JobCommands(
         var jobIds = jobs.Select(j => j.Id).ToList();
         // Cascades remove the stored NZB and the job's virtual tree.
         await context.Jobs.Where(j => jobIds.Contains(j.Id)).ExecuteDeleteAsync(cancellationToken);
+        patches?.ForgetJobs(jobIds);
         foreach (var category in jobs.Where(static j => j.Status == JobStatus.Completed).Select(static j => j.Category).Distinct(StringComparer.Ordinal))
             changes.Changed(category);
         if (jobs.Count > 0)

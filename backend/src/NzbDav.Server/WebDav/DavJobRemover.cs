@@ -11,7 +11,8 @@ public sealed class DavJobRemover(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     JobCancellations cancellations,
     LibraryChanges changes,
-    ILogger<DavJobRemover> logger)
+    ILogger<DavJobRemover> logger,
+    Health.Par2.SegmentPatchStore? patches = null)
 {
     /// <summary>False when the job was already gone.</summary>
     public async Task<bool> RemoveAsync(Guid jobId, CancellationToken cancellationToken)
@@ -23,6 +24,7 @@ public sealed class DavJobRemover(
         var removed = await context.Jobs.Where(j => j.Id == jobId).ExecuteDeleteAsync(cancellationToken);
         if (removed > 0)
         {
+            patches?.ForgetJobs([jobId]);
             // A DELETE from another client than the mount's own rclone: the mount must forget the folder too.
             if (completedIn is not null)
                 changes.Changed(completedIn);

@@ -3,6 +3,7 @@ using NzbDav.Archives.Crypto;
 using NzbDav.Data.Entities;
 using NzbDav.Data.Layout;
 using NzbDav.Server.Health;
+using NzbDav.Server.Health.Par2;
 using NzbDav.Streaming;
 using NzbDav.Streaming.Combined;
 
@@ -14,7 +15,7 @@ namespace NzbDav.Server.WebDav;
 /// layout part (sizes known from the layout, so opening fetches nothing), cut to the part's range
 /// and joined by a <see cref="CombinedStream"/>; encrypted entries are decrypted on the fly.
 /// </summary>
-public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutCache layouts, FileHoles? holes = null, ILogger<LayoutDavFileOpener>? logger = null) : IDavFileOpener
+public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutCache layouts, FileHoles? holes = null, ILogger<LayoutDavFileOpener>? logger = null, SegmentPatchStore? patches = null) : IDavFileOpener
 {
     /// <inheritdoc />
     public Task<Stream> OpenAsync(DavItem item, long readEnd, bool ranged, CancellationToken cancellationToken) =>
@@ -35,7 +36,7 @@ public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutC
 
         // CBC needs whole blocks: read ahead to the end of the block holding the last wanted byte.
         var end = Math.Clamp(readEnd, 0, item.Size);
-        var fill = holes?.For(item.Id) is { } missing ? new SegmentHoles(missing, id => FirstFill(item, id)) : null;
+        var fill = Holes(item);
         var storedEnd = layout.Encryption is { } aes ? Math.Min(layout.StoredLength, (aes.PlaintextOffset + end + 15) / 16 * 16) : end;
         if (layout is { Encryption: null, Parts: [var whole] } && whole.RangeOffset == 0 && whole.RangeLength == whole.FileSize)
         {
@@ -64,6 +65,18 @@ public sealed class LayoutDavFileOpener(NzbFileStreamFactory factory, DavLayoutC
         if (wanted < part.RangeLength)
             stream.LimitReadAhead(part.RangeOffset + Math.Max(0, wanted));
         return stream;
+    }
+
+    // Confirmed holes read as zeros; those a PAR2 repair rebuilt (of any of the job's files: a
+    // segment at a volume boundary belongs to two) read from their patch. Neither is fetched.
+    private SegmentHoles? Holes(DavItem item)
+    {
+        var missing = holes?.For(item.Id);
+        var patched = patches?.ForJob(item.JobId);
+        if (patched is null)
+            return missing is null ? null : new SegmentHoles(missing, id => FirstFill(item, id));
+        var all = missing is null ? patched : new HashSet<string>(missing.Concat(patched), StringComparer.Ordinal);
+        return new SegmentHoles(all, id => FirstFill(item, id), patches);
     }
 
     // Once per file per run: a Degraded file played is worth one line, not one per read.

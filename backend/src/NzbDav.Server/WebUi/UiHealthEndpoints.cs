@@ -22,6 +22,10 @@ public static class UiHealthEndpoints
             .Produces<UiHealthActionResult>().Produces<UiError>(StatusCodes.Status404NotFound).Produces<UiError>(StatusCodes.Status503ServiceUnavailable);
         api.MapPost("/health/files/{id}/repair", RepairAsync).RequireAuthorization()
             .Produces<UiHealthActionResult>().Produces<UiError>(StatusCodes.Status404NotFound);
+        api.MapGet("/health/files/{id}/par2", Par2PlanAsync).RequireAuthorization()
+            .Produces<UiPar2Plan>().Produces<UiError>(StatusCodes.Status404NotFound);
+        api.MapPost("/health/files/{id}/par2", Par2RepairAsync).RequireAuthorization()
+            .Produces<UiHealthActionResult>().Produces<UiError>(StatusCodes.Status404NotFound);
         api.MapPost("/health/files/{id}/ignore", IgnoreAsync).RequireAuthorization()
             .WithMetadata(new UiRequestBody(typeof(UiHealthIgnoreRequest))).Produces<UiHealthActionResult>()
             .Produces<UiError>(StatusCodes.Status400BadRequest).Produces<UiError>(StatusCodes.Status404NotFound);
@@ -105,6 +109,22 @@ public static class UiHealthEndpoints
         return Results.Ok(new UiHealthActionResult(message, await FileAsync(contexts, itemId, context.RequestAborted)));
     }
 
+    private static async Task<IResult> Par2PlanAsync(HttpContext context, NzbDav.Server.Health.Par2.Par2JobRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts, string id)
+    {
+        if (!Guid.TryParse(id, out var itemId) || await FindAsync(contexts, itemId, context.RequestAborted) is not { } item)
+            return Results.NotFound(new UiError($"There is no library file with id {id}."));
+        var plan = await repairer.PlanAsync(item.JobId, context.RequestAborted);
+        return Results.Ok(new UiPar2Plan(plan.Possible, plan.Summary, plan.MissingSlices, plan.RecoveryAvailable, plan.BytesToFetch));
+    }
+
+    private static async Task<IResult> Par2RepairAsync(HttpContext context, NzbDav.Server.Health.Par2.Par2JobRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts, string id)
+    {
+        if (!Guid.TryParse(id, out var itemId) || await FindAsync(contexts, itemId, context.RequestAborted) is not { } item)
+            return Results.NotFound(new UiError($"There is no library file with id {id}."));
+        var result = await repairer.RepairAsync(item.JobId, context.RequestAborted);
+        return Results.Ok(new UiHealthActionResult(result.Message, await FileAsync(contexts, itemId, context.RequestAborted)));
+    }
+
     private static async Task<IResult> IgnoreAsync(HttpContext context, HealthRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts, string id)
     {
         var (request, invalid) = await UiSessionEndpoints.ReadAsync<UiHealthIgnoreRequest>(context);
@@ -182,3 +202,6 @@ public sealed record UiHealthIgnoreRequest(bool Ignored);
 
 /// <summary>What an action did, and the file as it is now (null when it left the library).</summary>
 public sealed record UiHealthActionResult(string Message, UiHealthFile? File);
+
+/// <summary>What a PAR2 repair of a file's release would fetch, or why it cannot be made.</summary>
+public sealed record UiPar2Plan(bool Possible, string Summary, int MissingSlices, int RecoveryAvailable, long BytesToFetch);

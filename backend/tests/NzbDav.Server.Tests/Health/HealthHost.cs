@@ -57,6 +57,9 @@ internal sealed class HealthHost : IAsyncDisposable
 
     public byte[] Nzb { get; }
 
+    /// <summary>The host's data directory.</summary>
+    public string DataDirectory => _data.Path;
+
     public MockFile PrimaryFile => Primary.Store.Files[0];
 
     public IServiceProvider Services => Host.Server.Services;
@@ -74,7 +77,20 @@ internal sealed class HealthHost : IAsyncDisposable
     public static Task<HealthHost> StartOnSystemClockAsync(bool withBackup, CancellationToken cancellationToken, params string[] configuration) =>
         StartAsync(withBackup, null, cancellationToken, configuration);
 
-    private static async Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, CancellationToken cancellationToken, params string[] configuration)
+    /// <summary>
+    /// As <see cref="StartAsync(bool, CancellationToken, string[])"/>, the release carrying PAR2 recovery data made by
+    /// Debian's par2 (slices of <see cref="Par2SliceSize"/>, <paramref name="redundancyPercent"/> % in one volume).
+    /// </summary>
+    public static Task<HealthHost> StartWithPar2Async(int redundancyPercent, CancellationToken cancellationToken, params string[] configuration) =>
+        StartAsync(false, new FakeTimeProvider(DateTimeOffset.UtcNow), redundancyPercent, configuration, cancellationToken);
+
+    /// <summary>The PAR2 slice size of <see cref="StartWithPar2Async"/>: four segments.</summary>
+    public const int Par2SliceSize = 4 * SegmentSize;
+
+    private static Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, CancellationToken cancellationToken, params string[] configuration) =>
+        StartAsync(withBackup, clock, 0, configuration, cancellationToken);
+
+    private static async Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, int par2Percent, string[] configuration, CancellationToken cancellationToken)
     {
         var output = TestContext.Current.TestOutputHelper;
         var data = new TempDirectory();
@@ -84,6 +100,11 @@ internal sealed class HealthHost : IAsyncDisposable
         var primary = new MockNntpServer(new MockNntpOptions { MessageIdToken = token });
         await primary.StartAsync(cancellationToken);
         primary.Store.AddFile(FileName, content, SegmentSize);
+        if (par2Percent > 0)
+        {
+            foreach (var (name, bytes) in Par2Files(content, par2Percent))
+                primary.Store.AddFile(name, bytes, SegmentSize);
+        }
         MockNntpServer? backup = null;
         List<string> args = [
             "--Health:ConfirmDelay=" + ConfirmDelay.ToString("c", System.Globalization.CultureInfo.InvariantCulture),
@@ -112,6 +133,22 @@ internal sealed class HealthHost : IAsyncDisposable
         // from here on, only the test's moves of the clock or a read error wake it.
         await health.WaitForPassesAsync(1, cancellationToken);
         return health;
+    }
+
+    // par2 create over the content in a scratch directory: the index and one volume.
+    private static List<(string Name, byte[] Bytes)> Par2Files(byte[] content, int percent)
+    {
+        using var scratch = new TempDirectory();
+        File.WriteAllBytes(Path.Combine(scratch.Path, FileName), content);
+        var info = new ProcessStartInfo("par2") { WorkingDirectory = scratch.Path, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var arg in new[] { "create", "-q", "-q", "-s" + Par2SliceSize, "-r" + percent, "-n1", "Show.S01E01.par2", FileName })
+            info.ArgumentList.Add(arg);
+        using var process = Process.Start(info)!;
+        var output = process.StandardOutput.ReadToEnd() + process.StandardError.ReadToEnd();
+        process.WaitForExit();
+        Assert.True(process.ExitCode == 0, "par2 create failed: " + output);
+        return Directory.GetFiles(scratch.Path, "*.par2").Order(StringComparer.Ordinal)
+            .Select(path => (Path.GetFileName(path), File.ReadAllBytes(path))).ToList();
     }
 
     /// <summary>Until the scheduler has finished <paramref name="passes"/> passes since start.</summary>

@@ -1,0 +1,333 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Microsoft.EntityFrameworkCore;
+using NzbDav.Archives.Par2;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Data.Layout;
+using NzbDav.Streaming;
+using NzbDav.Usenet.Limiting;
+using NzbDav.Usenet.Nzb;
+using NzbDav.Usenet.Providers;
+using NzbDav.Usenet.Traffic;
+
+namespace NzbDav.Server.Health.Par2;
+
+/// <summary>What a PAR2 repair of a job would cost, or why it cannot be done.</summary>
+/// <param name="MissingSlices">Input slices the confirmed holes touch.</param>
+/// <param name="RecoveryAvailable">Recovery slices the release's volumes hold (by their names).</param>
+/// <param name="BytesToFetch">Surviving slices of the set plus the recovery slices to read (decoded bytes).</param>
+public sealed record Par2RepairPlan(bool Possible, string Summary, int MissingSlices, int RecoveryAvailable, long BytesToFetch);
+
+/// <summary>How a PAR2 repair of a job ended.</summary>
+public sealed record Par2JobRepairResult(bool Repaired, string Message, int SegmentsRebuilt, long ProviderBytes);
+
+/// <summary>
+/// Repairs a job's confirmed holes from the PAR2 recovery data its NZB carries: reads the recovery
+/// set's description, maps every confirmed hole of the job's files to the input slices it touches,
+/// reads the surviving slices and as many recovery slices (on the health-check pool, behind
+/// playback), rebuilds the lost ones, checks them against their MD5 and CRC-32 and stores the holes'
+/// bytes as patches that playback then serves in place of zeros.
+/// </summary>
+public sealed partial class Par2JobRepairer(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    INzbParser parser,
+    NzbFileStreamFactory streams,
+    SegmentPatchStore patches,
+    FileHoles holes,
+    HealthAudit audit,
+    UsenetClient client,
+    TimeProvider time,
+    ILogger<Par2JobRepairer> logger)
+{
+    /// <summary>The traffic account every repair's fetches are counted in.</summary>
+    public const string Consumer = "par2 repair";
+
+    // Spare recovery slices read beyond the missing ones: a singular choice is replaced without a second pass.
+    private const int Margin = 1;
+
+    /// <summary>What repairing <paramref name="jobId"/> would fetch (reads only the small PAR2 index).</summary>
+    public async Task<Par2RepairPlan> PlanAsync(Guid jobId, CancellationToken cancellationToken)
+    {
+        var job = await LoadAsync(jobId, cancellationToken);
+        if (job.Failure is not null)
+            return new Par2RepairPlan(false, job.Failure, 0, 0, 0);
+        var plan = await MakePlanAsync(job, cancellationToken);
+        return plan.Plan;
+    }
+
+    /// <summary>Repairs <paramref name="jobId"/>'s confirmed holes; the files become Healthy when every hole was rebuilt.</summary>
+    public async Task<Par2JobRepairResult> RepairAsync(Guid jobId, CancellationToken cancellationToken)
+    {
+        var job = await LoadAsync(jobId, cancellationToken);
+        if (job.Failure is not null)
+            return new Par2JobRepairResult(false, job.Failure, 0, 0);
+        var planned = await MakePlanAsync(job, cancellationToken);
+        var path = job.Items.Count > 0 ? job.Items[0].Item.Path : job.Name;
+        var itemId = job.Items.Count > 0 ? job.Items[0].Item.Id : (Guid?)null;
+        await audit.WriteAsync(HealthAudit.Entry(itemId, jobId, path, "par2-plan", planned.Plan.Summary), cancellationToken);
+        if (!planned.Plan.Possible || planned.Set is null)
+            return new Par2JobRepairResult(false, planned.Plan.Summary, 0, 0);
+
+        var account = client.Traffic.For(Consumer);
+        var before = Received(account);
+        var missing = planned.MissingSlices.ToHashSet();
+        Par2RepairOutcome outcome;
+        for (var attempt = 1; ; attempt++)
+        {
+            var request = new Par2RepairRequest(planned.Set, missing, (file, ct) => OpenFileAsync(job, planned.Files[file], account, ct), planned.Volumes, Margin);
+            outcome = await Par2Repair.RunAsync(request, cancellationToken);
+            if (outcome.Succeeded || outcome.Damaged.Count == 0 || attempt == 2)
+                break;
+            // Slices damaged beyond the confirmed holes (articles that changed, or went since): rebuilt too.
+            missing.UnionWith(outcome.Damaged);
+        }
+
+        var fetched = Received(account) - before;
+        if (!outcome.Succeeded)
+        {
+            var why = $"PAR2 repair failed: {outcome.Failure}. Fetched {Size(fetched)}; nothing was stored and the file stays as it was.";
+            await audit.WriteAsync(HealthAudit.Entry(itemId, jobId, path, "par2-failed", why), cancellationToken);
+            logger.LogWarning("PAR2 repair of {Job} failed: {Reason}", job.Name, outcome.Failure);
+            return new Par2JobRepairResult(false, why, 0, fetched);
+        }
+
+        var segments = Patches(job, planned, outcome);
+        await patches.SaveAsync(jobId, segments, cancellationToken);
+        var message = $"Repaired with PAR2: {segments.Count} segment(s) rebuilt from {outcome.RecoverySlicesUsed} recovery slice(s); fetched {Size(fetched)} ({Size(outcome.InputBytesRead)} of surviving data, {Size(outcome.RecoveryBytesRead)} of recovery volumes).";
+        await MarkRepairedAsync(job, message, cancellationToken);
+        await audit.WriteAsync(HealthAudit.Entry(itemId, jobId, path, "par2-repaired", message), cancellationToken);
+        logger.LogInformation("PAR2 repair of {Job}: {Segments} segment(s) rebuilt, {Fetched} bytes fetched", job.Name, segments.Count, fetched);
+        return new Par2JobRepairResult(true, message, segments.Count, fetched);
+    }
+
+    private async Task<JobState> LoadAsync(Guid jobId, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var job = await context.Jobs.AsNoTracking().FirstOrDefaultAsync(j => j.Id == jobId, cancellationToken);
+        if (job is null)
+            return JobState.Failed("The job is gone.");
+        var nzb = await context.JobNzbs.AsNoTracking().FirstOrDefaultAsync(n => n.JobId == jobId, cancellationToken);
+        if (nzb is null)
+            return JobState.Failed("The job's NZB is not stored.");
+        NzbDocument document;
+        await using (var stream = NzbCompression.OpenRead(nzb.GzipData))
+            document = await parser.ParseAsync(stream, cancellationToken);
+        var items = await context.DavItems.AsNoTracking().Where(i => i.JobId == jobId && !i.IsDirectory && i.Layout != null)
+            .Join(context.FileHealth.AsNoTracking(), i => i.Id, h => h.DavItemId, (i, h) => new { Item = i, Health = h })
+            .ToListAsync(cancellationToken);
+        var damaged = items.Where(x => x.Health.MissingCount > 0 && x.Health.MissingIds != null)
+            .Select(x => new DamagedItem(x.Item, x.Health, DavFileLayoutCodec.Decode(x.Item.Layout), HealthIds.Split(x.Health.MissingIds)))
+            .ToList();
+        if (damaged.Count == 0)
+            return JobState.Failed("No file of the job has confirmed holes: nothing to repair.");
+        return new JobState(job.Id, job.Name, document, damaged, null);
+    }
+
+    private async Task<PlannedRepair> MakePlanAsync(JobState job, CancellationToken cancellationToken)
+    {
+        var par2Files = job.Document.Files.Where(f => f.FileName.EndsWith(".par2", StringComparison.OrdinalIgnoreCase)).ToList();
+        if (par2Files.Count == 0)
+            return PlannedRepair.Impossible("The release has no PAR2 files.");
+        var account = client.Traffic.For(Consumer);
+        var reader = new Par2SetReader();
+        Par2RecoverySet? set = null;
+        string? failure = null;
+        // The index (the smallest PAR2 file) describes the set; a volume does too, when the index is damaged.
+        foreach (var file in par2Files.OrderBy(f => f.EncodedBytes))
+        {
+            try
+            {
+                await using var stream = await streams.OpenAsync(file, account, OperationKind.HealthCheck, cancellationToken);
+                await reader.ReadAsync(file.FileName, stream, cancellationToken);
+            }
+            catch (SegmentUnavailableException error)
+            {
+                failure = $"{file.FileName} cannot be read: {error.Message}";
+                continue;
+            }
+
+            set = reader.Build(out failure);
+            if (set is not null)
+                break;
+        }
+
+        if (set is null)
+            return PlannedRepair.Impossible($"The release's PAR2 files do not describe a recovery set: {failure}.");
+
+        // The set's files among the NZB's, by name.
+        var files = new Dictionary<Par2SetFile, NzbFile>();
+        foreach (var setFile in set.Files)
+        {
+            var match = job.Document.Files.FirstOrDefault(f => f.FileName == setFile.Description.Name)
+                ?? job.Document.Files.FirstOrDefault(f => string.Equals(f.FileName, setFile.Description.Name, StringComparison.OrdinalIgnoreCase));
+            if (match is null)
+                return PlannedRepair.Impossible($"{setFile.Description.Name}, protected by the PAR2 set, is not among the NZB's files.");
+            files[setFile] = match;
+        }
+
+        // Each hole: the NZB file it belongs to, its byte range there, and the slices that range touches.
+        var holeRanges = new List<HoleRange>();
+        var bySegment = new Dictionary<string, (Par2SetFile File, int Index)>(StringComparer.Ordinal);
+        foreach (var (setFile, nzbFile) in files)
+        {
+            var segments = nzbFile.Segments.Span;
+            for (var i = 0; i < segments.Length; i++)
+                bySegment.TryAdd(segments[i].MessageId, (setFile, i));
+        }
+
+        var partSizes = job.Items.SelectMany(i => i.Layout.Parts).GroupBy(p => p.MessageIds[0]).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
+        var unprotected = new List<string>();
+        foreach (var id in job.Items.SelectMany(i => i.Holes).Distinct(StringComparer.Ordinal))
+        {
+            if (!bySegment.TryGetValue(id, out var at))
+            {
+                unprotected.Add(id);
+                continue;
+            }
+
+            var nzbFile = files[at.File];
+            if (!partSizes.TryGetValue(nzbFile.Segments.Span[0].MessageId, out var part))
+            {
+                unprotected.Add(id);
+                continue;
+            }
+
+            var start = at.Index * part.PartSize;
+            var end = Math.Min(part.FileSize, start + part.PartSize);
+            holeRanges.Add(new HoleRange(id, at.File, start, (int)(end - start)));
+        }
+
+        if (unprotected.Count > 0)
+            return PlannedRepair.Impossible($"{unprotected.Count} hole(s) lie outside the files the PAR2 set protects (first: <{unprotected[0]}>).");
+
+        var missing = holeRanges.SelectMany(h => set.SlicesTouching(h.File, h.Start, h.Start + h.Length)).ToHashSet();
+        var volumes = par2Files.Select(f => (File: f, Blocks: VolumeBlocks(f.FileName))).Where(v => v.Blocks > 0).OrderBy(v => v.Blocks).ToList();
+        var available = volumes.Sum(v => v.Blocks);
+        var needed = missing.Count + Margin;
+        var missingBytes = missing.Sum(index => (long)set.Locate(index).Length);
+        var surviving = set.Files.Sum(f => f.Description.Length) - missingBytes;
+        if (available < missing.Count)
+        {
+            return PlannedRepair.Impossible(
+                $"Not enough recovery data: need {missing.Count}, have {available} (the release's PAR2 volumes hold {available} recovery slices for {missing.Count} lost slices).");
+        }
+
+        // Volumes in ascending size until enough slices, then the rest as spares (read only if a recovery slice is damaged).
+        var ordered = new List<Par2Volume>();
+        var taken = 0;
+        foreach (var (file, blocks) in volumes)
+        {
+            if (taken < needed)
+            {
+                ordered.Add(Volume(file, account));
+                taken += blocks;
+            }
+        }
+
+        var chosen = ordered.Count;
+        foreach (var (file, _) in volumes.Skip(chosen))
+            ordered.Add(Volume(file, account));
+        var recoveryBytes = (long)Math.Min(needed, available) * (set.SliceSize + 68);
+        var summary = $"PAR2 can repair this: {missing.Count} lost slice(s) of {set.SliceCount} ({Size(set.SliceSize)} each), {available} recovery slice(s) in the release; fetches {Size(surviving + recoveryBytes)} ({Size(surviving)} of surviving data, {Size(recoveryBytes)} of recovery).";
+        var plan = new Par2RepairPlan(true, summary, missing.Count, available, surviving + recoveryBytes);
+        return new PlannedRepair(plan, set, files, ordered, missing.Order().ToList(), holeRanges);
+    }
+
+    private Par2Volume Volume(NzbFile file, TrafficAccount account) =>
+        new(file.FileName, async ct => await streams.OpenAsync(file, account, OperationKind.HealthCheck, ct));
+
+    // A set file's bytes, holes skipped (zeros): a file in a layout opens with its known sizes and nothing fetched now.
+    private async Task<Stream> OpenFileAsync(JobState job, NzbFile file, TrafficAccount account, CancellationToken cancellationToken)
+    {
+        var known = new HashSet<string>(job.Items.SelectMany(i => i.Holes), StringComparer.Ordinal);
+        var fill = new SegmentHoles(known);
+        var first = file.Segments.Span[0].MessageId;
+        var part = job.Items.SelectMany(i => i.Layout.Parts).FirstOrDefault(p => p.MessageIds[0] == first);
+        if (part is not null)
+            return streams.Open(part.MessageIds, part.FileSize, part.PartSize, fill, ranged: false, account, OperationKind.HealthCheck);
+        return await streams.OpenAsync(file, account, OperationKind.HealthCheck, cancellationToken);
+    }
+
+    // Every hole's bytes, cut from the rebuilt slices that cover it.
+    private static List<RebuiltSegment> Patches(JobState job, PlannedRepair planned, Par2RepairOutcome outcome)
+    {
+        var slices = outcome.Slices.ToDictionary(s => s.Index);
+        var set = planned.Set!;
+        var result = new List<RebuiltSegment>(planned.Holes.Count);
+        foreach (var hole in planned.Holes)
+        {
+            var bytes = new byte[hole.Length];
+            for (var offset = 0; offset < hole.Length;)
+            {
+                var at = hole.Start + offset;
+                var index = hole.File.FirstSlice + (int)(at / set.SliceSize);
+                var slice = slices[index];
+                var within = (int)(at - slice.Offset);
+                var count = Math.Min(hole.Length - offset, slice.Bytes.Length - within);
+                slice.Bytes.Span.Slice(within, count).CopyTo(bytes.AsSpan(offset));
+                offset += count;
+            }
+
+            result.Add(new RebuiltSegment(hole.MessageId, bytes));
+        }
+
+        _ = job;
+        return result;
+    }
+
+    private async Task MarkRepairedAsync(JobState job, string message, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var ids = job.Items.Select(i => i.Item.Id).ToList();
+        var rows = await context.FileHealth.Where(h => ids.Contains(h.DavItemId)).ToListAsync(cancellationToken);
+        foreach (var row in rows)
+        {
+            row.State = FileHealthState.Healthy;
+            row.Repair = RepairStatus.None;
+            row.RepairMessage = message;
+            row.Detail = $"{row.MissingCount} lost segment(s) served from their PAR2 repair";
+            row.LastRepairAt = time.GetUtcNow().UtcDateTime;
+            row.RepairAttempts++;
+            row.MissingIds = null;
+            row.MissingCount = 0;
+            holes.Remove(row.DavItemId);
+        }
+
+        await context.SaveChangesAsync(cancellationToken);
+    }
+
+    private static long Received(TrafficAccount account) => account.Received().Sum(p => p.Value);
+
+    /// <summary>Recovery slices a volume holds by its name ("x.vol07+08.par2": 8), 0 for the index or an unknown name.</summary>
+    internal static int VolumeBlocks(string name)
+    {
+        var match = VolumeName().Match(name);
+        return match.Success && int.TryParse(match.Groups[1].ValueSpan, NumberStyles.None, CultureInfo.InvariantCulture, out var blocks) ? blocks : 0;
+    }
+
+    private static string Size(long bytes) => bytes >= 1_000_000_000 ? $"{bytes / 1e9:0.00} GB" : bytes >= 1_000_000 ? $"{bytes / 1e6:0.0} MB" : $"{bytes / 1e3:0.0} kB";
+
+    [GeneratedRegex(@"\.vol\d+\+(\d+)\.par2$", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
+    private static partial Regex VolumeName();
+
+    private sealed record DamagedItem(DavItem Item, FileHealth Health, DavFileLayout Layout, IReadOnlyList<string> Holes);
+
+    private sealed record HoleRange(string MessageId, Par2SetFile File, long Start, int Length);
+
+    private sealed record JobState(Guid Id, string Name, NzbDocument Document, IReadOnlyList<DamagedItem> Items, string? Failure)
+    {
+        public static JobState Failed(string why) => new(Guid.Empty, "", null!, [], why);
+    }
+
+    private sealed record PlannedRepair(
+        Par2RepairPlan Plan,
+        Par2RecoverySet? Set,
+        IReadOnlyDictionary<Par2SetFile, NzbFile> Files,
+        IReadOnlyList<Par2Volume> Volumes,
+        IReadOnlyList<int> MissingSlices,
+        IReadOnlyList<HoleRange> Holes)
+    {
+        public static PlannedRepair Impossible(string why) => new(new Par2RepairPlan(false, why, 0, 0, 0), null, new Dictionary<Par2SetFile, NzbFile>(), [], [], []);
+    }
+}

@@ -1,0 +1,125 @@
+using System.Security.Cryptography;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Health.Par2;
+using NzbDav.Streaming;
+
+namespace NzbDav.Server.Tests.Health;
+
+/// <summary>
+/// PAR2 repair through the real host: a release whose recovery data Debian's par2 made loses
+/// articles on every provider, the health checks confirm the holes, the repair rebuilds them from
+/// the recovery volume over the mock provider, and WebDAV then serves the file's true bytes.
+/// </summary>
+public sealed class Par2RepairServerTests
+{
+    [Fact]
+    public async Task Confirmed_holes_are_rebuilt_from_the_releases_par2_and_the_file_then_plays_its_true_bytes()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 50, 52, missing: true);
+        HealthHost.SetMissing(health.Primary, 120, 120, missing: true);
+        var checkedOnce = await health.CheckTwiceAsync(itemId, full: true, ct);
+        Assert.Equal(FileHealthState.Degraded, checkedOnce.State);
+        var jobId = await JobIdAsync(health, itemId, ct);
+        var repairer = health.Services.GetRequiredService<Par2JobRepairer>();
+
+        // Segments 50-52 lie in slice 12 (bytes 48,000-51,999), segment 120 in slice 29: 2 of 50 lost, 5 to rebuild from.
+        var plan = await repairer.PlanAsync(jobId, ct);
+        Assert.True(plan.Possible, plan.Summary);
+        Assert.Equal((2, 5), (plan.MissingSlices, plan.RecoveryAvailable));
+        Assert.Contains("fetches", plan.Summary, StringComparison.Ordinal);
+
+        var result = await repairer.RepairAsync(jobId, ct);
+
+        Assert.True(result.Repaired, result.Message);
+        Assert.Equal(4, result.SegmentsRebuilt);
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal(FileHealthState.Healthy, row!.State);
+        Assert.StartsWith("Repaired with PAR2: 4 segment(s) rebuilt", row.RepairMessage, StringComparison.Ordinal);
+        var audit = await health.AuditAsync(ct);
+        Assert.Contains(audit, a => a.Action == "par2-plan");
+        Assert.Contains(audit, a => a.Action == "par2-repaired");
+
+        // The provider bytes: the surviving 48 slices and 3 recovery slices (2 and the margin), as yEnc articles.
+        var surviving = HealthHost.Segments * HealthHost.SegmentSize - (2 * HealthHost.Par2SliceSize);
+        var recovery = 3 * (HealthHost.Par2SliceSize + 68);
+        TestContext.Current.TestOutputHelper?.WriteLine($"provider bytes {result.ProviderBytes:N0} for {surviving + recovery:N0} bytes of slices: {result.ProviderBytes / (double)(surviving + recovery):F3}");
+
+        var metrics = health.Services.GetRequiredService<StreamingMetrics>();
+        var patchedBefore = metrics.PatchedSegments;
+        var zerosBefore = metrics.HoleSegments;
+        using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+        var body = await response.Content.ReadAsByteArrayAsync(ct);
+        Assert.Equal(SHA256.HashData(health.Content), SHA256.HashData(body));
+        Assert.Equal(4, metrics.PatchedSegments - patchedBefore);
+        Assert.Equal(zerosBefore, metrics.HoleSegments);
+
+        // The articles are still gone; the next full check counts them served from the repair, not lost.
+        var after = await health.Checks.CheckNowAsync(itemId, full: true, ct);
+        Assert.Equal(FileHealthState.Healthy, after!.State);
+        Assert.Contains("served from their PAR2 repair", (await health.HealthAsync(itemId, ct))!.Detail, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_patch_that_fails_its_check_is_served_as_zeros_never_as_wrong_bytes_and_deleting_the_job_deletes_its_patches()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 10, 10, missing: true);
+        await health.CheckTwiceAsync(itemId, full: true, ct);
+        var jobId = await JobIdAsync(health, itemId, ct);
+        Assert.True((await health.Services.GetRequiredService<Par2JobRepairer>().RepairAsync(jobId, ct)).Repaired);
+        var store = health.Services.GetRequiredService<SegmentPatchStore>();
+        var patch = Assert.Single(store.ListJob(jobId));
+        var directory = Path.Combine(health.DataDirectory, "patches", jobId.ToString("N"));
+        var file = Path.Combine(directory, patch.File);
+        var bytes = await File.ReadAllBytesAsync(file, ct);
+        bytes[patch.Offset + 17] ^= 0xFF;
+        await File.WriteAllBytesAsync(file, bytes, ct);
+
+        using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+        var body = await response.Content.ReadAsByteArrayAsync(ct);
+        var expected = (byte[])health.Content.Clone();
+        Array.Clear(expected, 9 * HealthHost.SegmentSize, HealthHost.SegmentSize);
+        Assert.True(expected.AsSpan().SequenceEqual(body), "the damaged patch's segment reads as zeros, every other byte is the file's");
+        Assert.Equal(1, store.CorruptReads);
+
+        // The job folder deleted over WebDAV (a user tidying up; Sonarr's history delete keeps the files).
+        using var deleted = await health.Host.Dav.DeleteAsync("/content/tv/" + Uri.EscapeDataString(HealthHost.Release) + "/", ct);
+        Assert.True(deleted.IsSuccessStatusCode, deleted.StatusCode.ToString());
+        Assert.False(Directory.Exists(directory), "the job's patches went with it");
+        Assert.Null(store.ForJob(jobId));
+    }
+
+    [Fact]
+    public async Task A_release_without_par2_says_so_and_changes_nothing()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 30, 30, missing: true);
+        await health.CheckTwiceAsync(itemId, full: true, ct);
+        var jobId = await JobIdAsync(health, itemId, ct);
+
+        var result = await health.Services.GetRequiredService<Par2JobRepairer>().RepairAsync(jobId, ct);
+
+        Assert.False(result.Repaired);
+        Assert.Equal("The release has no PAR2 files.", result.Message);
+        Assert.Equal(FileHealthState.Degraded, (await health.HealthAsync(itemId, ct))!.State);
+    }
+
+    private static async Task<Guid> JobIdAsync(HealthHost health, Guid itemId, CancellationToken cancellationToken)
+    {
+        await using var context = await health.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(cancellationToken);
+        return await context.DavItems.Where(i => i.Id == itemId).Select(i => i.JobId).SingleAsync(cancellationToken);
+    }
+}

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text.RegularExpressions;
 using Microsoft.EntityFrameworkCore;
@@ -20,7 +21,10 @@ namespace NzbDav.Server.Health.Par2;
 public sealed record Par2RepairPlan(bool Possible, string Summary, int MissingSlices, int RecoveryAvailable, long BytesToFetch);
 
 /// <summary>How a PAR2 repair of a job ended.</summary>
-public sealed record Par2JobRepairResult(bool Repaired, string Message, int SegmentsRebuilt, long ProviderBytes);
+/// <param name="ProviderBytes">What the providers sent for it, as counted on the wire (yEnc articles and responses).</param>
+/// <param name="DecodedBytes">The same, decoded: the articles' bytes.</param>
+/// <param name="SliceBytes">Surviving slices and recovery slices the rebuild used: what a repair must read at least.</param>
+public sealed record Par2JobRepairResult(bool Repaired, string Message, int SegmentsRebuilt, long ProviderBytes, long DecodedBytes = 0, long SliceBytes = 0);
 
 /// <summary>
 /// Repairs a job's confirmed holes from the PAR2 recovery data its NZB carries: reads the recovery
@@ -75,7 +79,8 @@ public sealed partial class Par2JobRepairer(
         Par2RepairOutcome outcome;
         for (var attempt = 1; ; attempt++)
         {
-            var request = new Par2RepairRequest(planned.Set, missing, (file, ct) => OpenFileAsync(job, planned.Files[file], account, ct), planned.Volumes, Margin);
+            var skipped = Unneeded(job, planned, missing);
+            var request = new Par2RepairRequest(planned.Set, missing, (file, ct) => OpenFileAsync(job, planned.Files[file], skipped, account, planned.Opened, ct), planned.Volumes, Margin);
             outcome = await Par2Repair.RunAsync(request, cancellationToken);
             if (outcome.Succeeded || outcome.Damaged.Count == 0 || attempt == 2)
                 break;
@@ -84,21 +89,23 @@ public sealed partial class Par2JobRepairer(
         }
 
         var fetched = Received(account) - before;
+        var decoded = planned.Opened.Sum(s => s.Statistics.BytesFetched);
+        var sliceBytes = outcome.InputBytesRead + ((long)outcome.RecoverySlicesUsed * planned.Set.SliceSize);
         if (!outcome.Succeeded)
         {
             var why = $"PAR2 repair failed: {outcome.Failure}. Fetched {Size(fetched)}; nothing was stored and the file stays as it was.";
             await audit.WriteAsync(HealthAudit.Entry(itemId, jobId, path, "par2-failed", why), cancellationToken);
             logger.LogWarning("PAR2 repair of {Job} failed: {Reason}", job.Name, outcome.Failure);
-            return new Par2JobRepairResult(false, why, 0, fetched);
+            return new Par2JobRepairResult(false, why, 0, fetched, decoded);
         }
 
         var segments = Patches(job, planned, outcome);
         await patches.SaveAsync(jobId, segments, cancellationToken);
-        var message = $"Repaired with PAR2: {segments.Count} segment(s) rebuilt from {outcome.RecoverySlicesUsed} recovery slice(s); fetched {Size(fetched)} ({Size(outcome.InputBytesRead)} of surviving data, {Size(outcome.RecoveryBytesRead)} of recovery volumes).";
+        var message = $"Repaired with PAR2: {segments.Count} segment(s) rebuilt from {outcome.RecoverySlicesUsed} recovery slice(s); fetched {Size(decoded)} of articles ({Size(fetched)} on the wire) for {Size(sliceBytes)} of slices.";
         await MarkRepairedAsync(job, message, cancellationToken);
         await audit.WriteAsync(HealthAudit.Entry(itemId, jobId, path, "par2-repaired", message), cancellationToken);
         logger.LogInformation("PAR2 repair of {Job}: {Segments} segment(s) rebuilt, {Fetched} bytes fetched", job.Name, segments.Count, fetched);
-        return new Par2JobRepairResult(true, message, segments.Count, fetched);
+        return new Par2JobRepairResult(true, message, segments.Count, fetched, decoded, sliceBytes);
     }
 
     private async Task<JobState> LoadAsync(Guid jobId, CancellationToken cancellationToken)
@@ -214,39 +221,76 @@ public sealed partial class Par2JobRepairer(
         }
 
         // Volumes in ascending size until enough slices, then the rest as spares (read only if a recovery slice is damaged).
+        // Each read ahead only as far as the slices wanted from it (and the set's own packets, which
+        // every volume repeats beside them): the repair stops reading once it has enough.
+        var packets = par2Files.Min(f => f.EncodedBytes);
+        var opened = new ConcurrentBag<BufferedSegmentStream>();
         var ordered = new List<Par2Volume>();
         var taken = 0;
         foreach (var (file, blocks) in volumes)
         {
             if (taken < needed)
             {
-                ordered.Add(Volume(file, account));
+                var wanted = Math.Min(blocks, needed - taken);
+                ordered.Add(Volume(file, account, (wanted * (set.SliceSize + 132)) + (2 * packets), opened));
                 taken += blocks;
             }
         }
 
         var chosen = ordered.Count;
         foreach (var (file, _) in volumes.Skip(chosen))
-            ordered.Add(Volume(file, account));
+            ordered.Add(Volume(file, account, null, opened));
         var recoveryBytes = (long)Math.Min(needed, available) * (set.SliceSize + 68);
         var summary = $"PAR2 can repair this: {missing.Count} lost slice(s) of {set.SliceCount} ({Size(set.SliceSize)} each), {available} recovery slice(s) in the release; fetches {Size(surviving + recoveryBytes)} ({Size(surviving)} of surviving data, {Size(recoveryBytes)} of recovery).";
         var plan = new Par2RepairPlan(true, summary, missing.Count, available, surviving + recoveryBytes);
-        return new PlannedRepair(plan, set, files, ordered, missing.Order().ToList(), holeRanges);
+        return new PlannedRepair(plan, set, files, ordered, missing.Order().ToList(), holeRanges, opened);
     }
 
-    private Par2Volume Volume(NzbFile file, TrafficAccount account) =>
-        new(file.FileName, async ct => await streams.OpenAsync(file, account, OperationKind.HealthCheck, ct));
+    private Par2Volume Volume(NzbFile file, TrafficAccount account, long? readAhead, ConcurrentBag<BufferedSegmentStream> opened) =>
+        new(file.FileName, async ct =>
+        {
+            var stream = await streams.OpenAsync(file, account, OperationKind.HealthCheck, ct);
+            opened.Add(stream);
+            if (readAhead is { } end)
+                stream.LimitReadAhead(end);
+            return stream;
+        });
 
     // A set file's bytes, holes skipped (zeros): a file in a layout opens with its known sizes and nothing fetched now.
-    private async Task<Stream> OpenFileAsync(JobState job, NzbFile file, TrafficAccount account, CancellationToken cancellationToken)
+    private async Task<Stream> OpenFileAsync(JobState job, NzbFile file, IReadOnlySet<string> skipped, TrafficAccount account, ConcurrentBag<BufferedSegmentStream> opened, CancellationToken cancellationToken)
     {
-        var known = new HashSet<string>(job.Items.SelectMany(i => i.Holes), StringComparer.Ordinal);
-        var fill = new SegmentHoles(known);
+        var fill = new SegmentHoles(skipped);
         var first = file.Segments.Span[0].MessageId;
         var part = job.Items.SelectMany(i => i.Layout.Parts).FirstOrDefault(p => p.MessageIds[0] == first);
-        if (part is not null)
-            return streams.Open(part.MessageIds, part.FileSize, part.PartSize, fill, ranged: false, account, OperationKind.HealthCheck);
-        return await streams.OpenAsync(file, account, OperationKind.HealthCheck, cancellationToken);
+        var stream = part is not null
+            ? streams.Open(part.MessageIds, part.FileSize, part.PartSize, fill, ranged: false, account, OperationKind.HealthCheck)
+            : await streams.OpenAsync(file, account, OperationKind.HealthCheck, cancellationToken);
+        opened.Add(stream);
+        return stream;
+    }
+
+    // The segments the repair never reads: the holes, and every segment wholly inside a lost slice
+    // (read ahead, they would cost their bytes for nothing).
+    private static HashSet<string> Unneeded(JobState job, PlannedRepair planned, IReadOnlySet<int> missing)
+    {
+        var skipped = new HashSet<string>(job.Items.SelectMany(i => i.Holes), StringComparer.Ordinal);
+        var set = planned.Set!;
+        foreach (var (setFile, nzbFile) in planned.Files)
+        {
+            var first = nzbFile.Segments.Span[0].MessageId;
+            var part = job.Items.SelectMany(i => i.Layout.Parts).FirstOrDefault(p => p.MessageIds[0] == first);
+            if (part is null)
+                continue;
+            for (var i = 0; i < part.MessageIds.Count; i++)
+            {
+                var start = i * part.PartSize;
+                var end = Math.Min(part.FileSize, start + part.PartSize);
+                if (end > start && set.SlicesTouching(setFile, start, end).All(missing.Contains))
+                    skipped.Add(part.MessageIds[i]);
+            }
+        }
+
+        return skipped;
     }
 
     // Every hole's bytes, cut from the rebuilt slices that cover it.
@@ -326,8 +370,9 @@ public sealed partial class Par2JobRepairer(
         IReadOnlyDictionary<Par2SetFile, NzbFile> Files,
         IReadOnlyList<Par2Volume> Volumes,
         IReadOnlyList<int> MissingSlices,
-        IReadOnlyList<HoleRange> Holes)
+        IReadOnlyList<HoleRange> Holes,
+        ConcurrentBag<BufferedSegmentStream> Opened)
     {
-        public static PlannedRepair Impossible(string why) => new(new Par2RepairPlan(false, why, 0, 0, 0), null, new Dictionary<Par2SetFile, NzbFile>(), [], [], []);
+        public static PlannedRepair Impossible(string why) => new(new Par2RepairPlan(false, why, 0, 0, 0), null, new Dictionary<Par2SetFile, NzbFile>(), [], [], [], []);
     }
 }

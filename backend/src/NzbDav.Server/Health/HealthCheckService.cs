@@ -203,9 +203,13 @@ public sealed class HealthCheckService(
         try
         {
             var result = await checker.CheckAsync(itemId, full, cancellationToken);
-            // Whoever asked for the check, a confirmed Broken file goes to the repair policy.
-            if (result?.State == FileHealthState.Broken)
+            // Whoever asked for the check, a confirmed Broken file goes to the repair policy, and a
+            // file that just became Degraded to PAR2 (which alone can make it whole in place).
+            if (result?.State == FileHealthState.Broken
+                || (result is { State: FileHealthState.Degraded, Previous: not FileHealthState.Degraded } && options.CurrentValue.Par2Repair))
+            {
                 await RepairAsync(itemId, cancellationToken);
+            }
             Interlocked.Increment(ref _checksDone);
             created.SetResult(result);
             return result;

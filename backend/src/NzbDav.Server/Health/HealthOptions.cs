@@ -68,6 +68,18 @@ public sealed class HealthOptions
     /// <summary>At most this many repairs start in any hour, library-wide: a burst of takedowns never becomes a storm of searches. Default 10.</summary>
     public int MaxRepairsPerHour { get; set; } = 10;
 
+    /// <summary>
+    /// Degraded and Broken files are first rebuilt from the release's PAR2 recovery data, when it holds
+    /// enough and the cost is within the caps below; Sonarr/Radarr only when PAR2 cannot. Default on.
+    /// </summary>
+    public bool Par2Repair { get; set; } = true;
+
+    /// <summary>Most bytes one PAR2 repair may fetch (the release's surviving data and its recovery slices); null: no cap. Default 100 GiB.</summary>
+    public long? Par2MaxBytesPerRepair { get; set; } = 100L * 1024 * 1024 * 1024;
+
+    /// <summary>Most bytes PAR2 repairs together may fetch in a day (UTC); null: no cap. Default 250 GiB.</summary>
+    public long? Par2MaxBytesPerDay { get; set; } = 250L * 1024 * 1024 * 1024;
+
     /// <summary>Message-ids kept per Broken file so a re-grab of the same release fails at import. Default 16.</summary>
     public int KnownMissingPerFile { get; set; } = 16;
 
@@ -89,6 +101,8 @@ public sealed class HealthOptions
         Require(RepairRetry >= TimeSpan.FromSeconds(1), nameof(RepairRetry), "must be at least 1 second");
         Require(MaxRepairsPerHour >= 1, nameof(MaxRepairsPerHour), "must be at least 1");
         Require(KnownMissingPerFile is >= 1 and <= 1000, nameof(KnownMissingPerFile), "must be between 1 and 1000");
+        Require(Par2MaxBytesPerRepair is null or >= 0, nameof(Par2MaxBytesPerRepair), "must not be negative");
+        Require(Par2MaxBytesPerDay is null or >= 0, nameof(Par2MaxBytesPerDay), "must not be negative");
     }
 
     private static void Require(bool condition, string name, string rule)

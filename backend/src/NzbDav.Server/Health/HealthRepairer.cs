@@ -23,6 +23,7 @@ public sealed class HealthRepairer(
     HealthMetrics metrics,
     FileHoles holes,
     LibraryChanges changes,
+    Par2.Par2JobRepairer par2,
     IOptionsMonitor<HealthOptions> options,
     TimeProvider time,
     ILogger<HealthRepairer> logger)
@@ -44,7 +45,8 @@ public sealed class HealthRepairer(
         if (found is null)
             return null;
         var (health, item, job) = (found.Health, found.Item, found.Job);
-        if (health.State != FileHealthState.Broken)
+        var par2Allowed = settings.Par2Repair && health.State == FileHealthState.Degraded;
+        if (health.State != FileHealthState.Broken && !par2Allowed)
             return userAsked ? $"{item.Name} is {health.State}, not Broken: nothing to repair." : null;
         // A dry run is logged once; turning dry-run off lets the real repair go ahead.
         var waitsForUser = health.Repair is RepairStatus.Ignored or RepairStatus.ActionNeeded
@@ -72,9 +74,23 @@ public sealed class HealthRepairer(
             return message;
         }
 
+        string? par2Reason = null;
+        if (settings.Par2Repair)
+        {
+            var (done, message, reason) = await TryPar2Async(context, health, item, job, settings, now, userAsked, cancellationToken);
+            if (done)
+                return message;
+            par2Reason = reason;
+            if (health.State != FileHealthState.Broken)
+            {
+                // Degraded: it plays through its holes; only PAR2 was on offer.
+                return userAsked ? $"{item.Name} is Degraded and PAR2 cannot repair it: {reason} It plays through its holes." : null;
+            }
+        }
+
         var dryRun = settings.DryRun;
         await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "repair",
-            $"{(dryRun ? "Dry run: " : "")}asking Sonarr/Radarr to replace it{(userAsked ? " (asked from the UI)" : "")}: {health.Detail}"), cancellationToken);
+            $"{(dryRun ? "Dry run: " : "")}asking Sonarr/Radarr to replace it{(userAsked ? " (asked from the UI)" : "")}: {health.Detail}{(par2Reason is null ? "" : " PAR2 could not: " + par2Reason)}"), cancellationToken);
         // The window also holds per episode or movie: a replacement that goes bad too is not replaced again.
         var since = now - settings.RepairWindow;
         List<ArrRecentRepair> recentRepairs = userAsked ? [] : await context.ArrRepairedItems.AsNoTracking().Where(r => r.RepairedAt >= since)
@@ -129,6 +145,70 @@ public sealed class HealthRepairer(
             (outcome.Instance is null ? "" : outcome.Instance + ": ") + outcome.Reason), cancellationToken);
         logger.LogWarning("Repair of {Path} ({NzoId}): {Result} by {Instance}: {Reason}", item.Path, job.NzoId, outcome.Result, outcome.Instance ?? "-", outcome.Reason);
         return outcome.Reason;
+    }
+
+    /// <summary>
+    /// PAR2 first: repairs the job from its recovery data when the plan is possible and within the
+    /// caps. Done when it repaired, logged a dry run or waits for the day's cap; otherwise the reason
+    /// PAR2 cannot, for the Sonarr/Radarr path.
+    /// </summary>
+    private async Task<(bool Done, string? Message, string? Reason)> TryPar2Async(
+        NzbDavDbContext context, FileHealth health, DavItem item, Job job, HealthOptions settings, DateTime now, bool userAsked, CancellationToken cancellationToken)
+    {
+        var plan = await par2.PlanAsync(job.Id, cancellationToken);
+        if (!plan.Possible)
+        {
+            if (userAsked || health.State == FileHealthState.Broken)
+                await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "par2-skipped", plan.Summary), cancellationToken);
+            return (false, null, plan.Summary);
+        }
+
+        if (settings.Par2MaxBytesPerRepair is { } perRepair && plan.BytesToFetch > perRepair)
+        {
+            var over = $"The PAR2 repair would fetch {plan.BytesToFetch:N0} bytes, over the cap of {perRepair:N0} per repair (Health:Par2MaxBytesPerRepair).";
+            await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "par2-skipped", over), cancellationToken);
+            return (false, null, over);
+        }
+
+        if (settings.Par2MaxBytesPerDay is { } perDay)
+        {
+            var dayStart = now.Date;
+            var today = await context.TrafficHours.Where(h => h.Consumer == Par2.Par2JobRepairer.Consumer && h.HourStart >= dayStart)
+                .SumAsync(h => h.ReceivedBytes, cancellationToken);
+            if (today + plan.BytesToFetch > perDay)
+            {
+                health.Repair = RepairStatus.Deferred;
+                health.RepairMessage = $"PAR2 repairs fetched {today:N0} bytes today; this one ({plan.BytesToFetch:N0}) would pass the day's cap of {perDay:N0} (Health:Par2MaxBytesPerDay). It waits for tomorrow (UTC).";
+                await context.SaveChangesAsync(cancellationToken);
+                await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "par2-deferred", health.RepairMessage), cancellationToken);
+                metrics.Repair("deferred");
+                return (true, health.RepairMessage, null);
+            }
+        }
+
+        if (settings.DryRun)
+        {
+            health.Repair = RepairStatus.DryRun;
+            health.RepairMessage = "Dry run: " + plan.Summary;
+            await context.SaveChangesAsync(cancellationToken);
+            await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "par2-dry-run", health.RepairMessage), cancellationToken);
+            metrics.Repair("dry_run");
+            return (true, health.RepairMessage, null);
+        }
+
+        await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "repair",
+            $"Repairing with PAR2{(userAsked ? " (asked from the UI)" : "")}: {health.Detail}"), cancellationToken);
+        var result = await par2.RepairAsync(job.Id, cancellationToken);
+        if (result.Repaired)
+        {
+            // The repairer updated every file of the job; this context's copy is stale now.
+            context.ChangeTracker.Clear();
+            metrics.Repair("par2_repaired");
+            return (true, result.Message, null);
+        }
+
+        metrics.Repair("par2_failed");
+        return (false, null, result.Message);
     }
 
     /// <summary>The user keeps the file as it is: no repair until they choose Repair now or un-ignore.</summary>

@@ -19,7 +19,8 @@ public sealed class Par2RepairServerTests
     public async Task Confirmed_holes_are_rebuilt_from_the_releases_par2_and_the_file_then_plays_its_true_bytes()
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var health = await HealthHost.StartWithPar2Async(10, ct);
+        // Repairs only when asked: the plan and the repair are this test's.
+        await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:Par2Repair=false");
         await health.AddAsync(ct);
         var itemId = await health.ItemIdAsync(ct);
         HealthHost.SetMissing(health.Primary, 50, 52, missing: true);
@@ -72,7 +73,7 @@ public sealed class Par2RepairServerTests
     public async Task A_patch_that_fails_its_check_is_served_as_zeros_never_as_wrong_bytes_and_deleting_the_job_deletes_its_patches()
     {
         var ct = TestContext.Current.CancellationToken;
-        await using var health = await HealthHost.StartWithPar2Async(10, ct);
+        await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:Par2Repair=false");
         await health.AddAsync(ct);
         var itemId = await health.ItemIdAsync(ct);
         HealthHost.SetMissing(health.Primary, 10, 10, missing: true);
@@ -99,6 +100,82 @@ public sealed class Par2RepairServerTests
         Assert.True(deleted.IsSuccessStatusCode, deleted.StatusCode.ToString());
         Assert.False(Directory.Exists(directory), "the job's patches went with it");
         Assert.Null(store.ForJob(jobId));
+    }
+
+    [Fact]
+    public async Task A_file_that_becomes_Degraded_is_repaired_with_par2_by_the_health_checks_themselves()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 77, 77, missing: true);
+
+        var result = await health.CheckTwiceAsync(itemId, full: true, ct);
+
+        Assert.Equal(FileHealthState.Degraded, result.State);
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal(FileHealthState.Healthy, row!.State);
+        Assert.StartsWith("Repaired with PAR2: 1 segment(s) rebuilt", row.RepairMessage, StringComparison.Ordinal);
+        using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+        Assert.Equal(SHA256.HashData(health.Content), SHA256.HashData(await response.Content.ReadAsByteArrayAsync(ct)));
+        Assert.Empty(health.Sonarr.Calls);
+    }
+
+    [Fact]
+    public async Task A_Broken_file_is_rebuilt_with_par2_and_Sonarr_is_never_asked()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        // A run of six (past the three tolerated): Broken, and three slices of the five PAR2 can rebuild.
+        HealthHost.SetMissing(health.Primary, 60, 65, missing: true);
+
+        var result = await health.CheckTwiceAsync(itemId, full: true, ct);
+
+        Assert.Equal(FileHealthState.Broken, result.State);
+        Assert.Equal(FileHealthState.Healthy, (await health.HealthAsync(itemId, ct))!.State);
+        Assert.Empty(health.Sonarr.Calls);
+        using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+        Assert.Equal(SHA256.HashData(health.Content), SHA256.HashData(await response.Content.ReadAsByteArrayAsync(ct)));
+    }
+
+    [Fact]
+    public async Task Over_the_per_repair_cap_a_Broken_file_goes_to_Sonarr_with_the_reason_in_the_audit()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:Par2MaxBytesPerRepair=100000");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 60, 65, missing: true);
+
+        await health.CheckTwiceAsync(itemId, full: true, ct);
+
+        var audit = await health.AuditAsync(ct);
+        var skipped = Assert.Single(audit, a => a.Action == "par2-skipped");
+        Assert.Contains("over the cap of 100,000 per repair (Health:Par2MaxBytesPerRepair)", skipped.Detail, StringComparison.Ordinal);
+        Assert.Contains(audit, a => a.Action == "repair" && a.Detail.Contains("Sonarr/Radarr", StringComparison.Ordinal) && a.Detail.Contains("PAR2 could not", StringComparison.Ordinal));
+        Assert.NotEmpty(health.Sonarr.Calls);
+        Assert.DoesNotContain(audit, a => a.Action == "par2-repaired");
+    }
+
+    [Fact]
+    public async Task A_dry_run_only_logs_the_par2_plan()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:DryRun=true");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 60, 65, missing: true);
+
+        await health.CheckTwiceAsync(itemId, full: true, ct);
+
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal((FileHealthState.Broken, RepairStatus.DryRun), (row!.State, row.Repair));
+        Assert.StartsWith("Dry run: PAR2 can repair this: 3 lost slice(s) of 50", row.RepairMessage, StringComparison.Ordinal);
+        Assert.Empty(health.Services.GetRequiredService<SegmentPatchStore>().ListJob(await JobIdAsync(health, itemId, ct)));
+        Assert.Empty(health.Sonarr.Calls);
     }
 
     [Fact]

@@ -141,7 +141,7 @@ test("a hole is suspected, confirmed (Degraded), grows (Broken); repair without 
   await expect(row.getByTestId("health-detail")).toContainText("within the tolerance, the holes read as zeros");
   await expect(count(page, "degraded")).toHaveText("1");
   await expect(row.getByTestId("health-repair")).toHaveText("None");
-  await expect(row.getByRole("button", { name: "Repair now" })).toHaveCount(0);
+  await expect(row.getByRole("button", { name: "Replace through Sonarr" })).toHaveCount(0);
 
   // The Files page shows it beside the file, and the badge leads to the Health page's Degraded files.
   await nav(page, "Files");
@@ -179,7 +179,7 @@ test("a hole is suspected, confirmed (Degraded), grows (Broken); repair without 
   await expect(count(page, "action")).toHaveText("1");
   await expect(count(page, "broken")).toHaveText("1");
 
-  await row.getByRole("button", { name: "Repair now" }).click();
+  await row.getByRole("button", { name: "Replace through Sonarr" }).click();
   await expect(row.getByTestId("health-action-message")).toHaveText(
     "No Sonarr or Radarr is configured, so nothing could replace the file: add them in Settings → Sonarr and Radarr.",
   );
@@ -207,7 +207,7 @@ test("a hole is suspected, confirmed (Degraded), grows (Broken); repair without 
   await expect(page.getByTestId("health-file")).toHaveCount(1);
   await expect(fileRows(page, sample)).toHaveCount(1);
 
-  // Kept as it is: no repair until un-ignored (or Repair now).
+  // Kept as it is: no repair until un-ignored (or Replace through Sonarr).
   await page.getByTestId("count-broken").click();
   const broken = fileRows(page, sample);
   await broken.getByRole("button", { name: "Ignore", exact: true }).click();
@@ -329,7 +329,7 @@ test("Sonarr/Radarr: the form's checks, a test that fails with the reason, Save 
   await broken.getByRole("button", { name: "Un-ignore" }).click();
   await expect(broken.getByTestId("health-action-message")).toHaveText("Repairs allowed again.");
   await expect(broken.getByTestId("health-repair")).toHaveText("None");
-  await broken.getByRole("button", { name: "Repair now" }).click();
+  await broken.getByRole("button", { name: "Replace through Sonarr" }).click();
   await expect(broken.getByTestId("health-action-message")).toContainText("Could not ask", { timeout: 30_000 });
   await expect(broken.getByTestId("health-action-message")).toContainText("nothing was changed and the repair is tried again later");
   await expect(broken.getByTestId("health-repair")).toHaveText("Deferred");

@@ -2,7 +2,7 @@ import { keepPreviousData, useIsMutating, useMutation, useQuery, useQueryClient 
 import { getJson, postJson } from "./client";
 import { apiPaths, type HealthFileAction } from "./paths";
 import { currentCsrfToken } from "./session";
-import type { HealthActionResult, HealthFilter, HealthView } from "./types";
+import type { HealthActionResult, HealthFilter, HealthView, Par2Plan } from "./types";
 
 const healthKey = ["health"] as const;
 const actionKey = ["health-action"] as const;
@@ -54,5 +54,18 @@ export function useHealthAction(id: string) {
     onSettled: async () => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: healthKey }), queryClient.invalidateQueries({ queryKey: ["files"] })]);
     },
+  });
+}
+
+/**
+ * What a PAR2 repair of a file with holes would fetch (the server reads the release's small PAR2
+ * index to say so): asked once per row and state, kept for a minute.
+ */
+export function usePar2Plan(id: string, state: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["par2-plan", id, state],
+    queryFn: ({ signal }) => getJson<Par2Plan>(apiPaths.healthFile(id, "par2"), signal),
+    enabled,
+    staleTime: 60_000,
   });
 }

@@ -43,7 +43,7 @@ export interface EntityPaths {
 }
 
 export type JobAction = "pause" | "resume" | "priority" | "delete" | "retry";
-export type HealthFileAction = "check" | "repair" | "ignore";
+export type HealthFileAction = "check" | "repair" | "par2" | "ignore";
 
 export const apiPaths = {
   /** The server's own health check (outside the UI API, no login needed). */

@@ -2183,6 +2183,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ui/api/health/files/{id}/par2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiPar2Plan"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiHealthActionResult"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ui/api/health/files/{id}/ignore": {
         parameters: {
             query?: never;
@@ -2913,6 +2989,17 @@ export interface components {
             mountPath: string;
             ok: boolean;
             checks: components["schemas"]["UiMountCheck"][];
+        };
+        /** @description What a PAR2 repair of a file's release would fetch, or why it cannot be made. */
+        UiPar2Plan: {
+            possible: boolean;
+            summary: string;
+            /** Format: int32 */
+            missingSlices: number;
+            /** Format: int32 */
+            recoveryAvailable: number;
+            /** Format: int64 */
+            bytesToFetch: number;
         };
         /**
          * @description A provider with the fields of ProviderFields (which also describes them in the API's

@@ -174,6 +174,9 @@ export type HealthAuditEntry = Schemas["UiHealthAuditEntry"];
 /** suspectSegments: answered 430 once, confirmed or cleared by a check after the confirm delay. */
 export type HealthFile = Omit<Schemas["UiHealthFile"], "state" | "repair"> & { state: HealthState; repair: RepairState };
 
+/** GET …/par2: what a PAR2 repair of the file's release would fetch, or why it cannot be made. */
+export type Par2Plan = Schemas["UiPar2Plan"];
+
 /** What POST …/check, …/repair and …/ignore answer: a sentence, and the file as it is now (null once it left the library). */
 export type HealthActionResult = Omit<Schemas["UiHealthActionResult"], "file"> & { file: HealthFile | null };
 

@@ -10,6 +10,7 @@ import {
   describePolicy,
   describeRunningCheck,
   fileActions,
+  par2ButtonLabel,
   filterCount,
   healthPageUrl,
   nextCheckLabel,
@@ -141,10 +142,16 @@ describe("fileActions", () => {
   });
 
   it("offers ignore for a file with holes or a repair under way, un-ignore once ignored", () => {
-    expect(fileActions(file({ state: "broken", repair: "action-needed" }))).toEqual({ repair: true, ignore: true, unignore: false });
-    expect(fileActions(file({ state: "degraded" }))).toEqual({ repair: false, ignore: true, unignore: false });
-    expect(fileActions(file())).toEqual({ repair: false, ignore: false, unignore: false });
-    expect(fileActions(file({ state: "broken", repair: "ignored" }))).toEqual({ repair: true, ignore: false, unignore: true });
+    expect(fileActions(file({ state: "broken", repair: "action-needed" }))).toEqual({ repair: true, par2: true, ignore: true, unignore: false });
+    expect(fileActions(file({ state: "degraded" }))).toEqual({ repair: false, par2: true, ignore: true, unignore: false });
+    expect(fileActions(file())).toEqual({ repair: false, par2: false, ignore: false, unignore: false });
+    expect(fileActions(file({ state: "broken", repair: "ignored" }))).toEqual({ repair: true, par2: true, ignore: false, unignore: true });
+  });
+
+  it("offers PAR2 for any file with confirmed holes, Sonarr only for a broken one", () => {
+    expect(fileActions(file({ state: "degraded" })).par2).toBe(true);
+    expect(fileActions(file({ state: "unknown" })).par2).toBe(false);
+    expect(par2ButtonLabel(1_500_000_000)).toMatch(/^Repair with PAR2 \(fetches 1\.\d+ GB\)$/);
   });
 });
 

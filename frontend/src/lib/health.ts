@@ -1,5 +1,5 @@
 import type { FileHealthBadge, HealthCheckRunning, HealthCounts, HealthFile, HealthFilter, HealthPolicy, HealthState, RepairState } from "../api/types";
-import { dateTime, relativeTime } from "./format";
+import { bytes, dateTime, relativeTime } from "./format";
 
 const stateLabels: Record<HealthState, string> = {
   healthy: "Healthy",
@@ -126,10 +126,11 @@ export function nextCheckLabel(file: Pick<HealthFile, "nextCheckAt" | "urgent">,
 }
 
 /** The actions a file's row offers: a check always; a repair only when Broken; ignore for a file with holes, or un-ignore. */
-export function fileActions(file: Pick<HealthFile, "state" | "repair">): { repair: boolean; ignore: boolean; unignore: boolean } {
+export function fileActions(file: Pick<HealthFile, "state" | "repair">): { repair: boolean; par2: boolean; ignore: boolean; unignore: boolean } {
   const ignored = file.repair === "ignored";
   return {
     repair: file.state === "broken",
+    par2: file.state === "broken" || file.state === "degraded",
     ignore: !ignored && (file.state === "broken" || file.state === "degraded" || file.repair !== "none"),
     unignore: ignored,
   };
@@ -182,6 +183,12 @@ const auditLabels: Record<string, string> = {
   ignore: "ignored",
   unignore: "un-ignored",
   removed: "removed",
+  "par2-plan": "PAR2 plan",
+  "par2-repaired": "repaired with PAR2",
+  "par2-failed": "PAR2 failed",
+  "par2-skipped": "PAR2 not used",
+  "par2-deferred": "PAR2 deferred",
+  "par2-dry-run": "PAR2 (dry run)",
 };
 
 /** An audit entry's action as words: "state change", "not repaired"; an unknown one with its dashes as spaces. */
@@ -191,13 +198,19 @@ export function auditLabel(action: string): string {
 
 /** The audit entry's tone, for its pill: a failed repair or a removal stands out, a repair in progress is highlighted. */
 export function auditTone(action: string, detail: string): "failed" | "processing" | "completed" | "" {
-  if (action === "repair-notfound" || action === "action-needed" || action === "removed") return "failed";
-  if (action === "repair-repaired") return "completed";
-  if (action === "repair" || action === "repair-deferred" || action === "repair-dryrun") return "processing";
+  if (action === "repair-notfound" || action === "action-needed" || action === "removed" || action === "par2-failed") return "failed";
+  if (action === "repair-repaired" || action === "par2-repaired") return "completed";
+  if (action === "repair" || action === "repair-deferred" || action === "repair-dryrun" || action === "par2-plan" || action === "par2-deferred" || action === "par2-dry-run")
+    return "processing";
   if (action === "state") {
     const to = /→\s*(\w+)/.exec(detail)?.[1]?.toLowerCase();
     if (to === "broken" || to === "degraded") return "failed";
     if (to === "healthy") return "completed";
   }
   return "";
+}
+
+/** The PAR2 button's label: what the repair would fetch, as the plan says. */
+export function par2ButtonLabel(bytesToFetch: number): string {
+  return `Repair with PAR2 (fetches ${bytes(bytesToFetch)})`;
 }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useHealth, useHealthAction, type HealthAction } from "../api/health";
+import { useHealth, useHealthAction, usePar2Plan, type HealthAction } from "../api/health";
 import type { HealthAuditEntry, HealthFile, HealthFilter, HealthView } from "../api/types";
 import { Pager } from "../components/Pager";
 import { contentRoot, filesPageUrl } from "../lib/files";
@@ -19,6 +19,7 @@ import {
   parseFilter,
   repairLabel,
   stateLabel,
+  par2ButtonLabel,
 } from "../lib/health";
 import { useNow } from "../lib/useNow";
 import { usePageOf } from "../lib/usePageOf";
@@ -111,7 +112,7 @@ function PolicyCard({ view }: { view: HealthView }) {
         {stats.unknown.toLocaleString()} unanswered.
       </p>
       <p className="muted small flush">
-        Repairs go through the Sonarr and Radarr instances in <Link to="/settings">Settings</Link>; the thresholds are set there or in the configuration
+        A file with holes is first rebuilt from its release's PAR2 recovery data; a Broken one PAR2 cannot rebuild is replaced through the Sonarr and Radarr instances in <Link to="/settings">Settings</Link>. The thresholds and caps are set there or in the configuration
         (Health section).
       </p>
     </section>
@@ -152,6 +153,7 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
   const [last, setLast] = useState<HealthAction["kind"] | null>(null);
   const offered = fileActions(file);
   const folder = folderUrl(file.path);
+  const par2 = usePar2Plan(file.id, file.state, offered.par2);
 
   function run(next: HealthAction) {
     setLast(next.kind);
@@ -179,7 +181,12 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
               {file.detail}
             </div>
           )}
-          {/* Once the answer of Repair now shows under the row, the same sentence is not repeated here. */}
+          {offered.par2 && par2.data && !par2.data.possible && (
+            <div className="small detail-text muted" data-testid="health-par2-plan">
+              PAR2: {par2.data.summary}
+            </div>
+          )}
+          {/* Once the answer of a repair shows under the row, the same sentence is not repeated here. */}
           {file.repairMessage && file.repairMessage !== action.data?.message && (
             <div className="small detail-text repair-message" data-testid="health-repair-message">
               <span className="muted">Repair:</span> {file.repairMessage}
@@ -214,9 +221,14 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
             <button type="button" className="secondary" disabled={busy} onClick={() => run({ kind: "check" })}>
               {busy && last === "check" ? "Checking…" : "Check now"}
             </button>
+            {offered.par2 && par2.data?.possible && (
+              <button type="button" disabled={busy} onClick={() => run({ kind: "par2" })} title={par2.data.summary}>
+                {busy && last === "par2" ? "Repairing with PAR2…" : par2ButtonLabel(par2.data.bytesToFetch)}
+              </button>
+            )}
             {offered.repair && (
               <button type="button" className="danger" disabled={busy} onClick={() => run({ kind: "repair" })}>
-                {busy && last === "repair" ? "Repairing…" : "Repair now"}
+                {busy && last === "repair" ? "Asking Sonarr/Radarr…" : "Replace through Sonarr"}
               </button>
             )}
             {offered.ignore && (
@@ -241,6 +253,11 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
                   <span>{running.text}</span>
                   <progress max={Math.max(1, running.total)} value={running.done} aria-label={`Check of ${file.name}`} />
                 </div>
+              )}
+              {busy && last === "par2" && (
+                <span className="muted" role="status">
+                  Reading the release's surviving data and recovery slices on the health-check pool, behind playback…
+                </span>
               )}
               {!running && busy && last === "check" && (
                 <span className="muted" role="status">

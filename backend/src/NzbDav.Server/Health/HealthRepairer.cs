@@ -33,7 +33,11 @@ public sealed class HealthRepairer(
     /// (the UI's "repair now") overrides "ignored" and the per-file window, not the hourly cap.
     /// Answers what happened in one sentence, or null when there was nothing to do.
     /// </summary>
-    public async Task<string?> RepairAsync(Guid itemId, bool userAsked, CancellationToken cancellationToken)
+    public Task<string?> RepairAsync(Guid itemId, bool userAsked, CancellationToken cancellationToken) =>
+        RepairAsync(itemId, userAsked, tryPar2: true, cancellationToken);
+
+    /// <param name="tryPar2">False: straight to Sonarr/Radarr (the UI's "Replace through Sonarr").</param>
+    public async Task<string?> RepairAsync(Guid itemId, bool userAsked, bool tryPar2, CancellationToken cancellationToken)
     {
         var settings = options.CurrentValue;
         var now = time.GetUtcNow().UtcDateTime;
@@ -45,7 +49,7 @@ public sealed class HealthRepairer(
         if (found is null)
             return null;
         var (health, item, job) = (found.Health, found.Item, found.Job);
-        var par2Allowed = settings.Par2Repair && health.State == FileHealthState.Degraded;
+        var par2Allowed = tryPar2 && settings.Par2Repair && health.State == FileHealthState.Degraded;
         if (health.State != FileHealthState.Broken && !par2Allowed)
             return userAsked ? $"{item.Name} is {health.State}, not Broken: nothing to repair." : null;
         // A dry run is logged once; turning dry-run off lets the real repair go ahead.
@@ -75,7 +79,7 @@ public sealed class HealthRepairer(
         }
 
         string? par2Reason = null;
-        if (settings.Par2Repair)
+        if (tryPar2 && settings.Par2Repair)
         {
             var (done, message, reason) = await TryPar2Async(context, health, item, job, settings, now, userAsked, cancellationToken);
             if (done)

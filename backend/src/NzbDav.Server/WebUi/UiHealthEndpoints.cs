@@ -105,7 +105,7 @@ public static class UiHealthEndpoints
     {
         if (!Guid.TryParse(id, out var itemId) || await FindAsync(contexts, itemId, context.RequestAborted) is null)
             return Results.NotFound(new UiError($"There is no library file with id {id}."));
-        var message = await repairer.RepairAsync(itemId, userAsked: true, context.RequestAborted) ?? "Nothing to repair.";
+        var message = await repairer.RepairAsync(itemId, userAsked: true, tryPar2: false, context.RequestAborted) ?? "Nothing to repair.";
         return Results.Ok(new UiHealthActionResult(message, await FileAsync(contexts, itemId, context.RequestAborted)));
     }
 

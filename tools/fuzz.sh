@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
-all_targets=(nzb yenc rar4 rar5 7z par2 range propfind sab nntp)
+all_targets=(nzb yenc rar4 rar5 7z par2 par2set range propfind sab nntp)
 mode=fuzz
 execs=1000000
 seconds=""

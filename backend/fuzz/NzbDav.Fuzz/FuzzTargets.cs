@@ -13,6 +13,7 @@ public static class FuzzTargets
         ("rar5", () => new ArchiveTarget("rar5", ArchiveTarget.Format.Rar5)),
         ("7z", () => new ArchiveTarget("7z", ArchiveTarget.Format.SevenZip)),
         ("par2", () => new Par2Target()),
+        ("par2set", () => new Par2SetTarget()),
         ("range", () => new RangeTarget()),
         ("propfind", () => new PropfindTarget()),
         ("sab", () => new SabUploadTarget()),

@@ -167,7 +167,7 @@ public static class Par2Repair
     }
 
     /// <summary>True when <paramref name="data"/>, zero-padded to <paramref name="sliceSize"/>, has <paramref name="expected"/>'s MD5 and CRC-32.</summary>
-    internal static bool Matches(ReadOnlySpan<byte> data, int sliceSize, Par2SliceChecksum expected)
+    public static bool Matches(ReadOnlySpan<byte> data, int sliceSize, Par2SliceChecksum expected)
     {
         var crc = new Crc32();
         crc.Append(data);

@@ -106,34 +106,29 @@ internal sealed class Par2PacketReader
             ArrayPool<byte>.Shared.Return(buffer);
         }
 
-        // Makes buffer[start..] hold at least `count` bytes; false at the end of the stream.
+        // Makes buffer[start..] hold at least `count` bytes; false at the end of the stream. The
+        // buffer grows with the bytes that arrive, never to a length a header only claims.
         async ValueTask<bool> FillAsync(int count)
         {
-            if (end - start >= count)
-            {
-                return true;
-            }
-
-            if (buffer.Length - start < count)
-            {
-                if (buffer.Length < count)
-                {
-                    var larger = ArrayPool<byte>.Shared.Rent(Math.Max(count, buffer.Length * 2));
-                    buffer.AsSpan(start, end - start).CopyTo(larger);
-                    ArrayPool<byte>.Shared.Return(buffer);
-                    buffer = larger;
-                }
-                else
-                {
-                    buffer.AsSpan(start, end - start).CopyTo(buffer);
-                }
-
-                end -= start;
-                start = 0;
-            }
-
             while (end - start < count && !eof)
             {
+                if (end == buffer.Length)
+                {
+                    if (start > 0)
+                    {
+                        buffer.AsSpan(start, end - start).CopyTo(buffer);
+                        end -= start;
+                        start = 0;
+                    }
+                    else
+                    {
+                        var larger = ArrayPool<byte>.Shared.Rent(Math.Min(Math.Max(count, 1024), buffer.Length * 2));
+                        buffer.AsSpan(0, end).CopyTo(larger);
+                        ArrayPool<byte>.Shared.Return(buffer);
+                        buffer = larger;
+                    }
+                }
+
                 var read = await stream.ReadAsync(buffer.AsMemory(end), cancellationToken).ConfigureAwait(false);
                 if (read == 0)
                 {

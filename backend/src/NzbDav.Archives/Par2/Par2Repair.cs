@@ -75,7 +75,13 @@ public static class Par2Repair
                         continue;
                     }
 
-                    rebuilder.AddRecovery(BinaryPrimitives.ReadUInt32LittleEndian(packet.Body.Span), packet.Body.Span[4..]);
+                    var exponent = BinaryPrimitives.ReadUInt32LittleEndian(packet.Body.Span);
+                    if (exponent >= Galois16.Order)
+                    {
+                        continue; // no recovery slice of PAR 2.0 has it: a hostile or broken packet
+                    }
+
+                    rebuilder.AddRecovery(exponent, packet.Body.Span[4..]);
                     if (rebuilder.RecoveryCount >= wanted)
                     {
                         break;

@@ -120,6 +120,12 @@ public sealed class Par2SetReader
                 }
 
                 var exponent = BinaryPrimitives.ReadUInt32LittleEndian(body);
+                if (exponent >= Galois16.Order)
+                {
+                    Refuse("a recovery slice with exponent " + exponent + ", outside PAR 2.0's 0-65534");
+                    return;
+                }
+
                 if (parts.Recovery.TrueForAll(r => r.Info.Exponent != exponent))
                 {
                     parts.Recovery.Add((new Par2RecoverySliceInfo(exponent, volume, packet.Offset + 64 + 4), body.Length - 4));

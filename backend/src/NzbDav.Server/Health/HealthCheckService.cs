@@ -47,9 +47,22 @@ public sealed class HealthCheckService(
         _wake.Release();
     }
 
-    /// <summary>Checks a file now (every segment when <paramref name="full"/>), sharing a check already running for it.</summary>
-    public Task<FileCheckResult?> CheckNowAsync(Guid itemId, bool full, CancellationToken cancellationToken) =>
-        RunCheckAsync(itemId, full, cancellationToken);
+    /// <summary>
+    /// Checks a file now (every segment when <paramref name="full"/>), sharing a check already
+    /// running for it. The scheduler is woken afterwards: the check may have set a confirmation or
+    /// a retry due sooner than the scheduler's sleep, and it comes when due, not up to a minute later.
+    /// </summary>
+    public async Task<FileCheckResult?> CheckNowAsync(Guid itemId, bool full, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await RunCheckAsync(itemId, full, cancellationToken);
+        }
+        finally
+        {
+            _wake.Release();
+        }
+    }
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {

@@ -156,6 +156,28 @@ public sealed class HealthCheckTests
     }
 
     [Fact]
+    public async Task Check_now_wakes_the_scheduler_so_the_confirming_check_comes_when_due_not_a_minute_later()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartAsync(withBackup: false, ct, "--Health:Par2Repair=false");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 90, 90, missing: true);
+
+        // The UI's Check now: one sighting, a suspect, confirmed by a check ConfirmDelay later.
+        var first = await health.Checks.CheckNowAsync(itemId, full: true, ct);
+        Assert.Equal((FileHealthState.Unknown, 1), (first!.State, first.Suspects));
+        var done = health.Checks.ChecksDone;
+
+        // Only the confirmation delay passes, far short of the scheduler's minute of sleep.
+        health.Clock.Advance(HealthHost.ConfirmDelay);
+        await health.WaitForChecksAsync(done + 1, ct);
+
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal((FileHealthState.Degraded, 1), (row!.State, row.MissingCount));
+    }
+
+    [Fact]
     public async Task Holes_within_the_tolerance_make_the_file_Degraded_and_it_plays_end_to_end_with_zeros_there()
     {
         var ct = TestContext.Current.CancellationToken;

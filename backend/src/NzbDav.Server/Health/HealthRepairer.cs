@@ -106,20 +106,26 @@ public sealed class HealthRepairer(
         health.RepairAttempts++;
         // The Arr changed something (a grab marked failed, a file record deleted): even if a later
         // step was refused, the repair is not started over inside the window — the user decides.
-        if (outcome.Calls.Any(static c => !c.DryRun && c.Method != "GET" && c.Status is >= 200 and < 300))
+        var wrote = outcome.Calls.Any(static c => !c.DryRun && c.Method != "GET" && c.Status is >= 200 and < 300);
+        if (wrote)
             health.LastRepairAt = now;
+        // The episodes or movie whose release was blocklisted are guarded by the window even when a
+        // later step (the search) was refused: another release of them going bad is not repaired again.
+        if (outcome.Result is ArrRepairResult.Repaired || (wrote && outcome.Result is ArrRepairResult.Deferred))
+        {
+            context.ArrRepairedItems.AddRange((outcome.Replaced ?? []).Select(id => new ArrRepairedItem
+            {
+                Instance = outcome.Instance!,
+                ItemId = id,
+                RepairedAt = now,
+                JobName = job.Name,
+            }));
+        }
         switch (outcome.Result)
         {
             case ArrRepairResult.Repaired:
                 health.LastRepairAt = now;
                 health.Repair = RepairStatus.None;
-                context.ArrRepairedItems.AddRange((outcome.Replaced ?? []).Select(id => new ArrRepairedItem
-                {
-                    Instance = outcome.Instance!,
-                    ItemId = id,
-                    RepairedAt = now,
-                    JobName = job.Name,
-                }));
                 await context.SaveChangesAsync(cancellationToken);
                 await RemoveAsync(context, item, job, outcome, cancellationToken);
                 metrics.Repair("repaired");

@@ -277,6 +277,9 @@ public sealed class HealthCheckTests
         Assert.NotNull(deferred.LastRepairAt);
         var writes = health.Sonarr.Writes.Count;
         Assert.Equal(3, writes);
+        // The grab was blocklisted and the file deleted: the episode is guarded by the window as after a whole repair.
+        await using (var context = await health.Services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
+            Assert.NotEmpty(await context.ArrRepairedItems.Where(r => r.Instance == "sonarr").ToListAsync(ct));
 
         // Past the retry delay, the next check finds it Broken again: inside the window, no second repair.
         health.Clock.Advance(TimeSpan.FromSeconds(1));

@@ -239,7 +239,7 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
             var searched = await client.SearchAsync(instance, search, request.DryRun, cancellationToken);
             if (repair.Write(searched, logger) is { } stop)
             {
-                return repair.Stop(ArrRepairResult.Deferred, $"{Describe(instance)}: starting the search {stop} after it {Join(done)}.");
+                return repair.Stop(ArrRepairResult.Deferred, $"{Describe(instance)}: starting the search {stop} after it {Join(done)}.", search);
             }
 
             done.Add($"started a search for {Item(instance)} {string.Join(", ", search)}");
@@ -301,7 +301,7 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
             var searched = await client.SearchAsync(instance, items, request.DryRun, cancellationToken);
             if (repair.Write(searched, logger) is { } stop)
             {
-                return repair.Stop(ArrRepairResult.Deferred, $"{Describe(instance)}: starting the search {stop} after it {Join(done)}.");
+                return repair.Stop(ArrRepairResult.Deferred, $"{Describe(instance)}: starting the search {stop} after it {Join(done)}.", items);
             }
 
             done.Add($"started a search for {Item(instance)} {string.Join(", ", items)}");
@@ -363,7 +363,8 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
         /// <summary>The grab to mark failed: any grabbed record of a download covers all of it; the first one is the original.</summary>
         public ArrHistoryRecord Grab => Grabs.MinBy(static g => g.Id)!;
 
-        public ArrRepairOutcome Stop(ArrRepairResult result, string reason) => new(result, Instance.Name, reason, Calls);
+        /// <param name="replaced">Items whose release was already blocklisted (and file deleted) when a later step stopped the repair: guarded by the window like a whole repair's.</param>
+        public ArrRepairOutcome Stop(ArrRepairResult result, string reason, IReadOnlyList<int>? replaced = null) => new(result, Instance.Name, reason, Calls, replaced);
 
         /// <summary>Adds a write's calls and logs it; null when it was accepted (or not made, in a dry run), else why it stopped the repair.</summary>
         public string? Write(ArrResult<bool> write, ILogger logger)

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { controlMockNntp, listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
+import { accountsAndMock, controlMockNntp, listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
 import { logIn as logInAs, nav } from "./pages";
 
@@ -18,6 +18,7 @@ const shots = "e2e-results/screenshots";
 mkdirSync(shots, { recursive: true });
 
 const account = { user: "admin", password: "par2 repairs 1" };
+const dav = { user: "rclone", password: "par2 dav pass 1" };
 const apiKey = "fedcba9876543210fedcba9876543210";
 const fileName = "Par2.Film.mkv";
 const job = "Par2.Film";
@@ -34,19 +35,7 @@ test.beforeAll(async () => {
   execFileSync("par2", ["create", "-q", "-q", "-s131072", "-r10", "-n1", "Par2.Film.par2", fileName], { cwd: release });
   mock = await startMockNntp(["--size", "0", "--post", release, "--segment-size", "64", "--control"]);
   server = await startServer(
-    [
-      `--NzbDav:Ui:AdminUser=${account.user}`,
-      `--NzbDav:Ui:AdminPassword=${account.password}`,
-      `--NzbDav:ApiKey=${apiKey}`,
-      "--Usenet:Providers:0:Name=mock",
-      "--Usenet:Providers:0:Host=127.0.0.1",
-      `--Usenet:Providers:0:Port=${mock.port}`,
-      "--Usenet:Providers:0:UseTls=false",
-      "--Usenet:Providers:0:MaxConnections=8",
-      "--Health:ConfirmDelay=00:00:02",
-      "--Health:MaxMissingPercent=5",
-      "--Health:Par2Repair=false",
-    ],
+    [...accountsAndMock(account, dav, apiKey, mock.port), "--Health:ConfirmDelay=00:00:02", "--Health:MaxMissingPercent=5", "--Health:Par2Repair=false"],
     listening,
   );
   ui = `${server.url}/ui/`;

@@ -11,6 +11,26 @@ namespace NzbDav.Fuzz.Targets;
 /// </summary>
 internal static class ChecksumFixer
 {
+    /// <summary>
+    /// The PAR2 harnesses' input: one flag byte, then the PAR2 bytes; with flag bit 0 the packet
+    /// MD5s are recomputed (<see cref="FixPar2"/>). Null for an empty input.
+    /// </summary>
+    public static byte[]? Par2Input(byte[] input)
+    {
+        if (input.Length == 0)
+        {
+            return null;
+        }
+
+        var data = input.AsSpan(1).ToArray();
+        if ((input[0] & 1) != 0)
+        {
+            FixPar2(data);
+        }
+
+        return data;
+    }
+
     public static void Fix(ArchiveTarget.Format format, byte[] volume)
     {
         switch (format)

@@ -14,15 +14,11 @@ public sealed class Par2Target : FuzzTarget
 
     public override bool Run(byte[] input)
     {
-        if (input.Length == 0)
+        if (ChecksumFixer.Par2Input(input) is not { } data)
         {
             return false;
         }
-        var data = input.AsSpan(1).ToArray();
-        if ((input[0] & 1) != 0)
-        {
-            ChecksumFixer.FixPar2(data);
-        }
+
         var fromSpan = Summarize(() => Par2Reader.Read(data));
         string? fromStream = null;
         string? fromForwardOnly = null;

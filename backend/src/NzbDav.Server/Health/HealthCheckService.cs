@@ -49,19 +49,16 @@ public sealed class HealthCheckService(
 
     /// <summary>
     /// Checks a file now (every segment when <paramref name="full"/>), sharing a check already
-    /// running for it. The scheduler is woken afterwards: the check may have set a confirmation or
-    /// a retry due sooner than the scheduler's sleep, and it comes when due, not up to a minute later.
+    /// running for it. When the check left suspects to confirm or segments unanswered, the
+    /// scheduler is woken: that check is due sooner than the scheduler's sleep may last, and it
+    /// comes when due, not up to a minute later.
     /// </summary>
     public async Task<FileCheckResult?> CheckNowAsync(Guid itemId, bool full, CancellationToken cancellationToken)
     {
-        try
-        {
-            return await RunCheckAsync(itemId, full, cancellationToken);
-        }
-        finally
-        {
+        var result = await RunCheckAsync(itemId, full, cancellationToken);
+        if (result is { Suspects: > 0 } or { Unknown: > 0 })
             _wake.Release();
-        }
+        return result;
     }
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)

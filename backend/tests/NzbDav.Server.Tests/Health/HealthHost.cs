@@ -140,13 +140,7 @@ internal sealed class HealthHost : IAsyncDisposable
     {
         using var scratch = new TempDirectory();
         File.WriteAllBytes(Path.Combine(scratch.Path, FileName), content);
-        var info = new ProcessStartInfo("par2") { WorkingDirectory = scratch.Path, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var arg in new[] { "create", "-q", "-q", "-s" + Par2SliceSize, "-r" + percent, "-n1", "Show.S01E01.par2", FileName })
-            info.ArgumentList.Add(arg);
-        using var process = Process.Start(info)!;
-        var output = process.StandardOutput.ReadToEnd() + process.StandardError.ReadToEnd();
-        process.WaitForExit();
-        Assert.True(process.ExitCode == 0, "par2 create failed: " + output);
+        Par2Tool.Run(scratch.Path, "create", "-q", "-q", "-s" + Par2SliceSize, "-r" + percent, "-n1", "Show.S01E01.par2", FileName);
         return Directory.GetFiles(scratch.Path, "*.par2").Order(StringComparer.Ordinal)
             .Select(path => (Path.GetFileName(path), File.ReadAllBytes(path))).ToList();
     }
@@ -208,6 +202,20 @@ internal sealed class HealthHost : IAsyncDisposable
         var second = await Checks.CheckNowAsync(itemId, full, cancellationToken);
         Assert.NotNull(second);
         return second;
+    }
+
+    /// <summary>
+    /// Adds the release, makes the <paramref name="runs"/> of parts (1-based, inclusive) disappear
+    /// from the primary, and checks the file twice across the confirmation delay; the file's id and
+    /// what the second check found.
+    /// </summary>
+    public async Task<(Guid ItemId, FileCheckResult Result)> AddLoseAndCheckAsync(CancellationToken cancellationToken, params (int First, int Last)[] runs)
+    {
+        await AddAsync(cancellationToken);
+        var itemId = await ItemIdAsync(cancellationToken);
+        foreach (var (first, last) in runs)
+            SetMissing(Primary, first, last, missing: true);
+        return (itemId, await CheckTwiceAsync(itemId, full: true, cancellationToken));
     }
 
     /// <summary>Parts (1-based, inclusive) answered 430 by <paramref name="server"/>, or served again.</summary>

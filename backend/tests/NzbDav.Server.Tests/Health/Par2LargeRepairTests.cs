@@ -37,7 +37,7 @@ public sealed class Par2LargeRepairTests
         var original = SHA256.HashData(content);
         await File.WriteAllBytesAsync(Path.Combine(release.Path, FileName), content, ct);
         var created = Stopwatch.StartNew();
-        Par2(release.Path, "create", "-q", "-q", "-r5", "-n4", "Film.par2", FileName);
+        Par2Tool.Run(release.Path, "create", "-q", "-q", "-r5", "-n4", "Film.par2", FileName);
         output?.WriteLine($"par2 create: {created.Elapsed.TotalSeconds:F1} s");
 
         await using var provider = new MockNntpServer(new MockNntpOptions { MessageIdToken = "par2big" });
@@ -93,18 +93,6 @@ public sealed class Par2LargeRepairTests
         output?.WriteLine($"GET after the repair: {timer.Elapsed.TotalSeconds:F2} s");
         await using (var file = File.OpenRead(served))
             Assert.Equal(original, await SHA256.HashDataAsync(file, ct));
-        Par2(release.Path, "verify", "-q", "-q", "Film.par2");
-    }
-
-    private static void Par2(string directory, params string[] args)
-    {
-        var info = new ProcessStartInfo("par2") { WorkingDirectory = directory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var arg in args)
-            info.ArgumentList.Add(arg);
-        using var process = Process.Start(info)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        process.WaitForExit();
-        Assert.True(process.ExitCode == 0, $"par2 {string.Join(' ', args)} exited {process.ExitCode}: {stdout.GetAwaiter().GetResult()}{stderr.GetAwaiter().GetResult()}");
+        Par2Tool.Run(release.Path, "verify", "-q", "-q", "Film.par2");
     }
 }

@@ -21,11 +21,7 @@ public sealed class Par2RepairServerTests
         var ct = TestContext.Current.CancellationToken;
         // Repairs only when asked: the plan and the repair are this test's.
         await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:Par2Repair=false");
-        await health.AddAsync(ct);
-        var itemId = await health.ItemIdAsync(ct);
-        HealthHost.SetMissing(health.Primary, 50, 52, missing: true);
-        HealthHost.SetMissing(health.Primary, 120, 120, missing: true);
-        var checkedOnce = await health.CheckTwiceAsync(itemId, full: true, ct);
+        var (itemId, checkedOnce) = await health.AddLoseAndCheckAsync(ct, (50, 52), (120, 120));
         Assert.Equal(FileHealthState.Degraded, checkedOnce.State);
         var jobId = await JobIdAsync(health, itemId, ct);
         var repairer = health.Services.GetRequiredService<Par2JobRepairer>();
@@ -74,10 +70,7 @@ public sealed class Par2RepairServerTests
     {
         var ct = TestContext.Current.CancellationToken;
         await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:Par2Repair=false");
-        await health.AddAsync(ct);
-        var itemId = await health.ItemIdAsync(ct);
-        HealthHost.SetMissing(health.Primary, 10, 10, missing: true);
-        await health.CheckTwiceAsync(itemId, full: true, ct);
+        var (itemId, _) = await health.AddLoseAndCheckAsync(ct, (10, 10));
         var jobId = await JobIdAsync(health, itemId, ct);
         Assert.True((await health.Services.GetRequiredService<Par2JobRepairer>().RepairAsync(jobId, ct)).Repaired);
         var store = health.Services.GetRequiredService<SegmentPatchStore>();
@@ -107,11 +100,8 @@ public sealed class Par2RepairServerTests
     {
         var ct = TestContext.Current.CancellationToken;
         await using var health = await HealthHost.StartWithPar2Async(10, ct);
-        await health.AddAsync(ct);
-        var itemId = await health.ItemIdAsync(ct);
-        HealthHost.SetMissing(health.Primary, 77, 77, missing: true);
 
-        var result = await health.CheckTwiceAsync(itemId, full: true, ct);
+        var (itemId, result) = await health.AddLoseAndCheckAsync(ct, (77, 77));
 
         Assert.Equal(FileHealthState.Degraded, result.State);
         var row = await health.HealthAsync(itemId, ct);
@@ -127,12 +117,9 @@ public sealed class Par2RepairServerTests
     {
         var ct = TestContext.Current.CancellationToken;
         await using var health = await HealthHost.StartWithPar2Async(10, ct);
-        await health.AddAsync(ct);
-        var itemId = await health.ItemIdAsync(ct);
-        // A run of six (past the three tolerated): Broken, and three slices of the five PAR2 can rebuild.
-        HealthHost.SetMissing(health.Primary, 60, 65, missing: true);
 
-        var result = await health.CheckTwiceAsync(itemId, full: true, ct);
+        // A run of six (past the three tolerated): Broken, and three slices of the five PAR2 can rebuild.
+        var (itemId, result) = await health.AddLoseAndCheckAsync(ct, (60, 65));
 
         Assert.Equal(FileHealthState.Broken, result.State);
         Assert.Equal(FileHealthState.Healthy, (await health.HealthAsync(itemId, ct))!.State);
@@ -146,11 +133,8 @@ public sealed class Par2RepairServerTests
     {
         var ct = TestContext.Current.CancellationToken;
         await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:Par2MaxBytesPerRepair=100000");
-        await health.AddAsync(ct);
-        var itemId = await health.ItemIdAsync(ct);
-        HealthHost.SetMissing(health.Primary, 60, 65, missing: true);
 
-        await health.CheckTwiceAsync(itemId, full: true, ct);
+        var (itemId, _) = await health.AddLoseAndCheckAsync(ct, (60, 65));
 
         var audit = await health.AuditAsync(ct);
         var skipped = Assert.Single(audit, a => a.Action == "par2-skipped");
@@ -165,11 +149,8 @@ public sealed class Par2RepairServerTests
     {
         var ct = TestContext.Current.CancellationToken;
         await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:DryRun=true");
-        await health.AddAsync(ct);
-        var itemId = await health.ItemIdAsync(ct);
-        HealthHost.SetMissing(health.Primary, 60, 65, missing: true);
 
-        await health.CheckTwiceAsync(itemId, full: true, ct);
+        var (itemId, _) = await health.AddLoseAndCheckAsync(ct, (60, 65));
 
         var row = await health.HealthAsync(itemId, ct);
         Assert.Equal((FileHealthState.Broken, RepairStatus.DryRun), (row!.State, row.Repair));
@@ -183,10 +164,7 @@ public sealed class Par2RepairServerTests
     {
         var ct = TestContext.Current.CancellationToken;
         await using var health = await HealthHost.StartAsync(withBackup: false, ct);
-        await health.AddAsync(ct);
-        var itemId = await health.ItemIdAsync(ct);
-        HealthHost.SetMissing(health.Primary, 30, 30, missing: true);
-        await health.CheckTwiceAsync(itemId, full: true, ct);
+        var (itemId, _) = await health.AddLoseAndCheckAsync(ct, (30, 30));
         var jobId = await JobIdAsync(health, itemId, ct);
 
         var result = await health.Services.GetRequiredService<Par2JobRepairer>().RepairAsync(jobId, ct);

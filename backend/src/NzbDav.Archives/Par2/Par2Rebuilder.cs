@@ -16,7 +16,7 @@ public sealed class Par2Rebuilder
 
     private readonly ushort[] _constants;
     private readonly int[] _missing;
-    private readonly Dictionary<int, int> _missingPosition;
+    private readonly HashSet<int> _lost;
     private readonly List<uint> _exponents = [];
     private readonly List<byte[]> _accumulators = [];
     private readonly List<bool> _usable = [];
@@ -47,11 +47,7 @@ public sealed class Par2Rebuilder
         ArgumentOutOfRangeException.ThrowIfLessThan(maxRecoverySlices, _missing.Length);
         _maxRecovery = maxRecoverySlices;
         _constants = Galois16.InputConstants(sliceCount);
-        _missingPosition = new Dictionary<int, int>(_missing.Length);
-        for (var i = 0; i < _missing.Length; i++)
-        {
-            _missingPosition[_missing[i]] = i;
-        }
+        _lost = [.. _missing];
 
         SliceSize = sliceSize;
         _inputAdded = new bool[sliceCount];
@@ -81,7 +77,7 @@ public sealed class Par2Rebuilder
             throw new ArgumentException("A slice is at most " + SliceSize + " bytes, got " + data.Length + ".", nameof(data));
         }
 
-        if (_missingPosition.ContainsKey(index))
+        if (_lost.Contains(index))
         {
             throw new InvalidOperationException("Input slice " + index + " is one being rebuilt.");
         }
@@ -164,7 +160,7 @@ public sealed class Par2Rebuilder
         var inputsExpected = _inputAdded.Length - _missing.Length;
         if (_inputsAdded != inputsExpected)
         {
-            var first = Enumerable.Range(0, _inputAdded.Length).First(i => !_inputAdded[i] && !_missingPosition.ContainsKey(i));
+            var first = Enumerable.Range(0, _inputAdded.Length).First(i => !_inputAdded[i] && !_lost.Contains(i));
             failure = "input slice " + first + " was never read (" + (inputsExpected - _inputsAdded) + " of the surviving slices are missing)";
             return false;
         }

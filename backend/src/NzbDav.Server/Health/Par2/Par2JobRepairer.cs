@@ -99,7 +99,7 @@ public sealed partial class Par2JobRepairer(
             return new Par2JobRepairResult(false, why, 0, fetched, decoded);
         }
 
-        var segments = Patches(job, planned, outcome);
+        var segments = Patches(planned, outcome);
         await patches.SaveAsync(jobId, segments, cancellationToken);
         var message = $"Repaired with PAR2: {segments.Count} segment(s) rebuilt from {outcome.RecoverySlicesUsed} recovery slice(s); fetched {Size(decoded)} of articles ({Size(fetched)} on the wire) for {Size(sliceBytes)} of slices.";
         await MarkRepairedAsync(job, message, cancellationToken);
@@ -183,7 +183,6 @@ public sealed partial class Par2JobRepairer(
                 bySegment.TryAdd(segments[i].MessageId, (setFile, i));
         }
 
-        var partSizes = job.Items.SelectMany(i => i.Layout.Parts).GroupBy(p => p.MessageIds[0]).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
         var unprotected = new List<string>();
         foreach (var id in job.Items.SelectMany(i => i.Holes).Distinct(StringComparer.Ordinal))
         {
@@ -194,7 +193,7 @@ public sealed partial class Par2JobRepairer(
             }
 
             var nzbFile = files[at.File];
-            if (!partSizes.TryGetValue(nzbFile.Segments.Span[0].MessageId, out var part))
+            if (!job.Parts.TryGetValue(nzbFile.Segments.Span[0].MessageId, out var part))
             {
                 unprotected.Add(id);
                 continue;
@@ -260,9 +259,7 @@ public sealed partial class Par2JobRepairer(
     private async Task<Stream> OpenFileAsync(JobState job, NzbFile file, IReadOnlySet<string> skipped, TrafficAccount account, ConcurrentBag<BufferedSegmentStream> opened, CancellationToken cancellationToken)
     {
         var fill = new SegmentHoles(skipped);
-        var first = file.Segments.Span[0].MessageId;
-        var part = job.Items.SelectMany(i => i.Layout.Parts).FirstOrDefault(p => p.MessageIds[0] == first);
-        var stream = part is not null
+        var stream = job.Parts.TryGetValue(file.Segments.Span[0].MessageId, out var part)
             ? streams.Open(part.MessageIds, part.FileSize, part.PartSize, fill, ranged: false, account, OperationKind.HealthCheck)
             : await streams.OpenAsync(file, account, OperationKind.HealthCheck, cancellationToken);
         opened.Add(stream);
@@ -277,9 +274,7 @@ public sealed partial class Par2JobRepairer(
         var set = planned.Set!;
         foreach (var (setFile, nzbFile) in planned.Files)
         {
-            var first = nzbFile.Segments.Span[0].MessageId;
-            var part = job.Items.SelectMany(i => i.Layout.Parts).FirstOrDefault(p => p.MessageIds[0] == first);
-            if (part is null)
+            if (!job.Parts.TryGetValue(nzbFile.Segments.Span[0].MessageId, out var part))
                 continue;
             for (var i = 0; i < part.MessageIds.Count; i++)
             {
@@ -294,7 +289,7 @@ public sealed partial class Par2JobRepairer(
     }
 
     // Every hole's bytes, cut from the rebuilt slices that cover it.
-    private static List<RebuiltSegment> Patches(JobState job, PlannedRepair planned, Par2RepairOutcome outcome)
+    private static List<RebuiltSegment> Patches(PlannedRepair planned, Par2RepairOutcome outcome)
     {
         var slices = outcome.Slices.ToDictionary(s => s.Index);
         var set = planned.Set!;
@@ -316,7 +311,6 @@ public sealed partial class Par2JobRepairer(
             result.Add(new RebuiltSegment(hole.MessageId, bytes));
         }
 
-        _ = job;
         return result;
     }
 
@@ -361,6 +355,10 @@ public sealed partial class Par2JobRepairer(
 
     private sealed record JobState(Guid Id, string Name, NzbDocument Document, IReadOnlyList<DamagedItem> Items, string? Failure)
     {
+        /// <summary>The damaged files' layout parts by the first message-id of their NZB file: its sizes, known without a fetch.</summary>
+        public Dictionary<string, LayoutPart> Parts { get; } = Items.SelectMany(i => i.Layout.Parts)
+            .GroupBy(p => p.MessageIds[0], StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
+
         public static JobState Failed(string why) => new(Guid.Empty, "", null!, [], why);
     }
 

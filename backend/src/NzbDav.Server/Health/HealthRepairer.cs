@@ -94,7 +94,7 @@ public sealed class HealthRepairer(
 
         var dryRun = settings.DryRun;
         await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "repair",
-            $"{(dryRun ? "Dry run: " : "")}asking Sonarr/Radarr to replace it{(userAsked ? " (asked from the UI)" : "")}: {health.Detail}{(par2Reason is null ? "" : " PAR2 could not: " + par2Reason)}"), cancellationToken);
+            $"{(dryRun ? "Dry run: " : "")}asking Sonarr/Radarr to replace it{(userAsked ? " (asked from the UI)" : "")}: {health.Detail}{(par2Reason is null ? "" : "; PAR2 could not: " + par2Reason)}"), cancellationToken);
         // The window also holds per episode or movie: a replacement that goes bad too is not replaced again.
         var since = now - settings.RepairWindow;
         List<ArrRecentRepair> recentRepairs = userAsked ? [] : await context.ArrRepairedItems.AsNoTracking().Where(r => r.RepairedAt >= since)

@@ -13,12 +13,14 @@ public sealed record Par2Volume(string Name, Func<CancellationToken, Task<Stream
 /// <param name="OpenFile">Reads a protected file from its start (holes may read as anything).</param>
 /// <param name="Volumes">The PAR2 files to take recovery slices from, read in this order until enough were found.</param>
 /// <param name="Margin">Recovery slices read beyond the missing ones, spares for a singular choice.</param>
+/// <param name="Progress">Told the bytes of each slice or volume packet read, as they are read (the repair's progress).</param>
 public sealed record Par2RepairRequest(
     Par2RecoverySet Set,
     IReadOnlyCollection<int> Missing,
     Func<Par2SetFile, CancellationToken, Task<Stream>> OpenFile,
     IReadOnlyList<Par2Volume> Volumes,
-    int Margin = 1);
+    int Margin = 1,
+    Action<long>? Progress = null);
 
 /// <summary>A rebuilt slice, checked against its MD5 and CRC-32: <see cref="Bytes"/> are the file's bytes from <see cref="Offset"/>.</summary>
 public sealed record Par2RebuiltSlice(int Index, Par2SetFile File, long Offset, ReadOnlyMemory<byte> Bytes);
@@ -56,6 +58,7 @@ public static class Par2Repair
         var rebuilder = new Par2Rebuilder(set.SliceCount, sliceSize, missing, wanted);
         long recoveryBytes = 0;
         long inputBytes = 0;
+        var unreadable = new List<string>();
         foreach (var volume in request.Volumes)
         {
             if (rebuilder.RecoveryCount >= wanted)
@@ -63,38 +66,21 @@ public static class Par2Repair
                 break;
             }
 
-            var stream = await volume.Open(cancellationToken).ConfigureAwait(false);
-            await using (stream.ConfigureAwait(false))
+            try
             {
-                var counted = new CountingStream(stream);
-                var reader = new Par2PacketReader();
-                await foreach (var packet in reader.ReadAsync(counted, cancellationToken).ConfigureAwait(false))
-                {
-                    if (packet.Kind != Par2PacketKind.RecoverySlice || packet.SetId != set.Id || packet.Body.Length != 4 + sliceSize)
-                    {
-                        continue;
-                    }
-
-                    var exponent = BinaryPrimitives.ReadUInt32LittleEndian(packet.Body.Span);
-                    if (exponent >= Galois16.Order)
-                    {
-                        continue; // no recovery slice of PAR 2.0 has it: a hostile or broken packet
-                    }
-
-                    rebuilder.AddRecovery(exponent, packet.Body.Span[4..]);
-                    if (rebuilder.RecoveryCount >= wanted)
-                    {
-                        break;
-                    }
-                }
-
-                recoveryBytes += counted.BytesRead;
+                recoveryBytes += await ReadVolumeAsync(volume, set, sliceSize, rebuilder, wanted, request.Progress, cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception error) when (error is not OperationCanceledException)
+            {
+                // A volume that cannot be read (its first article gone, say) gives what it gave; the next ones may give the rest.
+                unreadable.Add(volume.Name + ": " + error.Message);
             }
         }
 
         if (rebuilder.RecoveryCount < missing.Length)
         {
-            return Failed("not enough recovery data: need " + missing.Length + ", have " + rebuilder.RecoveryCount);
+            return Failed("not enough recovery data: need " + missing.Length + ", have " + rebuilder.RecoveryCount
+                + (unreadable.Count == 0 ? "" : " (unreadable: " + string.Join("; ", unreadable) + ")"));
         }
 
         var lost = missing.ToHashSet();
@@ -129,6 +115,7 @@ public static class Par2Repair
                     await stream.ReadExactlyAsync(slice.AsMemory(0, length), cancellationToken).ConfigureAwait(false);
                     position += length;
                     inputBytes += length;
+                    request.Progress?.Invoke(length);
                     if (!Matches(slice.AsSpan(0, length), sliceSize, file.Checksums[i]))
                     {
                         damaged.Add(index);
@@ -170,6 +157,39 @@ public static class Par2Repair
         return new Par2RepairOutcome(true, null, slices, inputBytes, recoveryBytes, missing.Length, []);
 
         Par2RepairOutcome Failed(string why) => new(false, why, [], inputBytes, recoveryBytes, 0, []);
+    }
+
+    // The recovery slices of one volume, until the rebuilder has as many as wanted; answers the bytes read.
+    private static async Task<long> ReadVolumeAsync(Par2Volume volume, Par2RecoverySet set, int sliceSize, Par2Rebuilder rebuilder, int wanted, Action<long>? progress, CancellationToken cancellationToken)
+    {
+        var stream = await volume.Open(cancellationToken).ConfigureAwait(false);
+        await using (stream.ConfigureAwait(false))
+        {
+            var counted = new CountingStream(stream);
+            var reader = new Par2PacketReader();
+            await foreach (var packet in reader.ReadAsync(counted, cancellationToken).ConfigureAwait(false))
+            {
+                if (packet.Kind != Par2PacketKind.RecoverySlice || packet.SetId != set.Id || packet.Body.Length != 4 + sliceSize)
+                {
+                    continue;
+                }
+
+                var exponent = BinaryPrimitives.ReadUInt32LittleEndian(packet.Body.Span);
+                if (exponent >= Galois16.Order)
+                {
+                    continue; // no recovery slice of PAR 2.0 has it: a hostile or broken packet
+                }
+
+                rebuilder.AddRecovery(exponent, packet.Body.Span[4..]);
+                progress?.Invoke(packet.Body.Length);
+                if (rebuilder.RecoveryCount >= wanted)
+                {
+                    break;
+                }
+            }
+
+            return counted.BytesRead;
+        }
     }
 
     /// <summary>True when <paramref name="data"/>, zero-padded to <paramref name="sliceSize"/>, has <paramref name="expected"/>'s MD5 and CRC-32.</summary>

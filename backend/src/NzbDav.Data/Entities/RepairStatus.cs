@@ -17,4 +17,7 @@ public enum RepairStatus
 
     /// <summary>Dry-run: the calls a repair would make were logged, nothing was changed.</summary>
     DryRun = 4,
+
+    /// <summary>A PAR2 repair of its release is queued or running; after a restart it starts again.</summary>
+    Repairing = 5,
 }

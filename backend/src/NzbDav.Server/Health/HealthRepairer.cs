@@ -24,6 +24,7 @@ public sealed class HealthRepairer(
     FileHoles holes,
     LibraryChanges changes,
     Par2.Par2JobRepairer par2,
+    Par2.Par2Repairs par2Queue,
     IOptionsMonitor<HealthOptions> options,
     TimeProvider time,
     ILogger<HealthRepairer> logger)
@@ -37,7 +38,11 @@ public sealed class HealthRepairer(
         RepairAsync(itemId, userAsked, tryPar2: true, cancellationToken);
 
     /// <param name="tryPar2">False: straight to Sonarr/Radarr (the UI's "Replace through Sonarr").</param>
-    public async Task<string?> RepairAsync(Guid itemId, bool userAsked, bool tryPar2, CancellationToken cancellationToken)
+    public Task<string?> RepairAsync(Guid itemId, bool userAsked, bool tryPar2, CancellationToken cancellationToken) =>
+        RepairAsync(itemId, userAsked, tryPar2, par2Failure: null, cancellationToken);
+
+    /// <param name="par2Failure">Why a PAR2 repair that ran could not make the file whole (for the Sonarr path's audit).</param>
+    private async Task<string?> RepairAsync(Guid itemId, bool userAsked, bool tryPar2, string? par2Failure, CancellationToken cancellationToken)
     {
         var settings = options.CurrentValue;
         var now = time.GetUtcNow().UtcDateTime;
@@ -49,6 +54,9 @@ public sealed class HealthRepairer(
         if (found is null)
             return null;
         var (health, item, job) = (found.Health, found.Item, found.Job);
+        // A repair that ended in failure comes here itself, its ticket not yet let go.
+        if (par2Failure is null && par2Queue.Of(job.Id) is { } repairing)
+            return $"A PAR2 repair of {job.Name} is {(repairing.Running ? "running" : "queued")}; it decides what happens next.";
         var par2Allowed = tryPar2 && settings.Par2Repair && health.State == FileHealthState.Degraded;
         if (health.State != FileHealthState.Broken && !par2Allowed)
             return userAsked ? $"{item.Name} is {health.State}, not Broken: nothing to repair." : null;
@@ -78,7 +86,7 @@ public sealed class HealthRepairer(
             return message;
         }
 
-        string? par2Reason = null;
+        var par2Reason = par2Failure;
         if (tryPar2 && settings.Par2Repair)
         {
             var (done, message, reason) = await TryPar2Async(context, health, item, job, settings, now, userAsked, cancellationToken);
@@ -206,19 +214,103 @@ public sealed class HealthRepairer(
             return (true, health.RepairMessage, null);
         }
 
+        return (true, await QueuePar2Async(context, health, item, job, plan, userAsked, cancellationToken), null);
+    }
+
+    /// <summary>
+    /// The UI's "Repair with PAR2": queues the release's repair when its plan is possible, whatever
+    /// the caps and dry-run say (the button showed the cost). Answers what happened, or null when the
+    /// file is gone.
+    /// </summary>
+    public async Task<string?> StartPar2Async(Guid itemId, CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var found = await context.FileHealth.Where(h => h.DavItemId == itemId)
+            .Join(context.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, Item = i })
+            .Join(context.Jobs, x => x.Item.JobId, j => j.Id, (x, j) => new { x.Health, x.Item, Job = j })
+            .FirstOrDefaultAsync(cancellationToken);
+        if (found is null)
+            return null;
+        if (par2Queue.Of(found.Job.Id) is { } repairing)
+            return $"A PAR2 repair of {found.Job.Name} is {(repairing.Running ? "running" : "queued")} already.";
+        var plan = await par2.PlanAsync(found.Job.Id, cancellationToken);
+        if (!plan.Possible)
+        {
+            await audit.WriteAsync(HealthAudit.Entry(found.Item.Id, found.Job.Id, found.Item.Path, "par2-skipped", plan.Summary), cancellationToken);
+            return "PAR2 cannot repair it: " + plan.Summary;
+        }
+
+        return await QueuePar2Async(context, found.Health, found.Item, found.Job, plan, userAsked: true, cancellationToken);
+    }
+
+    private async Task<string> QueuePar2Async(
+        NzbDavDbContext context, FileHealth health, DavItem item, Job job, Par2.Par2RepairPlan plan, bool userAsked, CancellationToken cancellationToken)
+    {
+        var ticket = new Par2.Par2RepairTicket(job.Id, item.Id, job.Name, userAsked, plan.BytesToFetch);
+        if (!par2Queue.TryEnqueue(ticket))
+            return $"A PAR2 repair of {job.Name} is queued or running already.";
+        // Stored before the repair starts: a server stopped mid-repair starts it again.
+        health.Repair = RepairStatus.Repairing;
+        health.RepairMessage = "PAR2 repair queued: " + plan.Summary;
+        await context.SaveChangesAsync(cancellationToken);
         await audit.WriteAsync(HealthAudit.Entry(item.Id, job.Id, item.Path, "repair",
             $"Repairing with PAR2{(userAsked ? " (asked from the UI)" : "")}: {health.Detail}"), cancellationToken);
-        var result = await par2.RepairAsync(job.Id, cancellationToken);
+        return health.RepairMessage;
+    }
+
+    /// <summary>
+    /// Runs a queued PAR2 repair (the worker's part). Repaired: the repairer made every file of the
+    /// job Healthy. Not: a Broken file goes on to Sonarr/Radarr with PAR2's reason, a Degraded one
+    /// keeps playing through its holes with the reason shown.
+    /// </summary>
+    public async Task RunPar2Async(Par2.Par2RepairTicket ticket, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(ticket);
+        var result = await par2.RepairAsync(ticket.JobId, ticket, cancellationToken);
+        // A repair cut short by a stop did not fail: its files stay Repairing for the next start.
+        cancellationToken.ThrowIfCancellationRequested();
         if (result.Repaired)
         {
-            // The repairer updated every file of the job; this context's copy is stale now.
-            context.ChangeTracker.Clear();
             metrics.Repair("par2_repaired");
-            return (true, result.Message, null);
+            return;
         }
 
         metrics.Repair("par2_failed");
-        return (false, null, result.Message);
+        await Par2EndedAsync(ticket, result.Message, cancellationToken);
+    }
+
+    /// <summary>A repair that threw: its files leave Repairing with the error, and go on as a failed repair would.</summary>
+    public Task Par2CrashedAsync(Par2.Par2RepairTicket ticket, string error, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(ticket);
+        metrics.Repair("par2_failed");
+        return Par2EndedAsync(ticket, $"PAR2 repair failed: {error}. Nothing was stored and the file stays as it was.", cancellationToken, logged: false);
+    }
+
+    private async Task Par2EndedAsync(Par2.Par2RepairTicket ticket, string why, CancellationToken cancellationToken, bool logged = true)
+    {
+        List<Guid> broken;
+        await using (var context = await contextFactory.CreateDbContextAsync(cancellationToken))
+        {
+            if (!logged && await context.DavItems.AsNoTracking().FirstOrDefaultAsync(i => i.Id == ticket.ItemId, cancellationToken) is { } item)
+                await audit.WriteAsync(HealthAudit.Entry(item.Id, ticket.JobId, item.Path, "par2-failed", why), cancellationToken);
+
+            var rows = await context.FileHealth.Where(h => h.Repair == RepairStatus.Repairing)
+                .Join(context.DavItems.Where(i => i.JobId == ticket.JobId), h => h.DavItemId, i => i.Id, (h, i) => h)
+                .ToListAsync(cancellationToken);
+            foreach (var row in rows)
+            {
+                row.Repair = RepairStatus.None;
+                row.RepairMessage = row.State == FileHealthState.Broken ? why : $"{why} It plays through its holes.";
+            }
+
+            await context.SaveChangesAsync(cancellationToken);
+            broken = rows.Where(r => r.State == FileHealthState.Broken).Select(r => r.DavItemId).ToList();
+        }
+
+        // The queue still holds the ticket: RepairAsync must not see its own repair as running.
+        foreach (var itemId in broken)
+            await RepairAsync(itemId, ticket.UserAsked && itemId == ticket.ItemId, tryPar2: false, par2Failure: why, cancellationToken);
     }
 
     /// <summary>The user keeps the file as it is: no repair until they choose Repair now or un-ignore.</summary>

@@ -16,6 +16,8 @@ public static class HealthServiceCollectionExtensions
         services.AddSingleton<FileHoles>();
         services.AddSingleton<Par2.SegmentPatchStore>();
         services.AddSingleton<Par2.Par2JobRepairer>();
+        services.AddSingleton<Par2.Par2Repairs>();
+        services.AddSingleton<Par2.Par2RepairWorker>();
         services.AddSingleton<HealthSweeper>();
         services.AddSingleton<HealthCheckProgress>();
         services.AddSingleton<FileHealthChecker>();
@@ -23,6 +25,7 @@ public static class HealthServiceCollectionExtensions
         services.AddSingleton<ImportHealthCheck>();
         services.AddSingleton<HealthCheckService>();
         services.AddHostedService(static sp => sp.GetRequiredService<HealthCheckService>());
+        services.AddHostedService(static sp => sp.GetRequiredService<Par2.Par2RepairWorker>());
         return services;
     }
 }

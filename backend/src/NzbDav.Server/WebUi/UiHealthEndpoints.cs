@@ -2,7 +2,9 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
+using NzbDav.Data.Layout;
 using NzbDav.Server.Health;
+using NzbDav.Server.Health.Par2;
 
 namespace NzbDav.Server.WebUi;
 
@@ -32,7 +34,7 @@ public static class UiHealthEndpoints
     }
 
     private static async Task<IResult> ViewAsync(HttpContext context, IDbContextFactory<NzbDavDbContext> contexts, HealthMetrics metrics,
-        HealthCheckProgress running, IOptionsMonitor<HealthOptions> options, string? state, int? offset, int? limit)
+        HealthCheckProgress running, Par2Repairs repairs, SegmentPatchStore patches, IOptionsMonitor<HealthOptions> options, string? state, int? offset, int? limit)
     {
         var cancellationToken = context.RequestAborted;
         if (offset is < 0 || limit is < 1 or > 1000)
@@ -60,7 +62,7 @@ public static class UiHealthEndpoints
             .OrderBy(h => h.State == FileHealthState.Broken ? 0 : h.State == FileHealthState.Degraded ? 1 : h.State == FileHealthState.Unknown ? 2 : 3)
             .ThenBy(h => h.NextCheckAt)
             .Skip(offset ?? 0).Take(limit ?? DefaultLimit)
-            .Join(db.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, i.Path, i.Name, i.Size })
+            .Join(db.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, i.Path, i.Name, i.Size, i.JobId, i.Layout })
             .ToListAsync(cancellationToken);
         var audit = await db.HealthAudit.AsNoTracking().OrderByDescending(a => a.Id).Take(AuditShown)
             .Select(a => new UiHealthAuditEntry(a.Id, new DateTimeOffset(a.At, TimeSpan.Zero), a.Path, a.Action, a.Detail)).ToListAsync(cancellationToken);
@@ -73,7 +75,11 @@ public static class UiHealthEndpoints
                 settings.MaxConsecutiveMissing, settings.MaxMissingPercent, settings.ZeroFillHoles, settings.RepairWindow.TotalDays,
                 settings.ConfirmDelay.TotalMinutes),
             total,
-            rows.Select(r => File(r.Health, r.Path, r.Name, r.Size, running)).ToList(),
+            rows.Select(r => File(r.Health, r.Path, r.Name, r.Size, running) with
+            {
+                Par2 = Par2Running(repairs.Of(r.JobId)),
+                Patches = UiHealthPatches.Of(patches.ListJob(r.JobId), r.Layout),
+            }).ToList(),
             audit));
 
         int Count(FileHealthState s) => counts.FirstOrDefault(c => c.Key == s)?.Count ?? 0;
@@ -117,12 +123,14 @@ public static class UiHealthEndpoints
         return Results.Ok(new UiPar2Plan(plan.Possible, plan.Summary, plan.MissingSlices, plan.RecoveryAvailable, plan.BytesToFetch));
     }
 
-    private static async Task<IResult> Par2RepairAsync(HttpContext context, NzbDav.Server.Health.Par2.Par2JobRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts, string id)
+    private static async Task<IResult> Par2RepairAsync(HttpContext context, HealthRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts,
+        Par2Repairs repairs, SegmentPatchStore patches, string id)
     {
-        if (!Guid.TryParse(id, out var itemId) || await FindAsync(contexts, itemId, context.RequestAborted) is not { } item)
+        if (!Guid.TryParse(id, out var itemId) || await FindAsync(contexts, itemId, context.RequestAborted) is null)
             return Results.NotFound(new UiError($"There is no library file with id {id}."));
-        var result = await repairer.RepairAsync(item.JobId, context.RequestAborted);
-        return Results.Ok(new UiHealthActionResult(result.Message, await FileAsync(contexts, itemId, context.RequestAborted)));
+        // Queued, not awaited: a repair reads the whole release. The file's row shows its progress.
+        var message = await repairer.StartPar2Async(itemId, context.RequestAborted) ?? $"{id} is no longer checked.";
+        return Results.Ok(new UiHealthActionResult(message, await FileAsync(contexts, itemId, context.RequestAborted, repairs, patches)));
     }
 
     private static async Task<IResult> IgnoreAsync(HttpContext context, HealthRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts, string id)
@@ -142,15 +150,23 @@ public static class UiHealthEndpoints
         return await db.DavItems.AsNoTracking().FirstOrDefaultAsync(i => i.Id == itemId && !i.IsDirectory, cancellationToken);
     }
 
-    private static async Task<UiHealthFile?> FileAsync(IDbContextFactory<NzbDavDbContext> contexts, Guid itemId, CancellationToken cancellationToken)
+    private static async Task<UiHealthFile?> FileAsync(IDbContextFactory<NzbDavDbContext> contexts, Guid itemId, CancellationToken cancellationToken,
+        Par2Repairs? repairs = null, SegmentPatchStore? patches = null)
     {
         // After an action the file's own check (if any) has ended: nothing running to show.
         await using var db = await contexts.CreateDbContextAsync(cancellationToken);
         var row = await db.FileHealth.AsNoTracking().Where(h => h.DavItemId == itemId)
-            .Join(db.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, i.Path, i.Name, i.Size })
+            .Join(db.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, i.Path, i.Name, i.Size, i.JobId, i.Layout })
             .FirstOrDefaultAsync(cancellationToken);
-        return row is null ? null : File(row.Health, row.Path, row.Name, row.Size, null);
+        return row is null ? null : File(row.Health, row.Path, row.Name, row.Size, null) with
+        {
+            Par2 = Par2Running(repairs?.Of(row.JobId)),
+            Patches = patches is null ? null : UiHealthPatches.Of(patches.ListJob(row.JobId), row.Layout),
+        };
     }
+
+    private static UiPar2Running? Par2Running(Par2RepairProgress? progress) => progress is null ? null : new UiPar2Running(
+        progress.Running, progress.Done, progress.Planned, progress.BytesPerSecond, progress.Remaining?.TotalSeconds);
 
     private static UiHealthFile File(FileHealth h, string path, string name, long size, HealthCheckProgress? running) => new(
         h.DavItemId, path, name, size, HealthMetrics.StateName(h.State), RepairName(h.Repair),
@@ -158,6 +174,8 @@ public static class UiHealthEndpoints
         h.MissingCount, HealthIds.Split(h.SuspectIds).Length, h.Detail, h.RepairMessage, Utc(h.LastRepairAt), h.RepairAttempts)
     {
         Checking = running?.Of(h.DavItemId) is { } p ? new UiHealthCheckRunning(p.Total, p.Done, p.Present, p.Missing, p.Unknown) : null,
+        Par2 = null,
+        Patches = null,
     };
 
     internal static string RepairName(RepairStatus status) => status switch
@@ -185,7 +203,7 @@ public sealed record UiHealthPolicy(bool ScheduledChecks, bool ImportCheck, bool
 /// <summary>A check of the file running now: segments it asks about, answered so far, and the answers by kind.</summary>
 public sealed record UiHealthCheckRunning(int Segments, int Answered, int Present, int Missing, int Unknown);
 
-/// <summary>One library file's health. State: healthy, degraded, broken, unknown. Repair: none, deferred, action-needed, ignored, dry-run.</summary>
+/// <summary>One library file's health. State: healthy, degraded, broken, unknown. Repair: none, deferred, action-needed, ignored, dry-run, repairing.</summary>
 public sealed record UiHealthFile(
     Guid Id, string Path, string Name, long Size, string State, string Repair,
     DateTimeOffset? LastCheckedAt, DateTimeOffset NextCheckAt, bool Urgent,
@@ -194,6 +212,63 @@ public sealed record UiHealthFile(
 {
     /// <summary>The check running now, with how far it got; null when none runs.</summary>
     public required UiHealthCheckRunning? Checking { get; init; }
+
+    /// <summary>The PAR2 repair of the file's release, queued or running; null when none is.</summary>
+    public required UiPar2Running? Par2 { get; init; }
+
+    /// <summary>The bytes of this file served from PAR2 repair patches; null when it has none.</summary>
+    public required UiHealthPatches? Patches { get; init; }
+}
+
+/// <summary>A PAR2 repair queued or running: bytes read of those planned, the rate so far, and the time left at it (null before it is known).</summary>
+public sealed record UiPar2Running(bool Running, long Done, long Planned, double BytesPerSecond, double? RemainingSeconds);
+
+/// <summary>A run of the file's bytes served from a repair's patch: from <see cref="Start"/>, <see cref="Length"/> bytes.</summary>
+public sealed record UiHealthPatchRange(long Start, long Length);
+
+/// <summary>The file's patches: segments and bytes rebuilt, when, and their byte ranges in the file (adjacent ones joined, the first 100).</summary>
+public sealed record UiHealthPatches(int Segments, long Bytes, DateTimeOffset RepairedAt, IReadOnlyList<UiHealthPatchRange> Ranges)
+{
+    private const int RangesShown = 100;
+
+    /// <summary>The patches among <paramref name="jobPatches"/> that lie in the file <paramref name="layout"/> describes; null when none do.</summary>
+    public static UiHealthPatches? Of(IReadOnlyCollection<SegmentPatch> jobPatches, byte[]? layout)
+    {
+        if (jobPatches.Count == 0 || layout is null)
+            return null;
+        var byId = jobPatches.ToDictionary(p => p.MessageId, StringComparer.Ordinal);
+        var parts = DavFileLayoutCodec.Decode(layout).Parts;
+        var ranges = new List<UiHealthPatchRange>();
+        var segments = 0;
+        long bytes = 0;
+        var repairedAt = DateTime.MinValue;
+        long at = 0;
+        foreach (var part in parts)
+        {
+            for (var i = 0; i < part.MessageIds.Count; i++)
+            {
+                if (!byId.TryGetValue(part.MessageIds[i], out var patch))
+                    continue;
+                // The segment's bytes that fall in the part's range, at their place in the file.
+                var from = Math.Max(i * part.PartSize, part.RangeOffset);
+                var to = Math.Min((i + 1) * part.PartSize, part.RangeOffset + part.RangeLength);
+                if (to <= from)
+                    continue;
+                segments++;
+                bytes += to - from;
+                repairedAt = patch.CreatedAt > repairedAt ? patch.CreatedAt : repairedAt;
+                var start = at + from - part.RangeOffset;
+                if (ranges.Count > 0 && ranges[^1].Start + ranges[^1].Length == start)
+                    ranges[^1] = ranges[^1] with { Length = ranges[^1].Length + to - from };
+                else
+                    ranges.Add(new UiHealthPatchRange(start, to - from));
+            }
+
+            at += part.RangeLength;
+        }
+
+        return segments == 0 ? null : new UiHealthPatches(segments, bytes, new DateTimeOffset(DateTime.SpecifyKind(repairedAt, DateTimeKind.Utc)), ranges.Take(RangesShown).ToList());
+    }
 }
 
 public sealed record UiHealthAuditEntry(long Id, DateTimeOffset At, string Path, string Action, string Detail);

@@ -32,11 +32,13 @@ internal sealed class HealthHost : IAsyncDisposable
 
     private readonly TempDirectory _data;
     private readonly FakeTimeProvider? _clock;
+    private readonly string[] _args;
 
-    private HealthHost(TempDirectory data, FakeTimeProvider? clock, MockNntpServer primary, MockNntpServer? backup, FakeArrServer sonarr, IngestionHost host, byte[] content, byte[] nzb)
+    private HealthHost(TempDirectory data, FakeTimeProvider? clock, string[] args, MockNntpServer primary, MockNntpServer? backup, FakeArrServer sonarr, IngestionHost host, byte[] content, byte[] nzb)
     {
         _data = data;
         _clock = clock;
+        _args = args;
         Primary = primary;
         Backup = backup;
         Sonarr = sonarr;
@@ -51,7 +53,7 @@ internal sealed class HealthHost : IAsyncDisposable
 
     public FakeArrServer Sonarr { get; }
 
-    public IngestionHost Host { get; }
+    public IngestionHost Host { get; private set; }
 
     public byte[] Content { get; }
 
@@ -128,7 +130,7 @@ internal sealed class HealthHost : IAsyncDisposable
         var host = clock is null
             ? await IngestionHost.StartAsync(data.Path, primary.Port, cancellationToken, output, [.. args])
             : await IngestionHost.StartAsync(data.Path, primary.Port, clock, output, cancellationToken, [.. args]);
-        var health = new HealthHost(data, clock, primary, backup, sonarr, host, content, nzb.ToArray());
+        var health = new HealthHost(data, clock, [.. args], primary, backup, sonarr, host, content, nzb.ToArray());
         // The scheduler's first pass (an empty library) leaves it asleep for a minute of the clock:
         // from here on, only the test's moves of the clock or a read error wake it.
         await health.WaitForPassesAsync(1, cancellationToken);
@@ -144,6 +146,20 @@ internal sealed class HealthHost : IAsyncDisposable
         return Directory.GetFiles(scratch.Path, "*.par2").Order(StringComparer.Ordinal)
             .Select(path => (Path.GetFileName(path), File.ReadAllBytes(path))).ToList();
     }
+
+    /// <summary>Stops the server (what it runs is cancelled) and starts it again on the same data directory, clock and settings.</summary>
+    public async Task RestartAsync(CancellationToken cancellationToken)
+    {
+        await Host.DisposeAsync();
+        var output = TestContext.Current.TestOutputHelper;
+        Host = _clock is null
+            ? await IngestionHost.StartAsync(_data.Path, Primary.Port, cancellationToken, output, _args)
+            : await IngestionHost.StartAsync(_data.Path, Primary.Port, _clock, output, cancellationToken, _args);
+    }
+
+    /// <summary>Until no PAR2 repair is queued or running.</summary>
+    public Task Par2IdleAsync(CancellationToken cancellationToken) =>
+        Services.GetRequiredService<NzbDav.Server.Health.Par2.Par2Repairs>().WhenIdleAsync(cancellationToken).WaitAsync(PassDeadline, cancellationToken);
 
     /// <summary>Until the scheduler has finished <paramref name="passes"/> passes since start.</summary>
     public Task WaitForPassesAsync(long passes, CancellationToken cancellationToken) =>

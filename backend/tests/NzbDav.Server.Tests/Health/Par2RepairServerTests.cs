@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
+using NzbDav.Server.Health;
 using NzbDav.Server.Health.Par2;
 using NzbDav.Streaming;
 
@@ -102,6 +103,7 @@ public sealed class Par2RepairServerTests
         await using var health = await HealthHost.StartWithPar2Async(10, ct);
 
         var (itemId, result) = await health.AddLoseAndCheckAsync(ct, (77, 77));
+        await health.Par2IdleAsync(ct);
 
         Assert.Equal(FileHealthState.Degraded, result.State);
         var row = await health.HealthAsync(itemId, ct);
@@ -120,6 +122,7 @@ public sealed class Par2RepairServerTests
 
         // A run of six (past the three tolerated): Broken, and three slices of the five PAR2 can rebuild.
         var (itemId, result) = await health.AddLoseAndCheckAsync(ct, (60, 65));
+        await health.Par2IdleAsync(ct);
 
         Assert.Equal(FileHealthState.Broken, result.State);
         Assert.Equal(FileHealthState.Healthy, (await health.HealthAsync(itemId, ct))!.State);
@@ -157,6 +160,92 @@ public sealed class Par2RepairServerTests
         Assert.StartsWith("Dry run: PAR2 can repair this: 3 lost slice(s) of 50", row.RepairMessage, StringComparison.Ordinal);
         Assert.Empty(health.Services.GetRequiredService<SegmentPatchStore>().ListJob(await JobIdAsync(health, itemId, ct)));
         Assert.Empty(health.Sonarr.Calls);
+    }
+
+    [Fact]
+    public async Task A_repair_stopped_by_a_restart_starts_again_by_itself_and_nothing_half_written_is_ever_served()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:Par2Repair=false");
+        var (itemId, _) = await health.AddLoseAndCheckAsync(ct, (50, 52));
+        var jobId = await JobIdAsync(health, itemId, ct);
+        // Slow enough that the stop lands while the repair reads the release.
+        health.Primary.Behavior.Latency = TimeSpan.FromMilliseconds(100);
+
+        var started = await health.Services.GetRequiredService<HealthRepairer>().StartPar2Async(itemId, ct);
+
+        Assert.StartsWith("PAR2 repair queued: PAR2 can repair this: 1 lost slice(s) of 50", started, StringComparison.Ordinal);
+        Assert.Equal(RepairStatus.Repairing, (await health.HealthAsync(itemId, ct))!.Repair);
+        var repairs = health.Services.GetRequiredService<Par2Repairs>();
+        await WaitForAsync(() => repairs.Of(jobId) is { Running: true, Done: > 0 }, ct);
+        var progress = repairs.Of(jobId)!;
+        Assert.InRange(progress.Done, 1, progress.Planned);
+        Assert.Equal(HealthHost.Segments * HealthHost.SegmentSize, progress.Planned, (double)(2 * HealthHost.Par2SliceSize));
+        // What a kill in the middle of writing a patch leaves: a file no row refers to.
+        var directory = Directory.CreateDirectory(Path.Combine(health.DataDirectory, "patches", jobId.ToString("N")));
+        var leftover = Path.Combine(directory.FullName, "killed.partial");
+        await File.WriteAllBytesAsync(leftover, new byte[HealthHost.SegmentSize], ct);
+
+        await health.RestartAsync(ct);
+        health.Primary.Behavior.Latency = TimeSpan.Zero;
+        await WaitForAsync(() => health.Services.GetRequiredService<SegmentPatchStore>().Loaded.IsCompleted, ct);
+        await health.Par2IdleAsync(ct);
+
+        Assert.False(File.Exists(leftover), "a patch file no row refers to is deleted at start, never served");
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal((FileHealthState.Healthy, RepairStatus.None), (row!.State, row.Repair));
+        Assert.StartsWith("Repaired with PAR2: 3 segment(s) rebuilt", row.RepairMessage, StringComparison.Ordinal);
+        var audit = await health.AuditAsync(ct);
+        Assert.Single(audit, a => a.Action == "par2-resumed");
+        Assert.Single(audit, a => a.Action == "par2-repaired");
+        using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+        Assert.Equal(SHA256.HashData(health.Content), SHA256.HashData(await response.Content.ReadAsByteArrayAsync(ct)));
+    }
+
+    [Theory]
+    [InlineData(3, 3, true)] // one recovery packet of the five damaged: four left for three lost slices
+    [InlineData(1, 21, false)] // the whole volume gone
+    public async Task Recovery_articles_partly_missing_still_repair_and_too_few_go_on_to_Sonarr_with_need_and_have(int firstLost, int lastLost, bool repaired)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct);
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        HealthHost.SetMissing(health.Primary, 60, 65, missing: true);
+        var volume = health.Primary.Store.Files.Single(f => f.Name.Contains(".vol", StringComparison.Ordinal));
+        health.Primary.Store.SetMissing(volume, firstLost, Math.Min(lastLost, volume.Articles.Count), missing: true);
+
+        var result = await health.CheckTwiceAsync(itemId, full: true, ct);
+        await health.Par2IdleAsync(ct);
+
+        Assert.Equal(FileHealthState.Broken, result.State);
+        var audit = await health.AuditAsync(ct);
+        var row = await health.HealthAsync(itemId, ct);
+        if (repaired)
+        {
+            Assert.Equal(FileHealthState.Healthy, row!.State);
+            Assert.Contains(audit, a => a.Action == "par2-repaired");
+            Assert.Empty(health.Sonarr.Calls);
+            using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+            Assert.Equal(SHA256.HashData(health.Content), SHA256.HashData(await response.Content.ReadAsByteArrayAsync(ct)));
+            return;
+        }
+
+        var failed = Assert.Single(audit, a => a.Action == "par2-failed");
+        Assert.StartsWith("PAR2 repair failed: not enough recovery data: need 3, have 0", failed.Detail, StringComparison.Ordinal);
+        Assert.Contains(audit, a => a.Action == "repair" && a.Detail.Contains("PAR2 could not: PAR2 repair failed: not enough recovery data: need 3, have 0", StringComparison.Ordinal));
+        Assert.NotEmpty(health.Sonarr.Calls);
+        // Sonarr took it: the file left the library.
+        Assert.Null(row);
+        Assert.Contains(audit, a => a.Action == "removed");
+    }
+
+    private static async Task WaitForAsync(Func<bool> condition, CancellationToken cancellationToken)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(TimeSpan.FromSeconds(30));
+        while (!condition())
+            await Task.Delay(10, deadline.Token);
     }
 
     [Fact]

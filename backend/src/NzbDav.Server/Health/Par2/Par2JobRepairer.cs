@@ -61,7 +61,10 @@ public sealed partial class Par2JobRepairer(
     }
 
     /// <summary>Repairs <paramref name="jobId"/>'s confirmed holes; the files become Healthy when every hole was rebuilt.</summary>
-    public async Task<Par2JobRepairResult> RepairAsync(Guid jobId, CancellationToken cancellationToken)
+    public Task<Par2JobRepairResult> RepairAsync(Guid jobId, CancellationToken cancellationToken) => RepairAsync(jobId, null, cancellationToken);
+
+    /// <param name="ticket">Told the plan's bytes and each slice read, for the repair's progress.</param>
+    public async Task<Par2JobRepairResult> RepairAsync(Guid jobId, Par2RepairTicket? ticket, CancellationToken cancellationToken)
     {
         var job = await LoadAsync(jobId, cancellationToken);
         if (job.Failure is not null)
@@ -72,6 +75,7 @@ public sealed partial class Par2JobRepairer(
         await audit.WriteAsync(HealthAudit.Entry(itemId, jobId, path, "par2-plan", planned.Plan.Summary), cancellationToken);
         if (!planned.Plan.Possible || planned.Set is null)
             return new Par2JobRepairResult(false, planned.Plan.Summary, 0, 0);
+        ticket?.Plan(planned.Plan.BytesToFetch);
 
         var account = client.Traffic.For(Consumer);
         var before = Received(account);
@@ -80,7 +84,7 @@ public sealed partial class Par2JobRepairer(
         for (var attempt = 1; ; attempt++)
         {
             var skipped = Unneeded(job, planned, missing);
-            var request = new Par2RepairRequest(planned.Set, missing, (file, ct) => OpenFileAsync(job, planned.Files[file], skipped, account, planned.Opened, ct), planned.Volumes, Margin);
+            var request = new Par2RepairRequest(planned.Set, missing, (file, ct) => OpenFileAsync(job, planned.Files[file], skipped, account, planned.Opened, ct), planned.Volumes, Margin, ticket is null ? null : ticket.Read);
             outcome = await Par2Repair.RunAsync(request, cancellationToken);
             if (outcome.Succeeded || outcome.Damaged.Count == 0 || attempt == 2)
                 break;
@@ -252,7 +256,7 @@ public sealed partial class Par2JobRepairer(
             opened.Add(stream);
             if (readAhead is { } end)
                 stream.LimitReadAhead(end);
-            return stream;
+            return new ZeroFilledStream(stream);
         });
 
     // A set file's bytes, holes skipped (zeros): a file in a layout opens with its known sizes and nothing fetched now.
@@ -263,7 +267,7 @@ public sealed partial class Par2JobRepairer(
             ? streams.Open(part.MessageIds, part.FileSize, part.PartSize, fill, ranged: false, account, OperationKind.HealthCheck)
             : await streams.OpenAsync(file, account, OperationKind.HealthCheck, cancellationToken);
         opened.Add(stream);
-        return stream;
+        return new ZeroFilledStream(stream);
     }
 
     // The segments the repair never reads: the holes, and every segment wholly inside a lost slice

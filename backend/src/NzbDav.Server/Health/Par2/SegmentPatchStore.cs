@@ -25,7 +25,11 @@ public sealed class SegmentPatchStore(
 {
     private readonly ConcurrentDictionary<Guid, JobPatches> _jobs = new();
     private readonly ConcurrentDictionary<string, byte> _warned = new(StringComparer.Ordinal);
+    private readonly TaskCompletionSource _loaded = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _corrupt;
+
+    /// <summary>Completes once the start-up load has run: a repair's files are never swept as leftovers.</summary>
+    public Task Loaded => _loaded.Task;
 
     /// <summary>Patches that failed their check when read (served as zeros instead).</summary>
     public long CorruptReads => Interlocked.Read(ref _corrupt);
@@ -34,6 +38,18 @@ public sealed class SegmentPatchStore(
 
     /// <summary>Loads the index, and deletes patch files no row refers to (a repair cut short, a job deleted).</summary>
     public async Task LoadAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await LoadIndexAsync(cancellationToken);
+        }
+        finally
+        {
+            _loaded.TrySetResult();
+        }
+    }
+
+    private async Task LoadIndexAsync(CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         var rows = await context.SegmentPatches.AsNoTracking().ToListAsync(cancellationToken);

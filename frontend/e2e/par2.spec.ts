@@ -75,12 +75,27 @@ test("a confirmed hole is rebuilt from the release's PAR2 with the Health page's
   await expect(row.getByRole("button", { name: "Replace through Sonarr" })).toHaveCount(0);
   await row.screenshot({ path: `${shots}/health-par2-offered.png` });
 
+  // A slow provider, so the repair's progress can be seen: it runs in the background, the row shows how far it got.
+  expect(await controlMockNntp(mock.port, { latencyMs: 600 })).toMatch(/^290 latency 600 ms/);
   await repair.click();
-  await expect(row.getByTestId("health-action-message")).toContainText(/^Repaired with PAR2: 1 segment\(s\) rebuilt from 1 recovery slice\(s\); fetched [\d.]+ [kMG]B of articles/, {
-    timeout: 30_000,
+  await expect(row.getByTestId("health-action-message")).toContainText(/^PAR2 repair queued: PAR2 can repair this: 1 lost slice\(s\) of 32/);
+  await expect(row.getByTestId("health-repair")).toHaveText("Repairing");
+  const progress = row.getByTestId("health-par2-progress");
+  await expect(progress).toContainText(/^Repairing with PAR2: \d+ % · [1-9][\d.]* [kKMG]?B of [\d.]+ [kKMG]?B/, { timeout: 15_000 });
+  await expect(row.getByRole("button", { name: "Check now" })).toBeEnabled();
+  await expect(row.getByRole("button", { name: /^Repair with PAR2/ })).toHaveCount(0);
+  await row.screenshot({ path: `${shots}/health-par2-running.png` });
+  expect(await controlMockNntp(mock.port, { latencyMs: 0 })).toMatch(/^290 latency 0 ms/);
+
+  await expect(row.getByTestId("health-repair-message")).toContainText(/Repaired with PAR2: 1 segment\(s\) rebuilt from 1 recovery slice\(s\); fetched [\d.]+ [kMG]B of articles/, {
+    timeout: 60_000,
   });
   await expect(row.getByTestId("health-state")).toHaveText("Healthy");
+  await expect(progress).toHaveCount(0);
+  await expect(row.getByTestId("health-action-message")).toHaveCount(0);
   await expect(row.getByRole("button", { name: /^Repair with PAR2/ })).toHaveCount(0);
+  // The patched bytes: article 10 of 64 KiB segments is bytes 589,824–655,359.
+  await expect(row.getByTestId("health-patches")).toContainText(/^Patched: 1 segment \(65\.5 KB\) rebuilt with PAR2 on [\d-]+ [\d:]+; bytes 589,824–655,359$/);
   await row.screenshot({ path: `${shots}/health-par2-repaired.png` });
 
   // The audit log says what was planned and done.

@@ -22,7 +22,7 @@ export function useHealth(q: HealthQuery) {
   return useQuery({
     queryKey: [...healthKey, q],
     queryFn: ({ signal }) => getJson<HealthView>(apiPaths.health(q), signal),
-    refetchInterval: (query) => (asked || query.state.data?.files.some((f) => f.checking) ? 1_000 : 3_000),
+    refetchInterval: (query) => (asked || query.state.data?.files.some((f) => f.checking || f.par2) ? 1_000 : 3_000),
     // Keeps the rows on screen while the next page or filter loads, instead of flashing empty.
     placeholderData: keepPreviousData,
   });

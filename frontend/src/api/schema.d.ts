@@ -2850,7 +2850,7 @@ export interface components {
             /** Format: int32 */
             actionNeeded: number;
         };
-        /** @description One library file's health. State: healthy, degraded, broken, unknown. Repair: none, deferred, action-needed, ignored, dry-run. */
+        /** @description One library file's health. State: healthy, degraded, broken, unknown. Repair: none, deferred, action-needed, ignored, dry-run, repairing. */
         UiHealthFile: {
             /** Format: uuid */
             id: string;
@@ -2882,6 +2882,25 @@ export interface components {
             /** Format: int32 */
             repairAttempts: number;
             checking: null | components["schemas"]["UiHealthCheckRunning"];
+            par2: null | components["schemas"]["UiPar2Running"];
+            patches: null | components["schemas"]["UiHealthPatches"];
+        };
+        /** @description A run of the file's bytes served from a repair's patch: from long UiHealthPatchRange.Start, long UiHealthPatchRange.Length bytes. */
+        UiHealthPatchRange: {
+            /** Format: int64 */
+            start: number;
+            /** Format: int64 */
+            length: number;
+        };
+        /** @description The file's patches: segments and bytes rebuilt, when, and their byte ranges in the file (adjacent ones joined, the first 100). */
+        UiHealthPatches: {
+            /** Format: int32 */
+            segments: number;
+            /** Format: int64 */
+            bytes: number;
+            /** Format: date-time */
+            repairedAt: string;
+            ranges: components["schemas"]["UiHealthPatchRange"][];
         };
         UiHealthPolicy: {
             scheduledChecks: boolean;
@@ -2990,7 +3009,7 @@ export interface components {
             ok: boolean;
             checks: components["schemas"]["UiMountCheck"][];
         };
-        /** @description What a PAR2 repair of a file's release would fetch, or why it cannot be made. */
+        /** @description What a PAR2 repair of a file's release would fetch and how long that takes at the last repair's rate (null before one ran), or why it cannot be made. */
         UiPar2Plan: {
             possible: boolean;
             summary: string;
@@ -3000,6 +3019,20 @@ export interface components {
             recoveryAvailable: number;
             /** Format: int64 */
             bytesToFetch: number;
+            /** Format: double */
+            estimatedSeconds: null | number;
+        };
+        /** @description A PAR2 repair queued or running: bytes read of those planned, the rate so far, and the time left at it (null before it is known). */
+        UiPar2Running: {
+            running: boolean;
+            /** Format: int64 */
+            done: number;
+            /** Format: int64 */
+            planned: number;
+            /** Format: double */
+            bytesPerSecond: number;
+            /** Format: double */
+            remainingSeconds: null | number;
         };
         /**
          * @description A provider with the fields of ProviderFields (which also describes them in the API's

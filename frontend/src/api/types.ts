@@ -158,7 +158,7 @@ export type ArrSaveRefused = Schemas["UiArrSaveRefused"];
  */
 
 export type HealthState = "healthy" | "degraded" | "broken" | "unknown";
-export type RepairState = "none" | "deferred" | "action-needed" | "ignored" | "dry-run";
+export type RepairState = "none" | "deferred" | "action-needed" | "ignored" | "dry-run" | "repairing";
 
 /** The `state` query of GET /ui/api/health: a state, every file, or those whose repair waits for the user. */
 export type HealthFilter = "all" | HealthState | "action";
@@ -168,6 +168,8 @@ export type HealthView = Omit<Schemas["UiHealthView"], "files"> & { files: Healt
 export type HealthCounts = Schemas["UiHealthCounts"];
 export type HealthPolicy = Schemas["UiHealthPolicy"];
 export type HealthCheckRunning = Schemas["UiHealthCheckRunning"];
+export type Par2Running = Schemas["UiPar2Running"];
+export type HealthPatches = Schemas["UiHealthPatches"];
 export type HealthStats = Schemas["UiHealthStats"];
 export type HealthAuditEntry = Schemas["UiHealthAuditEntry"];
 

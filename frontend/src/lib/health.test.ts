@@ -9,6 +9,9 @@ import {
   describeHoles,
   describePolicy,
   describeRunningCheck,
+  describePar2,
+  describePatchRanges,
+  describePatches,
   fileActions,
   par2ButtonLabel,
   filterCount,
@@ -42,6 +45,8 @@ function file(overrides: Partial<HealthFile> = {}): HealthFile {
     lastRepairAt: null,
     repairAttempts: 0,
     checking: null,
+    par2: null,
+    patches: null,
     ...overrides,
   };
 }
@@ -194,5 +199,46 @@ describe("describePolicy", () => {
     expect(describePolicy({ ...policy, scheduledChecks: false, repair: false, dryRun: true, zeroFillHoles: false, maxMissingPercent: 1.0000001 })).toBe(
       "Scheduled checks: off · import check: on · repair: off · tolerance: ≤3 consecutive segments, ≤1 % of bytes · missing segments confirmed by a second check 5 min later · holes fail reads",
     );
+  });
+});
+
+describe("PAR2 repair progress and patches", () => {
+  it("says how far a running repair got, its rate and the time left at it", () => {
+    expect(describePar2({ running: true, done: 12_300_000, planned: 27_000_000, bytesPerSecond: 3_100_000, remainingSeconds: 4.7 })).toEqual({
+      text: "Repairing with PAR2: 46 % · 12.3 MB of 27.0 MB · 3.1 MB/s · 5 s left",
+      done: 12_300_000,
+      total: 27_000_000,
+    });
+  });
+
+  it("says a repair waits behind another, and one not yet planned reads the description", () => {
+    expect(describePar2({ running: false, done: 0, planned: 5_000, bytesPerSecond: 0, remainingSeconds: null }).text).toBe("PAR2 repair queued (another release's repair runs first)");
+    expect(describePar2({ running: true, done: 0, planned: 0, bytesPerSecond: 0, remainingSeconds: null }).text).toBe(
+      "Repairing with PAR2: reading the recovery set's description…",
+    );
+  });
+
+  it("never shows more than 100 % when a retry reads past the plan", () => {
+    expect(describePar2({ running: true, done: 30, planned: 20, bytesPerSecond: 0, remainingSeconds: null }).text).toBe("Repairing with PAR2: 100 % · 30 B of 30 B");
+  });
+
+  it("lists a file's patched byte ranges, the first few and how many more", () => {
+    const patches = {
+      segments: 4,
+      bytes: 4_000,
+      repairedAt: "2026-12-06T05:40:00Z",
+      ranges: [
+        { start: 49_000, length: 3_000 },
+        { start: 119_000, length: 1_000 },
+        { start: 150_000, length: 10 },
+      ],
+    };
+    expect(describePatchRanges(patches)).toBe("bytes 49,000–51,999, 119,000–119,999, 150,000–150,009");
+    expect(describePatchRanges(patches, 1)).toBe("bytes 49,000–51,999 and 2 more ranges");
+    expect(describePatches(patches)).toMatch(/^4 segments \(4\.0 KB\) rebuilt with PAR2 on 2026-12-06 \d\d:\d\d$/);
+  });
+
+  it("offers neither PAR2 nor Sonarr while the release's repair runs", () => {
+    expect(fileActions(file({ state: "broken", repair: "repairing" }))).toMatchObject({ repair: false, par2: false, ignore: true });
   });
 });

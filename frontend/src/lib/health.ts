@@ -1,5 +1,5 @@
-import type { FileHealthBadge, HealthCheckRunning, HealthCounts, HealthFile, HealthFilter, HealthPolicy, HealthState, RepairState } from "../api/types";
-import { bytes, dateTime, relativeTime } from "./format";
+import type { FileHealthBadge, HealthCheckRunning, HealthCounts, HealthFile, HealthFilter, HealthPatches, HealthPolicy, HealthState, Par2Running, RepairState } from "../api/types";
+import { bytes, dateTime, duration, percent, rate, relativeTime } from "./format";
 
 const stateLabels: Record<HealthState, string> = {
   healthy: "Healthy",
@@ -14,6 +14,7 @@ const repairLabels: Record<RepairState, string> = {
   "action-needed": "Action needed",
   ignored: "Ignored",
   "dry-run": "Dry run",
+  repairing: "Repairing",
 };
 
 /** "Healthy", "Degraded", …; a state this page does not know is shown as the server named it. */
@@ -128,9 +129,11 @@ export function nextCheckLabel(file: Pick<HealthFile, "nextCheckAt" | "urgent">,
 /** The actions a file's row offers: a check always; a repair only when Broken; ignore for a file with holes, or un-ignore. */
 export function fileActions(file: Pick<HealthFile, "state" | "repair">): { repair: boolean; par2: boolean; ignore: boolean; unignore: boolean } {
   const ignored = file.repair === "ignored";
+  // While its release's PAR2 repair runs, that repair decides what comes next.
+  const repairing = file.repair === "repairing";
   return {
-    repair: file.state === "broken",
-    par2: file.state === "broken" || file.state === "degraded",
+    repair: file.state === "broken" && !repairing,
+    par2: (file.state === "broken" || file.state === "degraded") && !repairing,
     ignore: !ignored && (file.state === "broken" || file.state === "degraded" || file.repair !== "none"),
     unignore: ignored,
   };
@@ -189,6 +192,7 @@ const auditLabels: Record<string, string> = {
   "par2-skipped": "PAR2 not used",
   "par2-deferred": "PAR2 deferred",
   "par2-dry-run": "PAR2 (dry run)",
+  "par2-resumed": "PAR2 resumed",
 };
 
 /** An audit entry's action as words: "state change", "not repaired"; an unknown one with its dashes as spaces. */
@@ -200,7 +204,15 @@ export function auditLabel(action: string): string {
 export function auditTone(action: string, detail: string): "failed" | "processing" | "completed" | "" {
   if (action === "repair-notfound" || action === "action-needed" || action === "removed" || action === "par2-failed") return "failed";
   if (action === "repair-repaired" || action === "par2-repaired") return "completed";
-  if (action === "repair" || action === "repair-deferred" || action === "repair-dryrun" || action === "par2-plan" || action === "par2-deferred" || action === "par2-dry-run")
+  if (
+    action === "repair" ||
+    action === "repair-deferred" ||
+    action === "repair-dryrun" ||
+    action === "par2-plan" ||
+    action === "par2-deferred" ||
+    action === "par2-dry-run" ||
+    action === "par2-resumed"
+  )
     return "processing";
   if (action === "state") {
     const to = /→\s*(\w+)/.exec(detail)?.[1]?.toLowerCase();
@@ -213,4 +225,30 @@ export function auditTone(action: string, detail: string): "failed" | "processin
 /** The PAR2 button's label: what the repair would fetch, as the plan says. */
 export function par2ButtonLabel(bytesToFetch: number): string {
   return `Repair with PAR2 (fetches ${bytes(bytesToFetch)})`;
+}
+
+/**
+ * A PAR2 repair queued or running, in one line: "Repairing with PAR2: 45 % · 12.3 MB of 27.0 MB ·
+ * 3.1 MB/s · 5 s left"; queued behind another: "PAR2 repair queued (another release's runs first)".
+ */
+export function describePar2(repair: Par2Running): { text: string; done: number; total: number } {
+  const total = Math.max(repair.done, repair.planned);
+  if (!repair.running) return { text: "PAR2 repair queued (another release's repair runs first)", done: 0, total: Math.max(1, total) };
+  if (total === 0) return { text: "Repairing with PAR2: reading the recovery set's description…", done: 0, total: 1 };
+  const parts = [`Repairing with PAR2: ${percent(repair.done, total)}`, `${bytes(repair.done)} of ${bytes(total)}`];
+  if (repair.bytesPerSecond > 0) parts.push(rate(repair.bytesPerSecond));
+  if (repair.remainingSeconds !== null && repair.remainingSeconds !== undefined) parts.push(`${duration(repair.remainingSeconds)} left`);
+  return { text: parts.join(" · "), done: repair.done, total };
+}
+
+/** The byte ranges a file serves from its PAR2 patches: "bytes 49,000–51,999, 120,000–120,999"; the rest counted. */
+export function describePatchRanges(patches: HealthPatches, shown = 5): string {
+  const ranges = patches.ranges.slice(0, shown).map((r) => `${r.start.toLocaleString("en-US")}–${(r.start + r.length - 1).toLocaleString("en-US")}`);
+  const more = patches.ranges.length - shown;
+  return `bytes ${ranges.join(", ")}${more > 0 ? ` and ${more} more range${more === 1 ? "" : "s"}` : ""}`;
+}
+
+/** "3 segments (3.0 kB) rebuilt with PAR2 on 2026-12-06 05:40". */
+export function describePatches(patches: HealthPatches): string {
+  return `${patches.segments} segment${patches.segments === 1 ? "" : "s"} (${bytes(patches.bytes)}) rebuilt with PAR2 on ${dateTime(patches.repairedAt)}`;
 }

@@ -9,6 +9,9 @@ import {
   auditLabel,
   auditTone,
   describeCoverage,
+  describePar2,
+  describePatchRanges,
+  describePatches,
   describeHoles,
   describePolicy,
   describeRunningCheck,
@@ -163,6 +166,9 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
   const busy = action.isPending;
   // A check of this file running now: one asked here, a scheduled one, or one asked in another tab.
   const running = file.checking ? describeRunningCheck(file.checking) : null;
+  const repairing = file.par2 ? describePar2(file.par2) : null;
+  // "PAR2 repair queued: …" has said what it had to once the repair ended; the row shows how it ended.
+  const answer = action.data && !(last === "par2" && !repairing && file.repair !== "repairing") ? action.data : null;
   return (
     <tbody aria-label={file.name} data-testid="health-file">
       <tr>
@@ -186,8 +192,13 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
               PAR2: {par2.data.summary}
             </div>
           )}
+          {file.patches && (
+            <div className="small detail-text" data-testid="health-patches" title={describePatchRanges(file.patches, 100)}>
+              <span className="muted">Patched:</span> {describePatches(file.patches)}; {describePatchRanges(file.patches)}
+            </div>
+          )}
           {/* Once the answer of a repair shows under the row, the same sentence is not repeated here. */}
-          {file.repairMessage && file.repairMessage !== action.data?.message && (
+          {file.repairMessage && file.repairMessage !== answer?.message && (
             <div className="small detail-text repair-message" data-testid="health-repair-message">
               <span className="muted">Repair:</span> {file.repairMessage}
             </div>
@@ -223,7 +234,7 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
             </button>
             {offered.par2 && par2.data?.possible && (
               <button type="button" disabled={busy} onClick={() => run({ kind: "par2" })} title={par2.data.summary}>
-                {busy && last === "par2" ? "Repairing with PAR2…" : par2ButtonLabel(par2.data.bytesToFetch)}
+                {busy && last === "par2" ? "Queuing the PAR2 repair…" : par2ButtonLabel(par2.data.bytesToFetch)}
               </button>
             )}
             {offered.repair && (
@@ -244,7 +255,7 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
           </div>
         </td>
       </tr>
-      {(busy || running || action.data || action.error) && (
+      {(busy || running || repairing || answer || action.error) && (
         <tr className="health-message-row">
           <td colSpan={7}>
             <div className="health-message">
@@ -254,9 +265,15 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
                   <progress max={Math.max(1, running.total)} value={running.done} aria-label={`Check of ${file.name}`} />
                 </div>
               )}
+              {repairing && (
+                <div role="status" className="check-progress" data-testid="health-par2-progress">
+                  <span>{repairing.text}</span>
+                  <progress max={Math.max(1, repairing.total)} value={repairing.done} aria-label={`PAR2 repair of ${file.name}`} />
+                </div>
+              )}
               {busy && last === "par2" && (
                 <span className="muted" role="status">
-                  Reading the release's surviving data and recovery slices on the health-check pool, behind playback…
+                  Planning the repair from the release's PAR2 index…
                 </span>
               )}
               {!running && busy && last === "check" && (
@@ -264,9 +281,9 @@ function FileRows({ file, now }: { file: HealthFile; now: number }) {
                   Asking every provider about each segment…
                 </span>
               )}
-              {!busy && action.data && (
+              {!busy && answer && (
                 <span role="status" data-testid="health-action-message">
-                  {action.data.message}
+                  {answer.message}
                 </span>
               )}
               {!busy && action.error && (

@@ -120,7 +120,7 @@ public static class UiHealthEndpoints
         if (!Guid.TryParse(id, out var itemId) || await FindAsync(contexts, itemId, context.RequestAborted) is not { } item)
             return Results.NotFound(new UiError($"There is no library file with id {id}."));
         var plan = await repairer.PlanAsync(item.JobId, context.RequestAborted);
-        return Results.Ok(new UiPar2Plan(plan.Possible, plan.Summary, plan.MissingSlices, plan.RecoveryAvailable, plan.BytesToFetch));
+        return Results.Ok(new UiPar2Plan(plan.Possible, plan.Summary, plan.MissingSlices, plan.RecoveryAvailable, plan.BytesToFetch, plan.EstimatedSeconds));
     }
 
     private static async Task<IResult> Par2RepairAsync(HttpContext context, HealthRepairer repairer, IDbContextFactory<NzbDavDbContext> contexts,
@@ -278,5 +278,5 @@ public sealed record UiHealthIgnoreRequest(bool Ignored);
 /// <summary>What an action did, and the file as it is now (null when it left the library).</summary>
 public sealed record UiHealthActionResult(string Message, UiHealthFile? File);
 
-/// <summary>What a PAR2 repair of a file's release would fetch, or why it cannot be made.</summary>
-public sealed record UiPar2Plan(bool Possible, string Summary, int MissingSlices, int RecoveryAvailable, long BytesToFetch);
+/// <summary>What a PAR2 repair of a file's release would fetch and how long that takes at the last repair's rate (null before one ran), or why it cannot be made.</summary>
+public sealed record UiPar2Plan(bool Possible, string Summary, int MissingSlices, int RecoveryAvailable, long BytesToFetch, double? EstimatedSeconds);

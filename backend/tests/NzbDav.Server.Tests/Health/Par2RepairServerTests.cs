@@ -187,8 +187,11 @@ public sealed class Par2RepairServerTests
         await File.WriteAllBytesAsync(leftover, new byte[HealthHost.SegmentSize], ct);
 
         await health.RestartAsync(ct);
-        health.Primary.Behavior.Latency = TimeSpan.Zero;
         await WaitForAsync(() => health.Services.GetRequiredService<SegmentPatchStore>().Loaded.IsCompleted, ct);
+        // Ten seconds of the host's clock pass while it reads: the rate it ran at is what the next plan's time uses.
+        await WaitForAsync(() => health.Services.GetRequiredService<Par2Repairs>().Of(jobId) is { Running: true, Done: > 0 }, ct);
+        health.Clock.Advance(TimeSpan.FromSeconds(10));
+        health.Primary.Behavior.Latency = TimeSpan.Zero;
         await health.Par2IdleAsync(ct);
 
         Assert.False(File.Exists(leftover), "a patch file no row refers to is deleted at start, never served");
@@ -200,6 +203,16 @@ public sealed class Par2RepairServerTests
         Assert.Single(audit, a => a.Action == "par2-repaired");
         using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
         Assert.Equal(SHA256.HashData(health.Content), SHA256.HashData(await response.Content.ReadAsByteArrayAsync(ct)));
+
+        // The next plan says how long it would take at the rate this repair ran at.
+        var rate = health.Services.GetRequiredService<Par2Repairs>().LastBytesPerSecond;
+        Assert.True(rate > 0, "the repair's rate is kept");
+        HealthHost.SetMissing(health.Primary, 120, 120, missing: true);
+        await health.CheckTwiceAsync(itemId, full: true, ct);
+        var next = await health.Services.GetRequiredService<Par2JobRepairer>().PlanAsync(jobId, ct);
+        Assert.True(next.Possible, next.Summary);
+        Assert.Equal(next.BytesToFetch / rate, next.EstimatedSeconds!.Value, 3);
+        Assert.Contains("at the last repair's rate", next.Summary, StringComparison.Ordinal);
     }
 
     [Theory]

@@ -18,7 +18,8 @@ namespace NzbDav.Server.Health.Par2;
 /// <param name="MissingSlices">Input slices the confirmed holes touch.</param>
 /// <param name="RecoveryAvailable">Recovery slices the release's volumes hold (by their names).</param>
 /// <param name="BytesToFetch">Surviving slices of the set plus the recovery slices to read (decoded bytes).</param>
-public sealed record Par2RepairPlan(bool Possible, string Summary, int MissingSlices, int RecoveryAvailable, long BytesToFetch);
+/// <param name="EstimatedSeconds">How long reading them takes at the rate the last repair ran at; null before any repair ran.</param>
+public sealed record Par2RepairPlan(bool Possible, string Summary, int MissingSlices, int RecoveryAvailable, long BytesToFetch, double? EstimatedSeconds = null);
 
 /// <summary>How a PAR2 repair of a job ended.</summary>
 /// <param name="ProviderBytes">What the providers sent for it, as counted on the wire (yEnc articles and responses).</param>
@@ -41,6 +42,7 @@ public sealed partial class Par2JobRepairer(
     FileHoles holes,
     HealthAudit audit,
     UsenetClient client,
+    Par2Repairs repairs,
     TimeProvider time,
     ILogger<Par2JobRepairer> logger)
 {
@@ -244,8 +246,11 @@ public sealed partial class Par2JobRepairer(
         foreach (var (file, _) in volumes.Skip(chosen))
             ordered.Add(Volume(file, account, null, opened));
         var recoveryBytes = (long)Math.Min(needed, available) * (set.SliceSize + 68);
-        var summary = $"PAR2 can repair this: {missing.Count} lost slice(s) of {set.SliceCount} ({Size(set.SliceSize)} each), {available} recovery slice(s) in the release; fetches {Size(surviving + recoveryBytes)} ({Size(surviving)} of surviving data, {Size(recoveryBytes)} of recovery).";
-        var plan = new Par2RepairPlan(true, summary, missing.Count, available, surviving + recoveryBytes);
+        var rate = repairs.LastBytesPerSecond;
+        double? seconds = rate > 0 ? (surviving + recoveryBytes) / rate : null;
+        var summary = $"PAR2 can repair this: {missing.Count} lost slice(s) of {set.SliceCount} ({Size(set.SliceSize)} each), {available} recovery slice(s) in the release; fetches {Size(surviving + recoveryBytes)} ({Size(surviving)} of surviving data, {Size(recoveryBytes)} of recovery)"
+            + (seconds is { } s ? $", about {Duration(s)} at the last repair's rate ({Size((long)rate)}/s)." : ".");
+        var plan = new Par2RepairPlan(true, summary, missing.Count, available, surviving + recoveryBytes, seconds);
         return new PlannedRepair(plan, set, files, ordered, missing.Order().ToList(), holeRanges, opened);
     }
 
@@ -347,6 +352,9 @@ public sealed partial class Par2JobRepairer(
         var match = VolumeName().Match(name);
         return match.Success && int.TryParse(match.Groups[1].ValueSpan, NumberStyles.None, CultureInfo.InvariantCulture, out var blocks) ? blocks : 0;
     }
+
+    private static string Duration(double seconds) =>
+        seconds < 90 ? $"{Math.Max(1, Math.Round(seconds)):0} s" : seconds < 5400 ? $"{Math.Round(seconds / 60):0} min" : $"{seconds / 3600:0.0} h";
 
     private static string Size(long bytes) => bytes >= 1_000_000_000 ? $"{bytes / 1e9:0.00} GB" : bytes >= 1_000_000 ? $"{bytes / 1e6:0.0} MB" : $"{bytes / 1e3:0.0} kB";
 

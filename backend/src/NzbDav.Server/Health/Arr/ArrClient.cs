@@ -134,6 +134,10 @@ public sealed class ArrClient(IHttpClientFactory httpClientFactory, TimeProvider
     public Task<ArrResult<ArrMovie>> GetMovieAsync(ArrInstanceOptions instance, int movieId, CancellationToken cancellationToken) =>
         GetAsync<ArrMovie>(instance, FormattableString.Invariant($"api/v3/movie/{movieId}"), cancellationToken);
 
+    /// <summary><c>GET config/downloadclient</c>: whether marking a download failed makes the Arr search again by itself.</summary>
+    public Task<ArrResult<ArrDownloadClientConfig>> GetDownloadClientConfigAsync(ArrInstanceOptions instance, CancellationToken cancellationToken) =>
+        GetAsync<ArrDownloadClientConfig>(instance, "api/v3/config/downloadclient", cancellationToken);
+
     /// <summary>
     /// <c>POST history/failed/{id}</c>: marks the download of that history record failed, which
     /// blocklists its release (every grabbed record of the download, so one ID covers a season pack).

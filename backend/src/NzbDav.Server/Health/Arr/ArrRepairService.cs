@@ -23,7 +23,21 @@ public enum ArrRepairResult { Repaired, DryRun, Deferred, NotFound, RecentlyRepa
 /// Instance: which Arr owned the download (null when none did). Reason: one human sentence for the
 /// audit log and UI. Replaced: the episodes or movie a repair (or dry run) searched for.
 /// </summary>
-public sealed record ArrRepairOutcome(ArrRepairResult Result, string? Instance, string Reason, IReadOnlyList<ArrCall> Calls, IReadOnlyList<int>? Replaced = null);
+/// <param name="Search">Who searched for the replacement: nobody (yet), NzbDav's explicit search command, or the Arr itself after the grab was marked failed.</param>
+public sealed record ArrRepairOutcome(
+    ArrRepairResult Result, string? Instance, string Reason, IReadOnlyList<ArrCall> Calls, IReadOnlyList<int>? Replaced = null, ArrSearch Search = ArrSearch.None);
+
+/// <summary>Who started the search for a replacement.</summary>
+public enum ArrSearch
+{
+    None,
+
+    /// <summary>NzbDav, with <c>EpisodeSearch</c>/<c>MoviesSearch</c>.</summary>
+    NzbDav,
+
+    /// <summary>The Arr itself: its "Redownload Failed" is on, and marking the grab failed starts one.</summary>
+    Arr,
+}
 
 /// <summary>One HTTP call made (or, in dry-run, that would have been made): Status null when no answer arrived.</summary>
 public sealed record ArrCall(string Instance, string Method, string Path, int? Status, string? Error, bool DryRun);
@@ -169,27 +183,23 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
             }
         }
 
-        // (a) The grab failed: the release is blocklisted.
+        // With "Redownload Failed" on, the Arr searches by itself once the grab is marked failed; the
+        // files go first then, so that search finds the items without a file and grabs a replacement.
         var done = new List<string>();
+        var notes = new List<string>();
+        var arrSearches = !alreadyFailed && await ArrSearchesAsync(repair, notes, cancellationToken);
         if (alreadyFailed)
         {
             done.Add("found the grab already marked failed");
         }
-        else
+        else if (!arrSearches && await MarkFailedAsync(repair, done, cancellationToken) is { } failedStop)
         {
-            var failed = await client.MarkFailedAsync(instance, repair.Grab.Id, request.DryRun, cancellationToken);
-            if (repair.Write(failed, logger) is { } stop)
-            {
-                return repair.Stop(ArrRepairResult.Deferred, $"{Describe(instance)}: marking the grab of '{repair.Grab.SourceTitle}' as failed {stop}; nothing else was done.");
-            }
-
-            done.Add($"marked the grab of '{repair.Grab.SourceTitle}' failed (blocklisted)");
+            return failedStop;
         }
 
         // (b) The file records those items have now: one file may hold several episodes.
         var deletes = new List<(int FileId, string Label)>();
         var search = new List<int>();
-        var notes = new List<string>();
         foreach (var item in items)
         {
             var (lookup, fileId, label) = await LookUpAsync(instance, item, cancellationToken);
@@ -233,6 +243,19 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
             done.Add($"deleted {FileKind(instance)} {fileId} ({label})");
         }
 
+        if (arrSearches)
+        {
+            // (a) last: the blocklisting, and the Arr's own search for what is now missing.
+            if (await MarkFailedAsync(repair, done, cancellationToken) is { } stop)
+            {
+                return stop;
+            }
+
+            done.Add($"left the search to {Describe(instance)} (its Redownload Failed is on, so marking the grab failed starts one{(search.Count > 0 ? $" for {Item(instance)} {string.Join(", ", search)}" : "")})");
+            notes.Insert(0, matching ?? "");
+            return repair.Done(done, notes, search, ArrSearch.Arr);
+        }
+
         // (c) The search for the items whose file is gone.
         if (search.Count > 0)
         {
@@ -246,7 +269,38 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
         }
 
         notes.Insert(0, matching ?? "");
-        return repair.Done(done, notes, search);
+        return repair.Done(done, notes, search, search.Count > 0 ? ArrSearch.NzbDav : ArrSearch.None);
+    }
+
+    /// <summary>(a) The grab marked failed, which blocklists the release; null when accepted, else the stop.</summary>
+    private async Task<ArrRepairOutcome?> MarkFailedAsync(Repair repair, List<string> done, CancellationToken cancellationToken)
+    {
+        var failed = await client.MarkFailedAsync(repair.Instance, repair.Grab.Id, repair.Request.DryRun, cancellationToken);
+        if (repair.Write(failed, logger) is { } stop)
+        {
+            var after = done.Count == 0 ? "" : $" after it {Join(done)}";
+            return repair.Stop(ArrRepairResult.Deferred, $"{Describe(repair.Instance)}: marking the grab of '{repair.Grab.SourceTitle}' as failed {stop}{after}; nothing else was done.");
+        }
+
+        done.Add($"marked the grab of '{repair.Grab.SourceTitle}' failed (blocklisted)");
+        return null;
+    }
+
+    /// <summary>
+    /// Whether the Arr searches by itself once a grab is marked failed ("Redownload Failed", read
+    /// from its download-client settings). When the setting cannot be read NzbDav searches, and says so.
+    /// </summary>
+    private async Task<bool> ArrSearchesAsync(Repair repair, List<string> notes, CancellationToken cancellationToken)
+    {
+        var config = await client.GetDownloadClientConfigAsync(repair.Instance, cancellationToken);
+        repair.Calls.AddRange(config.Calls);
+        if (config.Succeeded)
+        {
+            return config.Value!.AutoRedownloadFailed;
+        }
+
+        notes.Add($"its Redownload Failed setting could not be read {Repair.Step(config)}, so NzbDav searched itself");
+        return false;
     }
 
     /// <summary>Nothing imported yet: a download still queued is removed from the queue with blocklisting, otherwise its grab is marked failed; then the grabbed items are searched.</summary>
@@ -260,6 +314,9 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
         }
 
         var done = new List<string>();
+        var notes = new List<string>();
+        // With "Redownload Failed" on, removing with blocklist or marking failed makes the Arr search itself.
+        var arrSearches = !alreadyFailed && await ArrSearchesAsync(repair, notes, cancellationToken);
         if (alreadyFailed)
         {
             done.Add("found the grab already marked failed");
@@ -296,6 +353,12 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
             }
         }
 
+        if (arrSearches)
+        {
+            done.Add($"left the search to {Describe(instance)} (its Redownload Failed is on, so that starts one{(items.Count > 0 ? $" for {Item(instance)} {string.Join(", ", items)}" : "")})");
+            return repair.Done(done, notes, items, ArrSearch.Arr);
+        }
+
         if (items.Count > 0)
         {
             var searched = await client.SearchAsync(instance, items, request.DryRun, cancellationToken);
@@ -307,7 +370,7 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
             done.Add($"started a search for {Item(instance)} {string.Join(", ", items)}");
         }
 
-        return repair.Done(done, [], items);
+        return repair.Done(done, notes, items, items.Count > 0 ? ArrSearch.NzbDav : ArrSearch.None);
     }
 
     private async Task<(ArrResult<bool> Lookup, int FileId, string Label)> LookUpAsync(ArrInstanceOptions instance, int item, CancellationToken cancellationToken)
@@ -391,13 +454,13 @@ public sealed class ArrRepairService(ArrClient client, IOptionsMonitor<ArrOption
         public static string Step<T>(ArrResult<T> result) =>
             result.Calls.Count == 0 ? result.Describe() : $"({result.Calls[^1].Method} {result.Calls[^1].Path}) {result.Describe()}";
 
-        public ArrRepairOutcome Done(List<string> done, List<string> notes, IReadOnlyList<int> replaced)
+        public ArrRepairOutcome Done(List<string> done, List<string> notes, IReadOnlyList<int> replaced, ArrSearch search)
         {
             var said = string.Join("; ", notes.Where(static n => n.Length > 0));
             var tail = said.Length == 0 ? "." : $" ({said}).";
             return Request.DryRun
-                ? new(ArrRepairResult.DryRun, Instance.Name, $"Dry run: {Describe(Instance)} grabbed the download; it would have {Join(done)}{tail}", Calls, replaced)
-                : new(ArrRepairResult.Repaired, Instance.Name, $"{Describe(Instance)} {Join(done)}{tail}", Calls, replaced);
+                ? new(ArrRepairResult.DryRun, Instance.Name, $"Dry run: {Describe(Instance)} grabbed the download; it would have {Join(done)}{tail}", Calls, replaced, search)
+                : new(ArrRepairResult.Repaired, Instance.Name, $"{Describe(Instance)} {Join(done)}{tail}", Calls, replaced, search);
         }
 
         /// <summary>

@@ -53,3 +53,9 @@ public sealed record ArrQueueRecord(int Id, string? DownloadId, string? Title, i
 
 /// <summary>What <c>POST /api/v3/command</c> answers (201): the queued command.</summary>
 public sealed record ArrCommandAccepted(int Id, string? Name, string? Status);
+
+/// <summary>
+/// <c>GET /api/v3/config/downloadclient</c>: <see cref="AutoRedownloadFailed"/> is "Redownload Failed"
+/// (on by default): a download marked failed makes the Arr search for its episodes or movie itself.
+/// </summary>
+public sealed record ArrDownloadClientConfig(bool AutoRedownloadFailed);

@@ -24,6 +24,7 @@ public sealed class ArrRepairServiceTests
         Assert.Equal(
         [
             ("GET", "/api/v3/history?downloadId=SABnzbd_nzo_pack01&page=1&pageSize=100", 200),
+            ("GET", "/api/v3/config/downloadclient", 200),
             ("POST", $"/api/v3/history/failed/{pack.GrabIds[0]}", 200),
             ("GET", $"/api/v3/episode/{pack.ItemIds[1]}", 200),
             ("DELETE", $"/api/v3/episodefile/{pack.FileIds[1]}", 200),
@@ -94,6 +95,7 @@ public sealed class ArrRepairServiceTests
         Assert.Equal(
         [
             ("GET", "/api/v3/history?downloadId=SABnzbd_nzo_movie1&page=1&pageSize=100", 200),
+            ("GET", "/api/v3/config/downloadclient", 200),
             ("POST", $"/api/v3/history/failed/{movie.GrabIds[0]}", 200),
             ("GET", $"/api/v3/movie/{movie.ItemIds[0]}", 200),
             ("DELETE", $"/api/v3/moviefile/{movie.FileIds[0]}", 200),
@@ -181,7 +183,7 @@ public sealed class ArrRepairServiceTests
         Assert.Equal(ArrRepairResult.Deferred, outcome.Result);
         Assert.Equal("sonarr", outcome.Instance);
         Assert.Equal([("POST", $"/api/v3/history/failed/{download.GrabIds[0]}", 500)], sonarr.Writes.Select(static c => (c.Method, c.PathAndQuery, c.Status)));
-        Assert.Equal(2, sonarr.Calls.Count);
+        Assert.Equal(3, sonarr.Calls.Count);
         Assert.Contains($"(POST /api/v3/history/failed/{download.GrabIds[0]}) answered 500 (Internal Server Error: Injected failure)", outcome.Reason, StringComparison.Ordinal);
         Assert.True(sonarr.HasFile(download.FileIds[0]));
         Assert.Empty(sonarr.Commands);
@@ -221,6 +223,7 @@ public sealed class ArrRepairServiceTests
         Assert.Equal(
         [
             ("GET", "/api/v3/history?downloadId=SABnzbd_nzo_queue1&page=1&pageSize=100", 200),
+            ("GET", "/api/v3/config/downloadclient", 200),
             ("GET", "/api/v3/queue?page=1&pageSize=100", 200),
             ("DELETE", $"/api/v3/queue/{removal.QueueId}?removeFromClient=false&blocklist=true", 200),
             ("POST", "/api/v3/command", 201),
@@ -325,6 +328,7 @@ public sealed class ArrRepairServiceTests
         Assert.Equal(
         [
             ("GET", "/api/v3/history?downloadId=SABnzbd_nzo_dry001&page=1&pageSize=100", (int?)200, false),
+            ("GET", "/api/v3/config/downloadclient", 200, false),
             ("POST", $"/api/v3/history/failed/{pack.GrabIds[0]}", null, true),
             ("GET", $"/api/v3/episode/{pack.ItemIds[0]}", 200, false),
             ("DELETE", $"/api/v3/episodefile/{pack.FileIds[0]}", null, true),
@@ -405,6 +409,79 @@ public sealed class ArrRepairServiceTests
         Assert.Null(outcome.Instance);
         Assert.Empty(outcome.Calls);
         Assert.Contains("Settings", outcome.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task With_redownload_failed_on_the_file_goes_first_and_sonarr_searches_by_itself_never_twice()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var sonarr = await FakeArrServer.StartAsync(ArrKind.Sonarr, ct);
+        sonarr.AutoRedownloadFailed = true;
+        var pack = sonarr.SeedImportedDownload("SABnzbd_nzo_auto01", "Show.S03.1080p.WEB-GRP", "Show.S03E01.mkv", "Show.S03E02.mkv", "Show.S03E03.mkv");
+        using var arr = new ArrTestServices(sonarr.Instance("sonarr", "tv"));
+
+        var outcome = await arr.Repair.RepairAsync(Request("SABnzbd_nzo_auto01", "tv", "/content/tv/Show.S03.1080p.WEB-GRP/Show.S03E02.mkv"), ct);
+
+        Assert.Equal((ArrRepairResult.Repaired, ArrSearch.Arr), (outcome.Result, outcome.Search));
+        Assert.Equal(
+        [
+            ("GET", "/api/v3/history?downloadId=SABnzbd_nzo_auto01&page=1&pageSize=100", 200),
+            ("GET", "/api/v3/config/downloadclient", 200),
+            ("GET", $"/api/v3/episode/{pack.ItemIds[1]}", 200),
+            ("DELETE", $"/api/v3/episodefile/{pack.FileIds[1]}", 200),
+            ("POST", $"/api/v3/history/failed/{pack.GrabIds[0]}", 200),
+        ], sonarr.Calls.Select(static c => (c.Method, c.PathAndQuery, c.Status)));
+        AssertSameCalls(sonarr, outcome);
+        // One search, Sonarr's own, and E02 had no file by then: it is what that search grabs.
+        Assert.Empty(sonarr.Commands);
+        var search = Assert.Single(sonarr.AutoSearches);
+        Assert.Equal(pack.ItemIds, search.Ids);
+        Assert.Equal([pack.ItemIds[0], pack.ItemIds[2]], search.HadFile);
+        Assert.Single(sonarr.Blocklist);
+        Assert.Contains("left the search to Sonarr 'sonarr' (its Redownload Failed is on", outcome.Reason, StringComparison.Ordinal);
+        Assert.Equal([pack.ItemIds[1]], outcome.Replaced);
+    }
+
+    [Fact]
+    public async Task With_redownload_failed_on_a_queued_movie_is_removed_with_blocklisting_and_radarr_searches_by_itself()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var radarr = await FakeArrServer.StartAsync(ArrKind.Radarr, ct);
+        radarr.AutoRedownloadFailed = true;
+        var queued = radarr.SeedQueuedDownload("SABnzbd_nzo_autoq1", "Movie.2025.1080p-GRP");
+        using var arr = new ArrTestServices(radarr.Instance("radarr", "movies"));
+
+        var outcome = await arr.Repair.RepairAsync(Request("SABnzbd_nzo_autoq1", "movies", "/content/movies/Movie.2025.1080p-GRP/Movie.2025.mkv"), ct);
+
+        Assert.Equal((ArrRepairResult.Repaired, ArrSearch.Arr), (outcome.Result, outcome.Search));
+        var removal = Assert.Single(radarr.QueueRemovals);
+        Assert.Equal(
+        [
+            ("GET", "/api/v3/history?downloadId=SABnzbd_nzo_autoq1&page=1&pageSize=100", 200),
+            ("GET", "/api/v3/config/downloadclient", 200),
+            ("GET", "/api/v3/queue?page=1&pageSize=100", 200),
+            ("DELETE", $"/api/v3/queue/{removal.QueueId}?removeFromClient=false&blocklist=true", 200),
+        ], radarr.Calls.Select(static c => (c.Method, c.PathAndQuery, c.Status)));
+        Assert.Empty(radarr.Commands);
+        Assert.Equal(queued.ItemIds, Assert.Single(radarr.AutoSearches).Ids);
+        Assert.Contains("left the search to Radarr 'radarr'", outcome.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task When_the_redownload_setting_cannot_be_read_nzbdav_searches_and_says_why()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var sonarr = await FakeArrServer.StartAsync(ArrKind.Sonarr, ct);
+        var download = sonarr.SeedImportedDownload("SABnzbd_nzo_noconf", "Show.S01E07.1080p-GRP", "Show.S01E07.mkv");
+        sonarr.FailOn("GET", "/api/v3/config/", 500);
+        using var arr = new ArrTestServices(sonarr.Instance("sonarr"));
+
+        var outcome = await arr.Repair.RepairAsync(Request("SABnzbd_nzo_noconf", "tv", "/content/tv/Show.S01E07.1080p-GRP/Show.S01E07.mkv"), ct);
+
+        Assert.Equal((ArrRepairResult.Repaired, ArrSearch.NzbDav), (outcome.Result, outcome.Search));
+        Assert.Equal(["POST", "DELETE", "POST"], sonarr.Writes.Select(static c => c.Method));
+        Assert.Equal(download.ItemIds, Assert.Single(sonarr.Commands).Ids);
+        Assert.Contains("its Redownload Failed setting could not be read (GET /api/v3/config/downloadclient) answered 500", outcome.Reason, StringComparison.Ordinal);
     }
 
     private static ArrRepairRequest Request(string nzoId, string category, string filePath) =>

@@ -71,6 +71,7 @@ public sealed partial class FakeArrServer
             {
                 ("GET", "system", 2, _) when segments[1] == "status" => (200, Status()),
                 ("GET", "history", 1, _) => (200, HistoryPage(request.Query)),
+                ("GET", "config", 2, _) when segments[1] == "downloadclient" => (200, DownloadClientConfig()),
                 ("POST", "history", 3, _) when segments[1] == "failed" && id is { } h => MarkFailed(h),
                 ("GET", "episode", 2, ArrKind.Sonarr) when id is { } e => _episodes.TryGetValue(e, out var episode) ? (200, EpisodeJson(episode)) : NotFound(),
                 ("DELETE", "episodefile", 2, ArrKind.Sonarr) when id is { } f => DeleteFile(f),
@@ -154,7 +155,7 @@ public sealed partial class FakeArrServer
         return (200, new JsonObject());
     }
 
-    private void Fail(List<HistoryRecord> grabbed, string message)
+    private void Fail(List<HistoryRecord> grabbed, string message, bool skipRedownload = false)
     {
         if (grabbed.Count == 0)
             return;
@@ -169,7 +170,34 @@ public sealed partial class FakeArrServer
         }
 
         _blocklist.Add(new FakeArrBlocklistEntry(_nextId++, grabbed[0].DownloadId, grabbed[0].SourceTitle, [.. grabbed.Select(static g => g.ItemId)]));
+        if (AutoRedownloadFailed && !skipRedownload)
+        {
+            var ids = grabbed.Select(static g => g.ItemId).Distinct().Order().ToList();
+            _autoSearches.Add(new FakeArrAutoSearch(ids, [.. ids.Where(HasFileNow)]));
+        }
     }
+
+    private bool HasFileNow(int itemId) =>
+        Kind is ArrKind.Sonarr ? _episodes.TryGetValue(itemId, out var e) && e.FileId != 0 : _movies.TryGetValue(itemId, out var m) && m.FileId != 0;
+
+    private JsonObject DownloadClientConfig() => Kind is ArrKind.Sonarr
+        ? new()
+        {
+            ["downloadClientWorkingFolders"] = "_UNPACK_|_FAILED_",
+            ["enableCompletedDownloadHandling"] = true,
+            ["autoRedownloadFailed"] = AutoRedownloadFailed,
+            ["autoRedownloadFailedFromInteractiveSearch"] = true,
+            ["id"] = 1,
+        }
+        : new()
+        {
+            ["downloadClientWorkingFolders"] = "_UNPACK_|_FAILED_",
+            ["enableCompletedDownloadHandling"] = true,
+            ["checkForFinishedDownloadInterval"] = 1,
+            ["autoRedownloadFailed"] = AutoRedownloadFailed,
+            ["autoRedownloadFailedFromInteractiveSearch"] = true,
+            ["id"] = 1,
+        };
 
     private (int, JsonNode?) DeleteFile(int fileId)
     {
@@ -195,8 +223,9 @@ public sealed partial class FakeArrServer
         var removeFromClient = !bool.TryParse(query["removeFromClient"].FirstOrDefault(), out var remove) || remove;
         var blocklist = bool.TryParse(query["blocklist"].FirstOrDefault(), out var block) && block;
         _queueRemovals.Add(new FakeArrQueueRemoval(queueId, item.DownloadId, removeFromClient, blocklist));
+        var skipRedownload = bool.TryParse(query["skipRedownload"].FirstOrDefault(), out var skip) && skip;
         if (blocklist)
-            Fail([.. _history.Where(h => h.DownloadId == item.DownloadId && h.EventType == "grabbed")], "Manually marked as failed");
+            Fail([.. _history.Where(h => h.DownloadId == item.DownloadId && h.EventType == "grabbed")], "Manually marked as failed", skipRedownload);
         _queue.RemoveAll(q => q.DownloadId == item.DownloadId);
         return (200, null);
     }

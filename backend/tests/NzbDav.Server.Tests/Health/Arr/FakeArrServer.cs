@@ -16,6 +16,13 @@ public sealed record FakeArrCall(string Method, string PathAndQuery, int Status)
 /// <summary>A command posted to <c>/api/v3/command</c>: its name and the episode or movie IDs it names.</summary>
 public sealed record FakeArrCommand(int Id, string Name, IReadOnlyList<int> Ids);
 
+/// <summary>
+/// The search the Arr starts by itself when a grab is marked failed and its Redownload Failed is on:
+/// <see cref="Ids"/> are the items it searched for, <see cref="HadFile"/> those of them that still had
+/// a file then (such a search grabs nothing for them: the file meets the profile).
+/// </summary>
+public sealed record FakeArrAutoSearch(IReadOnlyList<int> Ids, IReadOnlyList<int> HadFile);
+
 /// <summary>A blocklisted release, as marking its download failed leaves it.</summary>
 public sealed record FakeArrBlocklistEntry(int Id, string? DownloadId, string SourceTitle, IReadOnlyList<int> ItemIds);
 
@@ -61,6 +68,7 @@ public sealed partial class FakeArrServer : IAsyncDisposable
     private readonly List<QueueItem> _queue = [];
     private readonly List<FakeArrBlocklistEntry> _blocklist = [];
     private readonly List<FakeArrCommand> _commands = [];
+    private readonly List<FakeArrAutoSearch> _autoSearches = [];
     private readonly List<FakeArrQueueRemoval> _queueRemovals = [];
     private int _nextId = 1;
     private bool _stopped;
@@ -138,6 +146,22 @@ public sealed partial class FakeArrServer : IAsyncDisposable
         {
             lock (_gate)
                 return [.. _blocklist];
+        }
+    }
+
+    /// <summary>
+    /// "Redownload Failed" in its download-client settings (<c>GET config/downloadclient</c>). The real
+    /// Sonarr and Radarr have it on by default; off here unless a test turns it on, so each test says which.
+    /// </summary>
+    public bool AutoRedownloadFailed { get; set; }
+
+    /// <summary>The searches it started by itself after a failed grab (<see cref="AutoRedownloadFailed"/>).</summary>
+    public IReadOnlyList<FakeArrAutoSearch> AutoSearches
+    {
+        get
+        {
+            lock (_gate)
+                return [.. _autoSearches];
         }
     }
 

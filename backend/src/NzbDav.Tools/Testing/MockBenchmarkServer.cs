@@ -104,6 +104,27 @@ internal sealed class MockBenchmarkServer : IAsyncDisposable
         return nzb.ToArray();
     }
 
+    /// <summary>Posts <paramref name="files"/> (real bytes, in this run's segment size) and returns an NZB of those files only.</summary>
+    public byte[] AddFiles(string title, IReadOnlyList<(string Name, byte[] Bytes)> files)
+    {
+        var posted = files.Select(f => _server.Store.AddFile(f.Name, f.Bytes, _options.SegmentSizeKiB * 1024)).ToList();
+        using var nzb = new MemoryStream();
+        MockNzbWriter.Write(nzb, posted, title, _server.StartedAt);
+        return nzb.ToArray();
+    }
+
+    /// <summary>Makes the parts (1-based) of <paramref name="fileName"/> answer 430, as a takedown does; answers how many it has.</summary>
+    public int Lose(string fileName, IEnumerable<int> parts)
+    {
+        var file = _server.Store.Files.First(f => f.Name == fileName);
+        foreach (var part in parts)
+            _server.Store.SetMissing(file, part, part, missing: true);
+        return file.Articles.Count;
+    }
+
+    /// <summary>Articles of <paramref name="fileName"/>.</summary>
+    public int Parts(string fileName) => _server.Store.Files.First(f => f.Name == fileName).Articles.Count;
+
     /// <summary>Connections the mock server has open right now.</summary>
     public int CurrentConnections => _server.Stats.CurrentConnections;
 

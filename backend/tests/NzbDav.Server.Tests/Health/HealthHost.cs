@@ -89,10 +89,22 @@ internal sealed class HealthHost : IAsyncDisposable
     /// <summary>The PAR2 slice size of <see cref="StartWithPar2Async"/>: four segments.</summary>
     public const int Par2SliceSize = 4 * SegmentSize;
 
+    /// <summary>The RAR volumes of <see cref="StartWithRarPar2Async"/>: this many data bytes each (50 segments).</summary>
+    public const int RarVolumeBytes = 50 * SegmentSize;
+
+    /// <summary>
+    /// As <see cref="StartWithPar2Async"/>, the file stored in RAR volumes of <see cref="RarVolumeBytes"/>
+    /// (Show.S01E01.part1.rar …, posted in that order) and the PAR2 set made over the volumes, as a
+    /// scene release carries it: the library file lies across the volumes, and the set protects them.
+    /// On the system clock, with missing segments confirmed at once (no confirmation delay to wait for).
+    /// </summary>
+    public static Task<HealthHost> StartWithRarPar2Async(int redundancyPercent, CancellationToken cancellationToken, params string[] configuration) =>
+        StartAsync(false, null, redundancyPercent, ["--Health:ConfirmDelay=00:00:00", .. configuration], cancellationToken, inRar: true);
+
     private static Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, CancellationToken cancellationToken, params string[] configuration) =>
         StartAsync(withBackup, clock, 0, configuration, cancellationToken);
 
-    private static async Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, int par2Percent, string[] configuration, CancellationToken cancellationToken)
+    private static async Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, int par2Percent, string[] configuration, CancellationToken cancellationToken, bool inRar = false)
     {
         var output = TestContext.Current.TestOutputHelper;
         var data = new TempDirectory();
@@ -101,11 +113,24 @@ internal sealed class HealthHost : IAsyncDisposable
         new Random(7).NextBytes(content);
         var primary = new MockNntpServer(new MockNntpOptions { MessageIdToken = token });
         await primary.StartAsync(cancellationToken);
-        primary.Store.AddFile(FileName, content, SegmentSize);
-        if (par2Percent > 0)
+        if (inRar)
         {
-            foreach (var (name, bytes) in Par2Files(content, par2Percent))
+            var volumes = new NzbDav.Archives.Tests.Rar.Rar5TestWriter { DataBytesPerVolume = RarVolumeBytes }
+                .Write(new NzbDav.Archives.Tests.Rar.TestFile(FileName, content))
+                .Select((bytes, i) => ($"Show.S01E01.part{i + 1}.rar", bytes)).ToList();
+            foreach (var (name, bytes) in volumes)
                 primary.Store.AddFile(name, bytes, SegmentSize);
+            foreach (var (name, bytes) in Par2Files(volumes, par2Percent))
+                primary.Store.AddFile(name, bytes, SegmentSize);
+        }
+        else
+        {
+            primary.Store.AddFile(FileName, content, SegmentSize);
+            if (par2Percent > 0)
+            {
+                foreach (var (name, bytes) in Par2Files([(FileName, content)], par2Percent))
+                    primary.Store.AddFile(name, bytes, SegmentSize);
+            }
         }
         MockNntpServer? backup = null;
         List<string> args = [
@@ -137,12 +162,13 @@ internal sealed class HealthHost : IAsyncDisposable
         return health;
     }
 
-    // par2 create over the content in a scratch directory: the index and one volume.
-    private static List<(string Name, byte[] Bytes)> Par2Files(byte[] content, int percent)
+    // par2 create over the files in a scratch directory: the index and one volume.
+    private static List<(string Name, byte[] Bytes)> Par2Files(IReadOnlyList<(string Name, byte[] Bytes)> files, int percent)
     {
         using var scratch = new TempDirectory();
-        File.WriteAllBytes(Path.Combine(scratch.Path, FileName), content);
-        Par2Tool.Run(scratch.Path, "create", "-q", "-q", "-s" + Par2SliceSize, "-r" + percent, "-n1", "Show.S01E01.par2", FileName);
+        foreach (var (name, bytes) in files)
+            File.WriteAllBytes(Path.Combine(scratch.Path, name), bytes);
+        Par2Tool.Run(scratch.Path, ["create", "-q", "-q", "-s" + Par2SliceSize, "-r" + percent, "-n1", "Show.S01E01.par2", .. files.Select(f => f.Name)]);
         return Directory.GetFiles(scratch.Path, "*.par2").Order(StringComparer.Ordinal)
             .Select(path => (Path.GetFileName(path), File.ReadAllBytes(path))).ToList();
     }
@@ -214,7 +240,8 @@ internal sealed class HealthHost : IAsyncDisposable
         var first = await Checks.CheckNowAsync(itemId, full, cancellationToken);
         Assert.NotNull(first);
         // Far short of the scheduler's minute of sleep: it stays asleep, the second check is the test's.
-        Clock.Advance(ConfirmDelay);
+        // On the system clock the host confirms at once (StartWithRarPar2Async); on the test's, the clock moves.
+        _clock?.Advance(ConfirmDelay);
         var second = await Checks.CheckNowAsync(itemId, full, cancellationToken);
         Assert.NotNull(second);
         return second;

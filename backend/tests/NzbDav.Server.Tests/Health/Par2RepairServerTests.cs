@@ -262,6 +262,38 @@ public sealed class Par2RepairServerTests
     }
 
     [Fact]
+    public async Task Holes_in_the_rar_volumes_a_set_protects_are_rebuilt_and_the_file_inside_them_plays_true()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithRarPar2Async(10, ct, "--Health:Par2Repair=false");
+        await health.AddAsync(ct);
+        var itemId = await health.ItemIdAsync(ct);
+        var volumes = health.Primary.Store.Files.Where(f => f.Name.EndsWith(".rar", StringComparison.Ordinal)).ToList();
+        Assert.Equal(4, volumes.Count);
+        // Two articles of the second volume and one of the fourth: the file inside lies across both.
+        health.Primary.Store.SetMissing(volumes[1], 10, 11, missing: true);
+        health.Primary.Store.SetMissing(volumes[3], 30, 30, missing: true);
+
+        var checkedTwice = await health.CheckTwiceAsync(itemId, full: true, ct);
+        Assert.Equal((FileHealthState.Degraded, 3), (checkedTwice.State, checkedTwice.Missing));
+        // Before the repair the holes play as zeros.
+        using (var before = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct))
+        {
+            var played = await before.Content.ReadAsByteArrayAsync(ct);
+            Assert.Equal(health.Content.Length, played.Length);
+            Assert.NotEqual(SHA256.HashData(health.Content), SHA256.HashData(played));
+        }
+
+        var result = await health.Services.GetRequiredService<Par2JobRepairer>().RepairAsync(await JobIdAsync(health, itemId, ct), ct);
+
+        Assert.True(result.Repaired, result.Message);
+        Assert.Equal(3, result.SegmentsRebuilt);
+        Assert.Equal(FileHealthState.Healthy, (await health.HealthAsync(itemId, ct))!.State);
+        using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+        Assert.Equal(SHA256.HashData(health.Content), SHA256.HashData(await response.Content.ReadAsByteArrayAsync(ct)));
+    }
+
+    [Fact]
     public async Task A_release_without_par2_says_so_and_changes_nothing()
     {
         var ct = TestContext.Current.CancellationToken;

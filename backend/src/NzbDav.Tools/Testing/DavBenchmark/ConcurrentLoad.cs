@@ -20,7 +20,9 @@ internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavB
     /// server sends, from the start again at the end) and the provider's byte count
     /// (<paramref name="providerBytes"/>) sampled every second while all of them run.
     /// </summary>
-    public async Task<ConcurrentLoadResult> RunAsync(IReadOnlyList<BenchmarkFile> files, IReadOnlyList<BenchmarkFile> greedy, Func<long>? providerBytes, CancellationToken cancellationToken)
+    /// <param name="until">Work that runs beside the streams (a PAR2 repair): they keep playing until it ends too.</param>
+    public async Task<ConcurrentLoadResult> RunAsync(
+        IReadOnlyList<BenchmarkFile> files, IReadOnlyList<BenchmarkFile> greedy, Func<long>? providerBytes, CancellationToken cancellationToken, Task? until = null)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var allStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -51,6 +53,8 @@ internal sealed class ConcurrentLoad(DavReader reader, LibraryScan scan, WebDavB
         var remaining = TimeSpan.FromSeconds(options.StreamSeconds) - Stopwatch.GetElapsedTime(started);
         if (remaining > TimeSpan.Zero)
             await Task.WhenAny(Task.Delay(remaining, cancellationToken), playing);
+        if (until is not null)
+            await Task.WhenAny(until, playing);
         await stop.CancelAsync();
         var results = await playing;
         var greedyBytes = await downloading;

@@ -42,6 +42,9 @@ public sealed record ConcurrentLoadResult
     /// <summary>The <c>--hostile-connections</c> held through the phase, when there were any.</summary>
     public HostileConnectionsResult? Hostile { get; init; }
 
+    /// <summary>The PAR2 repair that ran beside the streams (<c>--par2-repair-mib</c>), when one did.</summary>
+    public Par2RepairRun? Par2Repair { get; init; }
+
     /// <summary>Streams that read as fast as the server sent (<c>--greedy-streams</c>).</summary>
     public int GreedyStreams { get; init; }
 

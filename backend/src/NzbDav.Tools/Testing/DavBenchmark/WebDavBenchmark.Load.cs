@@ -44,9 +44,15 @@ internal sealed partial class WebDavBenchmark
             _logger.LogInformation("{Files} files of {Size:N0} bytes ingested for the greedy streams", greedy.Count, streamed.Size);
         }
 
+        var par2 = options.Par2RepairMiB > 0 ? await PrepareRepairAsync(host, mock, cancellationToken) : default((Guid ItemId, BenchmarkFile File, int Articles, int Lost)?);
         var sentBefore = mock.Report().BytesSent;
-        var result = await new ConcurrentLoad(reader, scan, options, _logger).RunAsync(played, greedy, greedy.Count > 0 ? () => mock.Report().BytesSent : null, cancellationToken);
+        // The repair starts with the streams, and they play until it is over.
+        var repairing = par2 is { } prepared ? RepairAsync(host, prepared.ItemId, cancellationToken) : null;
+        var result = await new ConcurrentLoad(reader, scan, options, _logger).RunAsync(
+            played, greedy, greedy.Count > 0 ? () => mock.Report().BytesSent : null, cancellationToken, repairing);
         result = result with { ProviderBytes = mock.Report().BytesSent - sentBefore, Hostile = hostile is null ? null : await hostile.StopAsync() };
+        if (par2 is { } repaired)
+            result = result with { Par2Repair = await VerifyRepairAsync(host, repaired.File, repaired.Articles, repaired.Lost, await repairing!, cancellationToken) };
         if (result.ProviderRate is { } rate)
         {
             _logger.LogInformation("Provider rate over {Seconds:F0} s with {Greedy} greedy streams: {Average:F1} MB/s (seconds from {Slowest:F1} to {Fastest:F1} MB/s)",

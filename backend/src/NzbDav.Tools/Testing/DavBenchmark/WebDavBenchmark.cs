@@ -32,7 +32,8 @@ internal sealed partial class WebDavBenchmark(WebDavBenchmarkOptions options, IL
         MetricsScrapes? scrapes = null;
         long dashboardFrames = 0;
         (long, long)? accounting = null;
-        await using (var host = await BenchmarkHost.StartAsync(mock.Provider.Port, mockOptions.Connections, mockOptions.ConfigurationArguments, cancellationToken, options.DiskCacheMiB * 1024L * 1024L))
+        await using (var host = await BenchmarkHost.StartAsync(
+            mock.Provider.Port, mockOptions.Connections, [.. mockOptions.ConfigurationArguments, .. Par2HostArguments], cancellationToken, options.DiskCacheMiB * 1024L * 1024L))
         using (var stopScraping = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
         {
             // Prometheus's view of the run: the host's /metrics every interval, as rclone's user is served.

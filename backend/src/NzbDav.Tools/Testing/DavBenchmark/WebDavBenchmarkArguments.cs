@@ -42,6 +42,9 @@ public static class WebDavBenchmarkArguments
               --greedy-streams=N   N more streams read as fast as the server sends, each a file of its own,
                                    through the concurrent phase; the provider's rate is reported per second
                                    (with --Usenet:Bandwidth:MaxBytesPerSecond=..., the cap's test) (default 0)
+              --par2-repair-mib=N  a release of N MiB with 5 % PAR2 recovery loses 1 % of its articles and is
+                                   repaired with PAR2 through the concurrent phase, beside the streams;
+                                   needs Debian's par2 (default 0)
               --hostile-connections=N sockets held open through the concurrent phase: half idle, half
                                    sending a request header one byte every 300 ms (default 0)
               Streams held (instead of the phases above; the server runs as a child process):
@@ -119,6 +122,7 @@ public static class WebDavBenchmarkArguments
         {
             DistinctFiles = distinct,
             GreedyStreams = Get("--greedy-streams", defaults.GreedyStreams),
+            Par2RepairMiB = Get("--par2-repair-mib", defaults.Par2RepairMiB),
             RestartBetweenScans = restart,
             PlayBetweenScansMiB = Get("--play-between-scans-mib", defaults.PlayBetweenScansMiB),
             DiskCacheMiB = Get("--disk-cache-mib", defaults.DiskCacheMiB),
@@ -153,6 +157,7 @@ public static class WebDavBenchmarkArguments
     {
         "--streams" => (0, 64),
         "--greedy-streams" => (0, 64),
+        "--par2-repair-mib" => (0, 16_384),
         "--stream-mbps" => (0, 100_000),
         "--stream-seconds" => (0, 3600),
         "--propfinds" => (0, 1_000_000),

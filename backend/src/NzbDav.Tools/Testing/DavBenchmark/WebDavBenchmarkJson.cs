@@ -89,6 +89,19 @@ public static class WebDavBenchmarkJson
         json.WriteNumber("providerBytes", c.ProviderBytes);
         json.WriteNumber("fetchedToServedRatio", Math.Round(c.FetchedToServedRatio, 3));
         json.WriteNumber("scanMs", Round(c.ScanElapsed.TotalMilliseconds));
+        if (c.Par2Repair is { } repair)
+        {
+            json.WriteStartObject("par2Repair");
+            json.WriteNumber("fileBytes", repair.FileBytes);
+            json.WriteNumber("articles", repair.Articles);
+            json.WriteNumber("articlesLost", repair.ArticlesLost);
+            json.WriteBoolean("repaired", repair.Repaired);
+            json.WriteNumber("elapsedMs", Round(repair.Elapsed.TotalMilliseconds));
+            json.WriteNumber("bytesRead", repair.BytesRead);
+            json.WriteNumber("mismatchedBytes", repair.MismatchedBytes);
+            json.WriteString("message", repair.Message);
+            json.WriteEndObject();
+        }
         if (c.Hostile is { } hostile)
         {
             json.WriteStartObject("hostile");

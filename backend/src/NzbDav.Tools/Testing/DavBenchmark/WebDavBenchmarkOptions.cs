@@ -68,6 +68,13 @@ public sealed record WebDavBenchmarkOptions
     public int GreedyStreams { get; init; }
 
     /// <summary>
+    /// When above 0, a release of this many MiB with 5 % PAR2 recovery (made by Debian's par2) loses
+    /// 1 % of its articles, its holes are confirmed, and its PAR2 repair runs through the concurrent
+    /// phase while the streams play: the players' waits and the repair's time are reported together.
+    /// </summary>
+    public int Par2RepairMiB { get; init; }
+
+    /// <summary>
     /// When above 0, the run is the streams-held search instead of the phases above: how many
     /// streams of this many MB/s (10^6 bytes), each on a file of its own, the server holds.
     /// </summary>

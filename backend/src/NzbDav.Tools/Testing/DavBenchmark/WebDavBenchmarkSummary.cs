@@ -46,6 +46,12 @@ public static class WebDavBenchmarkSummary
         lines.Add($"    Header reads:       {Num(c.HeaderReads.Count)} of 64 KiB, p50/p99/max {Lat(c.HeaderReads)}");
         lines.Add($"    Scan time:          {F(c.ScanElapsed.TotalSeconds, "0.00")} s");
         lines.Add($"    Provider bytes:     {Num(c.ProviderBytes)} for {Num(c.StreamBytes + c.HeaderBytes)} served ({F(c.FetchedToServedRatio, "0.00")}x; includes read-ahead of the streams stopped)");
+        if (c.Par2Repair is { } repair)
+        {
+            lines.Add($"    PAR2 repair beside: {Num(repair.FileBytes)} bytes, {repair.ArticlesLost} of {repair.Articles} articles lost; {(repair.Repaired ? "repaired" : "NOT repaired")} in {F(repair.Elapsed.TotalSeconds, "0.0")} s "
+                + $"({Num(repair.BytesRead)} read, {F(repair.MBps, "0.0")} MB/s); read back: {Num(repair.MismatchedBytes)} wrong bytes {Met(repair.Repaired)}");
+            lines.Add($"                        {repair.Message}");
+        }
         if (c.Hostile is { } hostile)
             lines.Add($"    Hostile sockets:    {hostile.Idle} idle ({hostile.IdleHeld} held to the end), {hostile.Slow} slow-header ({hostile.SlowCut} cut by the server)");
         lines.Add(Light);

@@ -80,6 +80,18 @@ public sealed class HealthOptions
     /// <summary>Most bytes PAR2 repairs together may fetch in a day (UTC); null: no cap. Default 250 GiB.</summary>
     public long? Par2MaxBytesPerDay { get; set; } = 250L * 1024 * 1024 * 1024;
 
+    /// <summary>
+    /// After a job completes, read a few of its PAR2 slices and check them against the release's
+    /// MD5 and CRC-32 checksums: data that was posted wrong passes every article's yEnc CRC, and only
+    /// PAR2 can tell. A slice that does not match makes its segments holes (zeros, not wrong bytes)
+    /// and, with <see cref="Par2Repair"/>, a PAR2 repair. Off by default: it reads
+    /// <see cref="Par2VerifySlices"/> slices per release.
+    /// </summary>
+    public bool Par2VerifyAtImport { get; set; }
+
+    /// <summary>Slices read per release by <see cref="Par2VerifyAtImport"/>, spread over the set (its first and last among them). Default 8.</summary>
+    public int Par2VerifySlices { get; set; } = 8;
+
     /// <summary>Message-ids kept per Broken file so a re-grab of the same release fails at import. Default 16.</summary>
     public int KnownMissingPerFile { get; set; } = 16;
 
@@ -103,6 +115,7 @@ public sealed class HealthOptions
         Require(KnownMissingPerFile is >= 1 and <= 1000, nameof(KnownMissingPerFile), "must be between 1 and 1000");
         Require(Par2MaxBytesPerRepair is null or >= 0, nameof(Par2MaxBytesPerRepair), "must not be negative");
         Require(Par2MaxBytesPerDay is null or >= 0, nameof(Par2MaxBytesPerDay), "must not be negative");
+        Require(Par2VerifySlices is >= 1 and <= 1000, nameof(Par2VerifySlices), "must be between 1 and 1000");
     }
 
     private static void Require(bool condition, string name, string rule)

@@ -18,6 +18,7 @@ public static class HealthServiceCollectionExtensions
         services.AddSingleton<Par2.Par2JobRepairer>();
         services.AddSingleton<Par2.Par2Repairs>();
         services.AddSingleton<Par2.Par2RepairWorker>();
+        services.AddSingleton<Par2.Par2ImportVerifier>();
         services.AddSingleton<HealthSweeper>();
         services.AddSingleton<HealthCheckProgress>();
         services.AddSingleton<FileHealthChecker>();
@@ -26,6 +27,7 @@ public static class HealthServiceCollectionExtensions
         services.AddSingleton<HealthCheckService>();
         services.AddHostedService(static sp => sp.GetRequiredService<HealthCheckService>());
         services.AddHostedService(static sp => sp.GetRequiredService<Par2.Par2RepairWorker>());
+        services.AddHostedService(static sp => sp.GetRequiredService<Par2.Par2ImportVerifier>());
         return services;
     }
 }

@@ -18,7 +18,8 @@ public sealed class JobCompletion(
     IOptionsMonitor<MountOptions> mount,
     LibraryChanges changes,
     TimeProvider timeProvider,
-    ILogger<JobCompletion> logger)
+    ILogger<JobCompletion> logger,
+    Health.Par2.Par2ImportVerifier? par2Verifier = null)
 {
     public async Task CompleteAsync(Job job, IReadOnlyList<IngestedFile> files, CancellationToken cancellationToken)
     {
@@ -76,6 +77,8 @@ public sealed class JobCompletion(
         await context.SaveChangesAsync(cancellationToken);
         await transaction.CommitAsync(cancellationToken);
         changes.Changed(job.Category);
+        if (healthOptions.CurrentValue.Par2VerifyAtImport)
+            par2Verifier?.Enqueue(job.Id);
         // The storage path is where Sonarr/Radarr look: on the mount, which may not be up (or be someone else's rclone).
         if (mount.CurrentValue.Enabled)
         {

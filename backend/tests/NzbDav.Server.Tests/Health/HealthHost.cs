@@ -101,10 +101,19 @@ internal sealed class HealthHost : IAsyncDisposable
     public static Task<HealthHost> StartWithRarPar2Async(int redundancyPercent, CancellationToken cancellationToken, params string[] configuration) =>
         StartAsync(false, null, redundancyPercent, ["--Health:ConfirmDelay=00:00:00", .. configuration], cancellationToken, inRar: true);
 
+    /// <summary>
+    /// As <see cref="StartWithPar2Async"/> (10 %), but the file was posted with one byte wrong at
+    /// <paramref name="wrongAt"/>: the PAR2 set describes <see cref="Content"/>, the articles carry the
+    /// wrong byte with yEnc CRCs computed over it, so every CRC passes.
+    /// </summary>
+    public static Task<HealthHost> StartWithPar2PostedWrongAsync(int wrongAt, CancellationToken cancellationToken, params string[] configuration) =>
+        StartAsync(false, new FakeTimeProvider(DateTimeOffset.UtcNow), 10, configuration, cancellationToken, postedWrongAt: wrongAt);
+
     private static Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, CancellationToken cancellationToken, params string[] configuration) =>
         StartAsync(withBackup, clock, 0, configuration, cancellationToken);
 
-    private static async Task<HealthHost> StartAsync(bool withBackup, FakeTimeProvider? clock, int par2Percent, string[] configuration, CancellationToken cancellationToken, bool inRar = false)
+    private static async Task<HealthHost> StartAsync(
+        bool withBackup, FakeTimeProvider? clock, int par2Percent, string[] configuration, CancellationToken cancellationToken, bool inRar = false, int? postedWrongAt = null)
     {
         var output = TestContext.Current.TestOutputHelper;
         var data = new TempDirectory();
@@ -125,7 +134,13 @@ internal sealed class HealthHost : IAsyncDisposable
         }
         else
         {
-            primary.Store.AddFile(FileName, content, SegmentSize);
+            var posted = content;
+            if (postedWrongAt is { } at)
+            {
+                posted = (byte[])content.Clone();
+                posted[at] ^= 0x5A;
+            }
+            primary.Store.AddFile(FileName, posted, SegmentSize);
             if (par2Percent > 0)
             {
                 foreach (var (name, bytes) in Par2Files([(FileName, content)], par2Percent))

@@ -294,6 +294,44 @@ public sealed class Par2RepairServerTests
     }
 
     [Fact]
+    public async Task Verify_at_import_finds_data_posted_wrong_that_every_crc_passes_and_par2_puts_it_right()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        // Eight slices spread over the 50 are read: 0, 7, 14, … 49; byte 57,500 lies in slice 14 (56,000-59,999), segment 58.
+        await using var health = await HealthHost.StartWithPar2PostedWrongAsync(57_500, ct, "--Health:Par2VerifyAtImport=true");
+        var verifier = health.Services.GetRequiredService<Par2ImportVerifier>();
+
+        await health.AddAsync(ct);
+        await WaitForAsync(() => verifier.Pending == 0, ct);
+        await health.Par2IdleAsync(ct);
+
+        var itemId = await health.ItemIdAsync(ct);
+        var audit = await health.AuditAsync(ct);
+        var found = Assert.Single(audit, a => a.Action == "par2-verify-failed");
+        Assert.Equal("PAR2 verification at import: 1 of 8 slice(s) read do not match their MD5 and CRC-32 although every article passed its CRC (first: slice 14); their 4 segment(s) read as zeros until repaired.", found.Detail);
+        var row = await health.HealthAsync(itemId, ct);
+        Assert.Equal(FileHealthState.Healthy, row!.State);
+        Assert.StartsWith("Repaired with PAR2: 4 segment(s) rebuilt", row.RepairMessage, StringComparison.Ordinal);
+        using var response = await health.Host.GetAsync(HealthHost.Release, HealthHost.FileName, ct);
+        Assert.Equal(SHA256.HashData(health.Content), SHA256.HashData(await response.Content.ReadAsByteArrayAsync(ct)));
+    }
+
+    [Fact]
+    public async Task Verify_at_import_of_a_release_posted_right_says_every_slice_read_matches()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var health = await HealthHost.StartWithPar2Async(10, ct, "--Health:Par2VerifyAtImport=true", "--Health:Par2VerifySlices=5");
+        var verifier = health.Services.GetRequiredService<Par2ImportVerifier>();
+
+        await health.AddAsync(ct);
+        await WaitForAsync(() => verifier.Pending == 0, ct);
+
+        var verified = Assert.Single(await health.AuditAsync(ct), a => a.Action == "par2-verified");
+        Assert.Equal("PAR2 verification at import: 5 slice(s) of 50 read, every one matches its MD5 and CRC-32.", verified.Detail);
+        Assert.Equal(FileHealthState.Healthy, (await health.HealthAsync(await health.ItemIdAsync(ct), ct))!.State);
+    }
+
+    [Fact]
     public async Task A_release_without_par2_says_so_and_changes_nothing()
     {
         var ct = TestContext.Current.CancellationToken;

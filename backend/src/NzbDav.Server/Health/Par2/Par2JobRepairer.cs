@@ -27,6 +27,10 @@ public sealed record Par2RepairPlan(bool Possible, string Summary, int MissingSl
 /// <param name="SliceBytes">Surviving slices and recovery slices the rebuild used: what a repair must read at least.</param>
 public sealed record Par2JobRepairResult(bool Repaired, string Message, int SegmentsRebuilt, long ProviderBytes, long DecodedBytes = 0, long SliceBytes = 0);
 
+/// <summary>A verification of a release's PAR2 slices: how many were read, which did not match, and the segments those cover.</summary>
+/// <param name="Verified">False when nothing could be verified (no PAR2, no set); <see cref="Summary"/> says why.</param>
+public sealed record Par2VerifyResult(bool Verified, string Summary, int SlicesChecked, IReadOnlyList<int> BadSlices, IReadOnlyList<string> DamagedSegments);
+
 /// <summary>
 /// Repairs a job's confirmed holes from the PAR2 recovery data its NZB carries: reads the recovery
 /// set's description, maps every confirmed hole of the job's files to the input slices it touches,
@@ -48,6 +52,9 @@ public sealed partial class Par2JobRepairer(
 {
     /// <summary>The traffic account every repair's fetches are counted in.</summary>
     public const string Consumer = "par2 repair";
+
+    /// <summary>The traffic account of the verification at import.</summary>
+    public const string VerifyConsumer = "par2 verify";
 
     // Spare recovery slices read beyond the missing ones: a singular choice is replaced without a second pass.
     private const int Margin = 1;
@@ -114,6 +121,83 @@ public sealed partial class Par2JobRepairer(
         return new Par2JobRepairResult(true, message, segments.Count, fetched, decoded, sliceBytes);
     }
 
+    /// <summary>
+    /// Reads <paramref name="slices"/> slices of the job's recovery set, spread over it (the first and
+    /// the last among them), and checks each against its MD5 and CRC-32. A slice that does not match
+    /// names the segments it covers: bytes every article's CRC passed, yet not what was protected.
+    /// </summary>
+    public async Task<Par2VerifyResult> VerifyAsync(Guid jobId, int slices, CancellationToken cancellationToken)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(slices, 1);
+        NzbDocument document;
+        List<DavFileLayout> layouts;
+        await using (var context = await contextFactory.CreateDbContextAsync(cancellationToken))
+        {
+            var nzb = await context.JobNzbs.AsNoTracking().FirstOrDefaultAsync(n => n.JobId == jobId, cancellationToken);
+            if (nzb is null)
+                return new Par2VerifyResult(false, "The job's NZB is not stored.", 0, [], []);
+            await using (var stream = NzbCompression.OpenRead(nzb.GzipData))
+                document = await parser.ParseAsync(stream, cancellationToken);
+            var stored = await context.DavItems.AsNoTracking().Where(i => i.JobId == jobId && !i.IsDirectory && i.Layout != null)
+                .Select(i => i.Layout!).ToListAsync(cancellationToken);
+            layouts = stored.Select(static bytes => DavFileLayoutCodec.Decode(bytes)).ToList();
+        }
+
+        var par2Files = Par2Files(document);
+        if (par2Files.Count == 0)
+            return new Par2VerifyResult(false, "The release has no PAR2 files.", 0, [], []);
+        var account = client.Traffic.For(VerifyConsumer);
+        var (set, files, why) = await ReadSetAsync(document, par2Files, account, cancellationToken);
+        if (set is null)
+            return new Par2VerifyResult(false, why!, 0, [], []);
+
+        var parts = layouts.SelectMany(l => l.Parts).GroupBy(p => p.MessageIds[0], StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
+        var sliceSize = checked((int)set.SliceSize);
+        var count = Math.Min(slices, set.SliceCount);
+        var chosen = Enumerable.Range(0, count).Select(k => count == 1 ? 0 : (int)((long)k * (set.SliceCount - 1) / (count - 1))).Distinct().ToList();
+        var buffer = new byte[sliceSize];
+        var bad = new List<int>();
+        var damaged = new List<string>();
+        var checkedSlices = 0;
+        foreach (var index in chosen)
+        {
+            var (file, offset, length) = set.Locate(index);
+            var nzbFile = files[file];
+            var stream = parts.TryGetValue(nzbFile.Segments.Span[0].MessageId, out var part)
+                ? streams.Open(part.MessageIds, part.FileSize, part.PartSize, null, ranged: true, account, OperationKind.HealthCheck)
+                : await streams.OpenAsync(nzbFile, account, OperationKind.HealthCheck, cancellationToken);
+            await using (stream)
+            {
+                stream.LimitReadAhead(offset + length);
+                try
+                {
+                    stream.Seek(offset, SeekOrigin.Begin);
+                    await stream.ReadExactlyAsync(buffer.AsMemory(0, length), cancellationToken);
+                }
+                catch (SegmentUnavailableException)
+                {
+                    continue; // an article gone is the health checks' to find and confirm
+                }
+
+                checkedSlices++;
+                if (Par2Repair.Matches(buffer.AsSpan(0, length), sliceSize, file.Checksums[index - file.FirstSlice]))
+                    continue;
+                bad.Add(index);
+                var segments = stream.Index;
+                for (var i = 0; i < segments.Count; i++)
+                {
+                    if (segments.TryGetRange(i, out var begin, out var size) && begin < offset + length && begin + size > offset)
+                        damaged.Add(segments.MessageIdAt(i));
+                }
+            }
+        }
+
+        var summary = bad.Count == 0
+            ? $"PAR2 verification at import: {checkedSlices} slice(s) of {set.SliceCount} read, every one matches its MD5 and CRC-32."
+            : $"PAR2 verification at import: {bad.Count} of {checkedSlices} slice(s) read do not match their MD5 and CRC-32 although every article passed its CRC (first: slice {bad[0]}); their {damaged.Count} segment(s) read as zeros until repaired.";
+        return new Par2VerifyResult(true, summary, checkedSlices, bad, damaged);
+    }
+
     private async Task<JobState> LoadAsync(Guid jobId, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
@@ -139,45 +223,13 @@ public sealed partial class Par2JobRepairer(
 
     private async Task<PlannedRepair> MakePlanAsync(JobState job, CancellationToken cancellationToken)
     {
-        var par2Files = job.Document.Files.Where(f => f.FileName.EndsWith(".par2", StringComparison.OrdinalIgnoreCase)).ToList();
+        var par2Files = Par2Files(job.Document);
         if (par2Files.Count == 0)
             return PlannedRepair.Impossible("The release has no PAR2 files.");
         var account = client.Traffic.For(Consumer);
-        var reader = new Par2SetReader();
-        Par2RecoverySet? set = null;
-        string? failure = null;
-        // The index (the smallest PAR2 file) describes the set; a volume does too, when the index is damaged.
-        foreach (var file in par2Files.OrderBy(f => f.EncodedBytes))
-        {
-            try
-            {
-                await using var stream = await streams.OpenAsync(file, account, OperationKind.HealthCheck, cancellationToken);
-                await reader.ReadAsync(file.FileName, stream, cancellationToken);
-            }
-            catch (SegmentUnavailableException error)
-            {
-                failure = $"{file.FileName} cannot be read: {error.Message}";
-                continue;
-            }
-
-            set = reader.Build(out failure);
-            if (set is not null)
-                break;
-        }
-
+        var (set, files, why) = await ReadSetAsync(job.Document, par2Files, account, cancellationToken);
         if (set is null)
-            return PlannedRepair.Impossible($"The release's PAR2 files do not describe a recovery set: {failure}.");
-
-        // The set's files among the NZB's, by name.
-        var files = new Dictionary<Par2SetFile, NzbFile>();
-        foreach (var setFile in set.Files)
-        {
-            var match = job.Document.Files.FirstOrDefault(f => f.FileName == setFile.Description.Name)
-                ?? job.Document.Files.FirstOrDefault(f => string.Equals(f.FileName, setFile.Description.Name, StringComparison.OrdinalIgnoreCase));
-            if (match is null)
-                return PlannedRepair.Impossible($"{setFile.Description.Name}, protected by the PAR2 set, is not among the NZB's files.");
-            files[setFile] = match;
-        }
+            return PlannedRepair.Impossible(why!);
 
         // Each hole: the NZB file it belongs to, its byte range there, and the slices that range touches.
         var holeRanges = new List<HoleRange>();
@@ -252,6 +304,52 @@ public sealed partial class Par2JobRepairer(
             + (seconds is { } s ? $", about {Duration(s)} at the last repair's rate ({Size((long)rate)}/s)." : ".");
         var plan = new Par2RepairPlan(true, summary, missing.Count, available, surviving + recoveryBytes, seconds);
         return new PlannedRepair(plan, set, files, ordered, missing.Order().ToList(), holeRanges, opened);
+    }
+
+    private static List<NzbFile> Par2Files(NzbDocument document) =>
+        document.Files.Where(f => f.FileName.EndsWith(".par2", StringComparison.OrdinalIgnoreCase)).ToList();
+
+    /// <summary>The recovery set the release's PAR2 files describe, and the NZB file of each file it protects; or why there is none.</summary>
+    private async Task<(Par2RecoverySet? Set, Dictionary<Par2SetFile, NzbFile> Files, string? Failure)> ReadSetAsync(
+        NzbDocument document, List<NzbFile> par2Files, TrafficAccount account, CancellationToken cancellationToken)
+    {
+        var reader = new Par2SetReader();
+        Par2RecoverySet? set = null;
+        string? failure = null;
+        // The index (the smallest PAR2 file) describes the set; a volume does too, when the index is damaged.
+        foreach (var file in par2Files.OrderBy(f => f.EncodedBytes))
+        {
+            try
+            {
+                await using var stream = await streams.OpenAsync(file, account, OperationKind.HealthCheck, cancellationToken);
+                await reader.ReadAsync(file.FileName, stream, cancellationToken);
+            }
+            catch (SegmentUnavailableException error)
+            {
+                failure = $"{file.FileName} cannot be read: {error.Message}";
+                continue;
+            }
+
+            set = reader.Build(out failure);
+            if (set is not null)
+                break;
+        }
+
+        var files = new Dictionary<Par2SetFile, NzbFile>();
+        if (set is null)
+            return (null, files, $"The release's PAR2 files do not describe a recovery set: {failure}.");
+
+        // The set's files among the NZB's, by name.
+        foreach (var setFile in set.Files)
+        {
+            var match = document.Files.FirstOrDefault(f => f.FileName == setFile.Description.Name)
+                ?? document.Files.FirstOrDefault(f => string.Equals(f.FileName, setFile.Description.Name, StringComparison.OrdinalIgnoreCase));
+            if (match is null)
+                return (null, files, $"{setFile.Description.Name}, protected by the PAR2 set, is not among the NZB's files.");
+            files[setFile] = match;
+        }
+
+        return (set, files, null);
     }
 
     private Par2Volume Volume(NzbFile file, TrafficAccount account, long? readAhead, ConcurrentBag<BufferedSegmentStream> opened) =>

@@ -19,6 +19,7 @@ return args switch
     ["--test-soak", .. var soakArgs] => await SoakCommand.RunConsoleAsync(soakArgs),
     ["--test-scale", .. var scaleArgs] => await ScaleCommand.RunConsoleAsync(scaleArgs),
     ["--test-crash", .. var crashArgs] => await CrashCommand.RunConsoleAsync(crashArgs),
+    ["--test-par2-memory", .. var par2Args] => await NzbDav.Tools.Testing.Par2Memory.Par2MemoryCommand.RunConsoleAsync(par2Args),
     _ when args.Contains("--demo") => await DemoCommand.RunConsoleAsync([.. args.Where(a => a != "--demo")]),
     _ => await NzbDavHost.RunAsync(args),
 };

@@ -71,6 +71,12 @@ public class Par2WholeRebuildBenchmarks
     private (int Surviving, int Lost, int Spare, int SliceSize) Dimensions =>
         Shape.StartsWith("20 ", StringComparison.Ordinal) ? (200, 20, 0, 512 * 1024) : (1967, 33, 1, 536_872);
 
+    /// <summary>In memory, or over a scratch file in stripes of a 4 MiB budget (what a repair past Health:Par2MemoryBytes does).</summary>
+    [Params(false, true)]
+    public bool Spilled { get; set; }
+
+    private readonly string _scratch = Path.Combine(Path.GetTempPath(), "nzbdav-par2-bench-scratch");
+
     [GlobalSetup]
     public void Setup()
     {
@@ -82,7 +88,8 @@ public class Par2WholeRebuildBenchmarks
     public int Rebuild()
     {
         var (surviving, lost, spare, sliceSize) = Dimensions;
-        var rebuilder = new Par2Rebuilder(surviving + lost, sliceSize, Enumerable.Range(0, lost).ToArray(), lost + spare);
+        using var rebuilder = new Par2Rebuilder(surviving + lost, sliceSize, Enumerable.Range(0, lost).ToArray(), lost + spare,
+            Spilled ? 4L * 1024 * 1024 : long.MaxValue, _scratch);
         for (var r = 0; r < lost + spare; r++)
         {
             rebuilder.AddRecovery((uint)r, _source);
@@ -93,6 +100,9 @@ public class Par2WholeRebuildBenchmarks
             rebuilder.AddInput(i, _source);
         }
 
-        return rebuilder.TryRebuild(out var slices, out _) ? slices.Count : -1;
+        if (!rebuilder.TryRebuild(out var slices, out _))
+            return -1;
+        using (slices)
+            return slices!.Count;
     }
 }

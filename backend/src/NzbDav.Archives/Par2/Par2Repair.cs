@@ -14,19 +14,28 @@ public sealed record Par2Volume(string Name, Func<CancellationToken, Task<Stream
 /// <param name="Volumes">The PAR2 files to take recovery slices from, read in this order until enough were found.</param>
 /// <param name="Margin">Recovery slices read beyond the missing ones, spares for a singular choice.</param>
 /// <param name="Progress">Told the bytes of each slice or volume packet read, as they are read (the repair's progress).</param>
+/// <param name="MemoryBudget">Bytes the rebuild's accumulators may take; past it the slices go to <paramref name="ScratchDirectory"/> and the rebuild runs in stripes.</param>
+/// <param name="ScratchDirectory">Where a rebuild over the budget stores the slices (about the set's size, deleted after).</param>
 public sealed record Par2RepairRequest(
     Par2RecoverySet Set,
     IReadOnlyCollection<int> Missing,
     Func<Par2SetFile, CancellationToken, Task<Stream>> OpenFile,
     IReadOnlyList<Par2Volume> Volumes,
     int Margin = 1,
-    Action<long>? Progress = null);
+    Action<long>? Progress = null,
+    long MemoryBudget = long.MaxValue,
+    string? ScratchDirectory = null);
 
-/// <summary>A rebuilt slice, checked against its MD5 and CRC-32: <see cref="Bytes"/> are the file's bytes from <see cref="Offset"/>.</summary>
-public sealed record Par2RebuiltSlice(int Index, Par2SetFile File, long Offset, ReadOnlyMemory<byte> Bytes);
+/// <summary>A rebuilt slice, checked against its MD5 and CRC-32: <see cref="Length"/> bytes of <see cref="File"/> from <see cref="Offset"/>.</summary>
+public sealed record Par2RebuiltSlice(int Index, Par2SetFile File, long Offset, int Length, Par2RebuiltSlices Source, int Position)
+{
+    /// <summary>Copies the slice's bytes from <paramref name="within"/> into <paramref name="destination"/>.</summary>
+    public void Read(long within, Span<byte> destination) => Source.Read(Position, within, destination);
+}
 
-/// <summary>How a repair ended.</summary>
+/// <summary>How a repair ended; dispose it once its slices are used (a rebuild in stripes keeps them in a scratch file).</summary>
 /// <param name="Damaged">Slices read as surviving that failed their checksums (add them to the missing ones and repair again).</param>
+/// <param name="Spilled">True when the rebuild ran in stripes over a scratch file (the accumulators would have passed the memory budget).</param>
 public sealed record Par2RepairOutcome(
     bool Succeeded,
     string? Failure,
@@ -34,7 +43,17 @@ public sealed record Par2RepairOutcome(
     long InputBytesRead,
     long RecoveryBytesRead,
     int RecoverySlicesUsed,
-    IReadOnlyList<int> Damaged);
+    IReadOnlyList<int> Damaged,
+    bool Spilled = false) : IDisposable
+{
+    public void Dispose()
+    {
+        if (Slices.Count > 0)
+        {
+            Slices[0].Source.Dispose();
+        }
+    }
+}
 
 /// <summary>
 /// One repair of a recovery set: reads recovery slices from the volumes until it has one per
@@ -55,7 +74,7 @@ public static class Par2Repair
 
         var sliceSize = checked((int)set.SliceSize);
         var wanted = missing.Length + Math.Max(0, request.Margin);
-        var rebuilder = new Par2Rebuilder(set.SliceCount, sliceSize, missing, wanted);
+        using var rebuilder = new Par2Rebuilder(set.SliceCount, sliceSize, missing, wanted, request.MemoryBudget, request.ScratchDirectory);
         long recoveryBytes = 0;
         long inputBytes = 0;
         var unreadable = new List<string>();
@@ -142,19 +161,22 @@ public static class Par2Repair
         }
 
         var slices = new List<Par2RebuiltSlice>(missing.Length);
+        // The input slices' buffer, free now: a repair holds one slice beside the rebuild's memory.
+        var bytes = slice;
         for (var m = 0; m < missing.Length; m++)
         {
             var (file, offset, length) = set.Locate(missing[m]);
-            var bytes = rebuilt[m];
+            rebuilt!.Read(m, 0, bytes);
             if (!Matches(bytes.AsSpan(0, length), sliceSize, file.Checksums[missing[m] - file.FirstSlice]) || bytes.AsSpan(length).ContainsAnyExcept((byte)0))
             {
+                rebuilt.Dispose();
                 return Failed("rebuilt slice " + missing[m] + " (" + file.Description.Name + " at " + offset + ") does not match its checksums; nothing was kept");
             }
 
-            slices.Add(new Par2RebuiltSlice(missing[m], file, offset, bytes.AsMemory(0, length)));
+            slices.Add(new Par2RebuiltSlice(missing[m], file, offset, length, rebuilt, m));
         }
 
-        return new Par2RepairOutcome(true, null, slices, inputBytes, recoveryBytes, missing.Length, []);
+        return new Par2RepairOutcome(true, null, slices, inputBytes, recoveryBytes, missing.Length, [], rebuilder.Spilled);
 
         Par2RepairOutcome Failed(string why) => new(false, why, [], inputBytes, recoveryBytes, 0, []);
     }

@@ -92,6 +92,8 @@ public static partial class SettingCatalog
             "A repair reads the release's surviving data and its recovery slices; one that would fetch more goes to Sonarr/Radarr instead.", SettingType.Bytes, Nullable: true, Min: 0, Max: 100L * 1024 * 1024 * MiB, Automatic: "no cap"),
         new("Health:Par2MaxBytesPerDay", "Health", "PAR2 repair: most bytes per day",
             "What PAR2 repairs may fetch together in a day (UTC); a repair past it waits for the next day.", SettingType.Bytes, Nullable: true, Min: 0, Max: 100L * 1024 * 1024 * MiB, Automatic: "no cap"),
+        new("Health:Par2MemoryBytes", "Health", "PAR2 repair: memory",
+            "What a PAR2 rebuild may hold in memory; a bigger one stores the slices it reads in the data directory and rebuilds in stripes.", SettingType.Bytes, Min: 64 * 1024, Max: 64L * 1024 * MiB),
         new("Health:Par2VerifyAtImport", "Health", "PAR2: verify at import",
             "After a job completes, a few PAR2 slices are read and checked against their MD5 and CRC-32, finding data posted wrong that every article's CRC passes.", SettingType.Boolean),
         new("Health:Par2VerifySlices", "Health", "PAR2: slices verified per release",

@@ -92,6 +92,14 @@ public sealed class HealthOptions
     /// <summary>Slices read per release by <see cref="Par2VerifyAtImport"/>, spread over the set (its first and last among them). Default 8.</summary>
     public int Par2VerifySlices { get; set; } = 8;
 
+    /// <summary>
+    /// Memory a PAR2 rebuild may hold (its accumulators: one per lost slice, each a slice long).
+    /// A repair that needs more stores the slices it reads in &lt;DataDirectory&gt;/par2-scratch (about
+    /// the set's size, deleted after) and rebuilds in column stripes of this budget. Default 160 MiB:
+    /// with a slice buffer and the stripes' own, a repair stays within 256 MB.
+    /// </summary>
+    public long Par2MemoryBytes { get; set; } = 160L * 1024 * 1024;
+
     /// <summary>Message-ids kept per Broken file so a re-grab of the same release fails at import. Default 16.</summary>
     public int KnownMissingPerFile { get; set; } = 16;
 
@@ -115,6 +123,7 @@ public sealed class HealthOptions
         Require(KnownMissingPerFile is >= 1 and <= 1000, nameof(KnownMissingPerFile), "must be between 1 and 1000");
         Require(Par2MaxBytesPerRepair is null or >= 0, nameof(Par2MaxBytesPerRepair), "must not be negative");
         Require(Par2MaxBytesPerDay is null or >= 0, nameof(Par2MaxBytesPerDay), "must not be negative");
+        Require(Par2MemoryBytes >= 64 * 1024, nameof(Par2MemoryBytes), "must be at least 64 KiB");
         Require(Par2VerifySlices is >= 1 and <= 1000, nameof(Par2VerifySlices), "must be between 1 and 1000");
     }
 

@@ -55,6 +55,28 @@ public sealed class Par2RepairTests(Par2ToolFixture tool) : IClassFixture<Par2To
         Assert.Equal(first.Length + second.Length + third.Length - LostBytes(set, lost), outcome.InputBytesRead);
     }
 
+    [Theory]
+    [InlineData(SliceSize * 2)] // stripes of a third of a slice (5 accumulators and 2 buffers): three passes
+    [InlineData(7 * 64)] // the smallest budget: stripes of one 64-byte line, 1,024 passes
+    public async Task Over_the_memory_budget_the_slices_are_stored_and_the_rebuild_in_stripes_is_byte_exact(long budget)
+    {
+        var first = MakeFile("show.part1.rar", 1_000_000, seed: 5);
+        var second = MakeFile("show.part2.rar", 777_777, seed: 6);
+        Create("show.par2", 15, 2, "show.part1.rar", "show.part2.rar");
+        var set = await ReadSetAsync();
+        var part2 = set.FindFile("show.part2.rar")!;
+        // Scattered over both files, the short last slice among them: 5 accumulators of 64 KiB would pass the budget.
+        int[] lost = [1, 9, part2.FirstSlice + 2, part2.FirstSlice + part2.SliceCount - 1];
+
+        var outcome = await RepairAsync(set, lost, memoryBudget: budget);
+
+        Assert.True(outcome.Succeeded, outcome.Failure);
+        Assert.True(outcome.Spilled);
+        AssertRepairedFilesMatch(outcome, ("show.part1.rar", first), ("show.part2.rar", second));
+        Assert.Equal(0, tool.Invoke(_directory, "verify", "-q", "show.par2").Exit);
+        Assert.Empty(Directory.GetFiles(Path.Combine(_directory, "scratch")));
+    }
+
     [Fact]
     public async Task A_lost_recovery_volume_is_made_up_by_the_others()
     {
@@ -190,7 +212,7 @@ public sealed class Par2RepairTests(Par2ToolFixture tool) : IClassFixture<Par2To
 
     // The files as a reader of the release sees them: zeros where slices were lost, flipped bytes where
     // they are damaged unknowingly; the repaired slices are then written into them.
-    private async Task<Par2RepairOutcome> RepairAsync(Par2RecoverySet set, int[] lost, int[]? corrupt = null)
+    private async Task<Par2RepairOutcome> RepairAsync(Par2RecoverySet set, int[] lost, int[]? corrupt = null, long memoryBudget = long.MaxValue)
     {
         var damaged = new Dictionary<string, byte[]>();
         foreach (var file in set.Files)
@@ -217,11 +239,13 @@ public sealed class Par2RepairTests(Par2ToolFixture tool) : IClassFixture<Par2To
             set,
             lost,
             (file, _) => Task.FromResult<Stream>(new MemoryStream(damaged[file.Description.Name], writable: false)),
-            volumes);
-        var outcome = await Par2Repair.RunAsync(request, TestContext.Current.CancellationToken);
+            volumes,
+            MemoryBudget: memoryBudget,
+            ScratchDirectory: Path.Combine(_directory, "scratch"));
+        using var outcome = await Par2Repair.RunAsync(request, TestContext.Current.CancellationToken);
         foreach (var slice in outcome.Slices)
         {
-            slice.Bytes.Span.CopyTo(damaged[slice.File.Description.Name].AsSpan((int)slice.Offset));
+            slice.Read(0, damaged[slice.File.Description.Name].AsSpan((int)slice.Offset, slice.Length));
         }
 
         foreach (var (name, bytes) in damaged)

@@ -50,7 +50,9 @@ public sealed class Par2LargeRepairTests
         using var nzb = new MemoryStream();
         provider.WriteNzb(nzb, Release);
         await using var host = await IngestionHost.StartAsync(data.Path, provider.Port, ct, output,
-            "--Health:ConfirmDelay=00:00:00", "--Health:MaxMissingPercent=5", "--Health:Par2Repair=false", "--Usenet:Providers:0:MaxConnections=20");
+            "--Health:ConfirmDelay=00:00:00", "--Health:MaxMissingPercent=5", "--Health:Par2Repair=false", "--Usenet:Providers:0:MaxConnections=20",
+            // 16 accumulators of 2.1 MB would be 34 MB: under a budget of 8 MiB the slices go to disk and the rebuild runs in stripes.
+            "--Health:Par2MemoryBytes=8388608");
         await host.AddAndWaitAsync(nzb.ToArray(), Release + ".nzb", ct);
 
         // 15 of 1,498 articles, one in every hundred from the 50th: 1 %.
@@ -75,6 +77,8 @@ public sealed class Par2LargeRepairTests
         var repairTime = timer.Elapsed;
         Assert.True(result.Repaired, result.Message);
         Assert.Equal(15, result.SegmentsRebuilt);
+        Assert.Contains("Rebuilt in stripes within 8.4 MB of memory", result.Message, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFiles(Path.Combine(data.Path, "par2-scratch")));
         var ratio = result.DecodedBytes / (double)result.SliceBytes;
         output?.WriteLine($"repair: {repairTime.TotalSeconds:F2} s; {result.Message}");
         output?.WriteLine($"articles {result.DecodedBytes:N0} decoded ({result.ProviderBytes:N0} on the wire) for {result.SliceBytes:N0} bytes of slices: {ratio:F4} ({result.ProviderBytes / (double)result.SliceBytes:F4} on the wire); {parts:N0} articles");

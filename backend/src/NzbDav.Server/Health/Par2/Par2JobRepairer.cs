@@ -47,6 +47,8 @@ public sealed partial class Par2JobRepairer(
     HealthAudit audit,
     UsenetClient client,
     Par2Repairs repairs,
+    Microsoft.Extensions.Options.IOptionsMonitor<HealthOptions> options,
+    Microsoft.Extensions.Options.IOptionsMonitor<NzbDav.Server.Configuration.NzbDavOptions> nzbdav,
     TimeProvider time,
     ILogger<Par2JobRepairer> logger)
 {
@@ -93,7 +95,8 @@ public sealed partial class Par2JobRepairer(
         for (var attempt = 1; ; attempt++)
         {
             var skipped = Unneeded(job, planned, missing);
-            var request = new Par2RepairRequest(planned.Set, missing, (file, ct) => OpenFileAsync(job, planned.Files[file], skipped, account, planned.Opened, ct), planned.Volumes, Margin, ticket is null ? null : ticket.Read);
+            var request = new Par2RepairRequest(planned.Set, missing, (file, ct) => OpenFileAsync(job, planned.Files[file], skipped, account, planned.Opened, ct), planned.Volumes, Margin, ticket is null ? null : ticket.Read,
+                options.CurrentValue.Par2MemoryBytes, ScratchDirectory(nzbdav.CurrentValue));
             outcome = await Par2Repair.RunAsync(request, cancellationToken);
             if (outcome.Succeeded || outcome.Damaged.Count == 0 || attempt == 2)
                 break;
@@ -113,8 +116,10 @@ public sealed partial class Par2JobRepairer(
         }
 
         var segments = Patches(planned, outcome);
-        await patches.SaveAsync(jobId, segments, cancellationToken);
-        var message = $"Repaired with PAR2: {segments.Count} segment(s) rebuilt from {outcome.RecoverySlicesUsed} recovery slice(s); fetched {Size(decoded)} of articles ({Size(fetched)} on the wire) for {Size(sliceBytes)} of slices.";
+        using (outcome)
+            await patches.SaveAsync(jobId, segments, cancellationToken);
+        var message = $"Repaired with PAR2: {segments.Count} segment(s) rebuilt from {outcome.RecoverySlicesUsed} recovery slice(s); fetched {Size(decoded)} of articles ({Size(fetched)} on the wire) for {Size(sliceBytes)} of slices."
+            + (outcome.Spilled ? $" Rebuilt in stripes within {Size(options.CurrentValue.Par2MemoryBytes)} of memory (Health:Par2MemoryBytes), the slices kept in the data directory meanwhile." : "");
         await MarkRepairedAsync(job, message, cancellationToken);
         await audit.WriteAsync(HealthAudit.Entry(itemId, jobId, path, "par2-repaired", message), cancellationToken);
         logger.LogInformation("PAR2 repair of {Job}: {Segments} segment(s) rebuilt, {Fetched} bytes fetched", job.Name, segments.Count, fetched);
@@ -395,7 +400,7 @@ public sealed partial class Par2JobRepairer(
         return skipped;
     }
 
-    // Every hole's bytes, cut from the rebuilt slices that cover it.
+    // Every hole, its bytes cut from the rebuilt slices that cover it when the patch is written.
     private static List<RebuiltSegment> Patches(PlannedRepair planned, Par2RepairOutcome outcome)
     {
         var slices = outcome.Slices.ToDictionary(s => s.Index);
@@ -403,19 +408,18 @@ public sealed partial class Par2JobRepairer(
         var result = new List<RebuiltSegment>(planned.Holes.Count);
         foreach (var hole in planned.Holes)
         {
-            var bytes = new byte[hole.Length];
-            for (var offset = 0; offset < hole.Length;)
+            result.Add(new RebuiltSegment(hole.MessageId, hole.Length, bytes =>
             {
-                var at = hole.Start + offset;
-                var index = hole.File.FirstSlice + (int)(at / set.SliceSize);
-                var slice = slices[index];
-                var within = (int)(at - slice.Offset);
-                var count = Math.Min(hole.Length - offset, slice.Bytes.Length - within);
-                slice.Bytes.Span.Slice(within, count).CopyTo(bytes.AsSpan(offset));
-                offset += count;
-            }
-
-            result.Add(new RebuiltSegment(hole.MessageId, bytes));
+                for (var offset = 0; offset < hole.Length;)
+                {
+                    var at = hole.Start + offset;
+                    var slice = slices[hole.File.FirstSlice + (int)(at / set.SliceSize)];
+                    var within = at - slice.Offset;
+                    var count = (int)Math.Min(hole.Length - offset, slice.Length - within);
+                    slice.Read(within, bytes.Slice(offset, count));
+                    offset += count;
+                }
+            }));
         }
 
         return result;
@@ -441,6 +445,10 @@ public sealed partial class Par2JobRepairer(
 
         await context.SaveChangesAsync(cancellationToken);
     }
+
+    /// <summary>Where a rebuild over <see cref="HealthOptions.Par2MemoryBytes"/> keeps the slices it reads; emptied at start.</summary>
+    public static string ScratchDirectory(NzbDav.Server.Configuration.NzbDavOptions settings) =>
+        Path.Combine(Path.GetFullPath(settings.DataDirectory), "par2-scratch");
 
     private static long Received(TrafficAccount account) => account.Received().Sum(p => p.Value);
 

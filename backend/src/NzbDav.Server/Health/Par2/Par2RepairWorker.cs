@@ -16,6 +16,7 @@ public sealed class Par2RepairWorker(
     SegmentPatchStore patches,
     IDbContextFactory<NzbDavDbContext> contextFactory,
     HealthAudit audit,
+    Microsoft.Extensions.Options.IOptionsMonitor<NzbDav.Server.Configuration.NzbDavOptions> nzbdav,
     ILogger<Par2RepairWorker> logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
@@ -23,6 +24,7 @@ public sealed class Par2RepairWorker(
         try
         {
             await patches.Loaded.WaitAsync(stoppingToken);
+            DeleteScratch();
             await ResumeAsync(stoppingToken);
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
@@ -65,6 +67,26 @@ public sealed class Par2RepairWorker(
         finally
         {
             queue.End(ticket);
+        }
+    }
+
+    // What a rebuild cut short by a kill left (a clean end deletes its own): no repair runs yet.
+    private void DeleteScratch()
+    {
+        var directory = Par2JobRepairer.ScratchDirectory(nzbdav.CurrentValue);
+        if (!Directory.Exists(directory))
+            return;
+        foreach (var file in Directory.EnumerateFiles(directory, "*.scratch"))
+        {
+            try
+            {
+                File.Delete(file);
+                logger.LogInformation("Deleted {File}, left by a PAR2 rebuild the last stop cut short", file);
+            }
+            catch (IOException error)
+            {
+                logger.LogWarning("Could not delete {File}: {Reason}", file, error.Message);
+            }
         }
     }
 

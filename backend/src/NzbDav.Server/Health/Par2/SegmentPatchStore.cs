@@ -8,8 +8,11 @@ using NzbDav.Streaming;
 
 namespace NzbDav.Server.Health.Par2;
 
-/// <summary>A rebuilt segment to store: its message-id and decoded bytes.</summary>
-public sealed record RebuiltSegment(string MessageId, ReadOnlyMemory<byte> Bytes);
+/// <summary>A rebuilt segment to store: its message-id, its decoded length, and what copies its bytes into a buffer of that length.</summary>
+public sealed record RebuiltSegment(string MessageId, int Length, Action<Span<byte>> Fill)
+{
+    public static RebuiltSegment Of(string messageId, ReadOnlyMemory<byte> bytes) => new(messageId, bytes.Length, span => bytes.Span.CopyTo(span));
+}
 
 /// <summary>
 /// The patches PAR2 repairs leave: one file per repair under &lt;DataDirectory&gt;/patches/&lt;job&gt;/,
@@ -109,21 +112,25 @@ public sealed class SegmentPatchStore(
         var temporary = path + ".partial";
         var now = time.GetUtcNow().UtcDateTime;
         var rows = new List<SegmentPatch>(segments.Count);
+        // One segment's bytes at a time: a repair's holes may be more than it should hold at once.
+        var buffer = new byte[segments.Max(static s => s.Length)];
         await using (var file = new FileStream(temporary, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 16, FileOptions.Asynchronous))
         {
             foreach (var segment in segments)
             {
+                var bytes = buffer.AsMemory(0, segment.Length);
+                segment.Fill(bytes.Span);
                 rows.Add(new SegmentPatch
                 {
                     JobId = jobId,
                     MessageId = segment.MessageId,
                     File = name,
                     Offset = file.Position,
-                    Length = segment.Bytes.Length,
-                    Crc32 = System.IO.Hashing.Crc32.HashToUInt32(segment.Bytes.Span),
+                    Length = segment.Length,
+                    Crc32 = System.IO.Hashing.Crc32.HashToUInt32(bytes.Span),
                     CreatedAt = now,
                 });
-                await file.WriteAsync(segment.Bytes, cancellationToken);
+                await file.WriteAsync(bytes, cancellationToken);
             }
 
             await file.FlushAsync(cancellationToken);

@@ -305,7 +305,16 @@ public sealed partial class Par2JobRepairer(
         var recoveryBytes = (long)Math.Min(needed, available) * (set.SliceSize + 68);
         var rate = repairs.LastBytesPerSecond;
         double? seconds = rate > 0 ? (surviving + recoveryBytes) / rate : null;
+        // Past the memory budget the slices read are stored while the rebuild runs: the data directory must hold them.
+        var scratch = (long)needed * set.SliceSize > options.CurrentValue.Par2MemoryBytes ? surviving + recoveryBytes + ((long)missing.Count * set.SliceSize) : 0;
+        if (scratch > 0 && FreeBytes(ScratchDirectory(nzbdav.CurrentValue)) is { } free && free < scratch)
+        {
+            return PlannedRepair.Impossible(
+                $"PAR2 could repair this, but its {missing.Count} lost slice(s) of {Size(set.SliceSize)} pass Health:Par2MemoryBytes and the rebuild would store {Size(scratch)} in the data directory, which has {Size(free)} free.");
+        }
+
         var summary = $"PAR2 can repair this: {missing.Count} lost slice(s) of {set.SliceCount} ({Size(set.SliceSize)} each), {available} recovery slice(s) in the release; fetches {Size(surviving + recoveryBytes)} ({Size(surviving)} of surviving data, {Size(recoveryBytes)} of recovery)"
+            + (scratch > 0 ? $"; stores {Size(scratch)} in the data directory while it rebuilds (past Health:Par2MemoryBytes)" : "")
             + (seconds is { } s ? $", about {Duration(s)} at the last repair's rate ({Size((long)rate)}/s)." : ".");
         var plan = new Par2RepairPlan(true, summary, missing.Count, available, surviving + recoveryBytes, seconds);
         return new PlannedRepair(plan, set, files, ordered, missing.Order().ToList(), holeRanges, opened);
@@ -449,6 +458,22 @@ public sealed partial class Par2JobRepairer(
     /// <summary>Where a rebuild over <see cref="HealthOptions.Par2MemoryBytes"/> keeps the slices it reads; emptied at start.</summary>
     public static string ScratchDirectory(NzbDav.Server.Configuration.NzbDavOptions settings) =>
         Path.Combine(Path.GetFullPath(settings.DataDirectory), "par2-scratch");
+
+    // Free space where the scratch file would go (its nearest existing folder); null when unknown.
+    private static long? FreeBytes(string directory)
+    {
+        try
+        {
+            var existing = directory;
+            while (!Directory.Exists(existing) && Path.GetDirectoryName(existing) is { Length: > 0 } parent)
+                existing = parent;
+            return new DriveInfo(existing).AvailableFreeSpace;
+        }
+        catch (Exception error) when (error is IOException or UnauthorizedAccessException or ArgumentException)
+        {
+            return null;
+        }
+    }
 
     private static long Received(TrafficAccount account) => account.Received().Sum(p => p.Value);
 

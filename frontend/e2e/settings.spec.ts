@@ -302,7 +302,7 @@ test("a provider's speed cap and allowances typed as sizes; the global cap and i
   await page.getByRole("region", { name: "Bandwidth" }).screenshot({ path: `${shots}/settings-bandwidth.png` });
   // The dashboard says what holds now (full speed between 01:00 and 07:00 of the server's time zone).
   await nav(page, "Dashboard");
-  await expect(page.getByTestId("bandwidth")).toHaveText(/^Bandwidth (cap 52\.4 MB\/s: (not reached|reached; .*)\.|: full speed now, by the schedule\.)$/);
+  await expect(page.getByTestId("bandwidth")).toHaveText(/^Bandwidth( cap 52\.4 MB\/s: (not reached|reached; .*)\.|: full speed now, by the schedule\.)$/);
   await openSettings(page);
 
   // Back to no cap, and the provider to no limits, for the tests after this one.

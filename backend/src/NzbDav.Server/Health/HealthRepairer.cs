@@ -47,13 +47,9 @@ public sealed class HealthRepairer(
         var settings = options.CurrentValue;
         var now = time.GetUtcNow().UtcDateTime;
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var found = await context.FileHealth.Where(h => h.DavItemId == itemId)
-            .Join(context.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, Item = i })
-            .Join(context.Jobs, x => x.Item.JobId, j => j.Id, (x, j) => new { x.Health, x.Item, Job = j })
-            .FirstOrDefaultAsync(cancellationToken);
-        if (found is null)
+        if (await FindAsync(context, itemId, cancellationToken) is not { } found)
             return null;
-        var (health, item, job) = (found.Health, found.Item, found.Job);
+        var (health, item, job) = found;
         // A repair that ended in failure comes here itself, its ticket not yet let go.
         if (par2Failure is null && par2Queue.Of(job.Id) is { } repairing)
             return $"A PAR2 repair of {job.Name} is {(repairing.Running ? "running" : "queued")}; it decides what happens next.";
@@ -225,11 +221,7 @@ public sealed class HealthRepairer(
     public async Task<string?> StartPar2Async(Guid itemId, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var found = await context.FileHealth.Where(h => h.DavItemId == itemId)
-            .Join(context.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, Item = i })
-            .Join(context.Jobs, x => x.Item.JobId, j => j.Id, (x, j) => new { x.Health, x.Item, Job = j })
-            .FirstOrDefaultAsync(cancellationToken);
-        if (found is null)
+        if (await FindAsync(context, itemId, cancellationToken) is not { } found)
             return null;
         if (par2Queue.Of(found.Job.Id) is { } repairing)
             return $"A PAR2 repair of {found.Job.Name} is {(repairing.Running ? "running" : "queued")} already.";
@@ -241,6 +233,16 @@ public sealed class HealthRepairer(
         }
 
         return await QueuePar2Async(context, found.Health, found.Item, found.Job, plan, userAsked: true, cancellationToken);
+    }
+
+    // A checked library file with its health row and its job, tracked by the context; null when gone.
+    private static async Task<(FileHealth Health, DavItem Item, Job Job)?> FindAsync(NzbDavDbContext context, Guid itemId, CancellationToken cancellationToken)
+    {
+        var found = await context.FileHealth.Where(h => h.DavItemId == itemId)
+            .Join(context.DavItems, h => h.DavItemId, i => i.Id, (h, i) => new { Health = h, Item = i })
+            .Join(context.Jobs, x => x.Item.JobId, j => j.Id, (x, j) => new { x.Health, x.Item, Job = j })
+            .FirstOrDefaultAsync(cancellationToken);
+        return found is null ? null : (found.Health, found.Item, found.Job);
     }
 
     private async Task<string> QueuePar2Async(

@@ -57,12 +57,14 @@ public sealed class Par2SetTarget : FuzzTarget
             [0],
             (file, _) => Task.FromResult<Stream>(new MemoryStream(new byte[file.Description.Length], writable: false)),
             [new Par2Volume("fuzz.par2", _ => Task.FromResult<Stream>(new MemoryStream(data, writable: false)))]);
-        var outcome = await Par2Repair.RunAsync(request, CancellationToken.None);
+        using var outcome = await Par2Repair.RunAsync(request, CancellationToken.None);
         if (outcome.Succeeded)
         {
             var slice = Assert(outcome.Slices.Count == 1 ? outcome.Slices[0] : null, "a success rebuilds the one lost slice");
             var file = slice.File;
-            if (!Par2Repair.Matches(slice.Bytes.Span, (int)set.SliceSize, file.Checksums[0]))
+            var bytes = new byte[slice.Length];
+            slice.Read(0, bytes);
+            if (!Par2Repair.Matches(bytes, (int)set.SliceSize, file.Checksums[0]))
             {
                 throw new FuzzFindingException("a rebuilt slice that does not match its checksums was handed back");
             }

@@ -52,7 +52,8 @@ public static class ProviderFaults
                 SocketError.ConnectionRefused => $"nothing accepts connections on {where}: check the host and port (119 without TLS, 563 with TLS).",
                 SocketError.HostNotFound or SocketError.NoData or SocketError.TryAgain => $"the host name {provider.Host} was not found: check its spelling.",
                 SocketError.NetworkUnreachable or SocketError.HostUnreachable => $"{where} cannot be reached from here: check the address and this machine's network.",
-                SocketError.ConnectionReset or SocketError.ConnectionAborted => $"{where} cut the connection: the server is down or turns this client away; if it lasts, check the provider's status page and your account.",
+                // Shutdown is EPIPE ("Broken pipe"): the reset reached us while we were writing the command, not reading.
+                SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown => $"{where} cut the connection: the server is down or turns this client away; if it lasts, check the provider's status page and your account.",
                 _ => socket.Message,
             };
         }

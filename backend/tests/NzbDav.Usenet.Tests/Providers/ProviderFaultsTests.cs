@@ -33,6 +33,7 @@ public sealed class ProviderFaultsTests
     [Theory]
     [InlineData(SocketError.ConnectionRefused, "nothing accepts connections on news.example:119: check the host and port (119 without TLS, 563 with TLS).")]
     [InlineData(SocketError.ConnectionReset, "news.example:119 cut the connection: the server is down or turns this client away; if it lasts, check the provider's status page and your account.")]
+    [InlineData(SocketError.Shutdown, "news.example:119 cut the connection: the server is down or turns this client away; if it lasts, check the provider's status page and your account.")]
     [InlineData(SocketError.HostNotFound, "the host name news.example was not found: check its spelling.")]
     public void Socket_errors_are_found_however_deeply_they_are_wrapped(SocketError code, string expected)
     {

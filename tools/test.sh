@@ -35,7 +35,9 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 # chromium is the browser Playwright drives for the web UI's end-to-end tests (it cannot download its own here).
 # docker-compose (Debian's, a real compose parser; no Docker engine is needed) validates and renders the
 # compose files for the deployment tests.
-required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip chromium:chromium docker-compose:docker-compose)
+# PostgreSQL (pg_ctlcluster, from postgresql-common) is the second library store; tools/postgres/setup.sh
+# starts it with the tests' role.
+required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip chromium:chromium docker-compose:docker-compose pg_ctlcluster:postgresql)
 missing=()
 for pair in "${required[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
@@ -62,6 +64,9 @@ if [ "$fast" = false ]; then
   fi
   $sudo_cmd bash tools/inn2/setup.sh || echo "warning: inn2 could not be set up; the real-server tests will fail" >&2
 fi
+
+# PostgreSQL 15: the library store of the PostgreSQL tests (each makes and drops its own database).
+$sudo_cmd bash tools/postgres/setup.sh || echo "warning: PostgreSQL could not be started; the PostgreSQL tests will fail" >&2
 
 # The repository's local .NET tools (dotnet-ef, pinned in .config/dotnet-tools.json).
 dotnet tool restore >/dev/null || echo "warning: dotnet tool restore failed" >&2

@@ -29,6 +29,15 @@ public static class NzbDavDatabase
         var context = await factory.CreateDbContextAsync(cancellationToken).ConfigureAwait(false);
         await using (context.ConfigureAwait(false))
         {
+            if (!context.Database.IsSqlite())
+            {
+                // PostgreSQL's migration lock is the server's own (released with the session), so a
+                // killed node leaves nothing behind for the next one to clear.
+                await RefuseNewerSchemaAsync(context, cancellationToken).ConfigureAwait(false);
+                await context.Database.MigrateAsync(cancellationToken).ConfigureAwait(false);
+                return false;
+            }
+
             var path = new SqliteConnectionStringBuilder(context.Database.GetConnectionString()).DataSource;
             if (string.IsNullOrEmpty(path) || path.Equals(":memory:", StringComparison.Ordinal))
             {
@@ -40,10 +49,29 @@ public static class NzbDavDatabase
             await using (fileLock.ConfigureAwait(false))
             {
                 var cleared = await ClearStaleLockAsync(path, cancellationToken).ConfigureAwait(false);
+                await RefuseNewerSchemaAsync(context, cancellationToken).ConfigureAwait(false);
                 await context.Database.MigrateAsync(cancellationToken).ConfigureAwait(false);
                 return cleared;
             }
         }
+    }
+
+    /// <summary>
+    /// Refuses a library a newer NzbDav has migrated: this version's model does not describe that
+    /// schema, and anything it wrote could break what the newer one stores. Nothing is written.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The store holds a migration this build does not know.</exception>
+    public static async Task RefuseNewerSchemaAsync(NzbDavDbContext context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var known = context.Database.GetMigrations().ToList();
+        var applied = await context.Database.GetAppliedMigrationsAsync(cancellationToken).ConfigureAwait(false);
+        var unknown = applied.Where(m => !known.Contains(m, StringComparer.Ordinal)).Order(StringComparer.Ordinal).ToList();
+        if (unknown.Count == 0)
+            return;
+        throw new InvalidOperationException(
+            $"The library was upgraded by a newer NzbDav: its schema has migration {unknown[^1]}, which this version does not know " +
+            $"(it knows up to {known.LastOrDefault() ?? "none"}). Run the newer version on every node, or restore a backup made before the upgrade; this version wrote nothing.");
     }
 
     /// <summary>

@@ -21,6 +21,25 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
 
     public DbSet<Job> Jobs => Set<Job>();
 
+    /// <summary>
+    /// The jobs, read through <paramref name="index"/> (<see cref="HistoryOrderIndex"/> or
+    /// <see cref="CategoryHistoryOrderIndex"/>): SQLite is told to (<c>INDEXED BY</c>), since left to
+    /// itself it filters through the Status index and sorts every match; PostgreSQL's planner walks an
+    /// index in the order asked for when the read is cut at a page, and takes no such hint.
+    /// </summary>
+    public IQueryable<Job> JobsThrough(string index)
+    {
+        const string HistoryOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + HistoryOrderIndex + "\"";
+        const string CategoryHistoryOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + CategoryHistoryOrderIndex + "\"";
+        var sql = index switch
+        {
+            HistoryOrderIndex => HistoryOrder,
+            CategoryHistoryOrderIndex => CategoryHistoryOrder,
+            _ => throw new ArgumentOutOfRangeException(nameof(index), index, "Not an index of Jobs."),
+        };
+        return Database.IsSqlite() ? Jobs.FromSqlRaw(sql) : Jobs;
+    }
+
     public DbSet<JobNzb> JobNzbs => Set<JobNzb>();
 
     public DbSet<DavItem> DavItems => Set<DavItem>();
@@ -133,5 +152,16 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             repaired.HasKey(r => r.Id);
             repaired.HasIndex(r => new { r.Instance, r.ItemId, r.RepairedAt });
         });
+
+        if (Database.ProviderName == LibraryStore.PostgresProviderName)
+        {
+            // Text compares and sorts byte by byte, as on SQLite: a category's job folders are one
+            // range of paths, which a language collation (a database made with en_US.UTF-8) would
+            // break by sorting '/' among the letters.
+            foreach (var property in modelBuilder.Model.GetEntityTypes().SelectMany(e => e.GetProperties()).Where(p => p.ClrType == typeof(string)))
+            {
+                property.SetCollation("C");
+            }
+        }
     }
 }

@@ -13,6 +13,7 @@ ThreadPoolFloor.Apply();
 return args switch
 {
     ["--healthcheck", var url] => await HealthCheckCommand.RunAsync(url, CancellationToken.None),
+    ["--migrate-to-postgres", .. var migrateArgs] => await MigrateToPostgresCommand.RunConsoleAsync(migrateArgs),
     ["--test-full-nzb", .. var testerArgs] => await FullNzbTesterCommand.RunConsoleAsync(testerArgs),
     ["--test-webdav", .. var benchmarkArgs] => await WebDavBenchmarkCommand.RunConsoleAsync(benchmarkArgs),
     ["--test-serve-cpu", .. var serveCpuArgs] => await ServeCpuCommand.RunConsoleAsync(serveCpuArgs),

@@ -22,9 +22,6 @@ public sealed partial class SabApiHandler
         }
     }
 
-    private const string HistoryInOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + NzbDavDbContext.HistoryOrderIndex + "\"";
-    private const string CategoryHistoryInOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + NzbDavDbContext.CategoryHistoryOrderIndex + "\"";
-
     private async Task<IResult> ListHistoryAsync(SabRequest request, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
@@ -39,7 +36,7 @@ public sealed partial class SabApiHandler
         var limit = request.GetInt("limit", 0);
         // The page is read in history order through an index named for it and cut at the limit;
         // left to itself SQLite filters through the Status or Category index and sorts every match.
-        var inOrder = context.Jobs.FromSqlRaw(category is null ? HistoryInOrder : CategoryHistoryInOrder).AsNoTracking()
+        var inOrder = context.JobsThrough(category is null ? NzbDavDbContext.HistoryOrderIndex : NzbDavDbContext.CategoryHistoryOrderIndex).AsNoTracking()
             .Where(j => JobCommands.HistoryStatuses.Contains(j.Status) && !j.RemovedFromHistory);
         if (category is not null)
             inOrder = inOrder.Where(j => j.Category == category);

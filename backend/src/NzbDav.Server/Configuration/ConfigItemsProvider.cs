@@ -1,13 +1,14 @@
-using Microsoft.Data.Sqlite;
+using System.Data.Common;
+using NzbDav.Data;
 
 namespace NzbDav.Server.Configuration;
 
 /// <summary>
 /// A configuration layer made of rows of the library's <c>ConfigItems</c> table. Before the store
-/// exists or is migrated the layer is empty (the store's initializer reloads it); the database file
-/// is opened read-only and never created here.
+/// exists or is migrated, or while it cannot be reached, the layer is empty (the store's initializer
+/// reloads it); a SQLite file is opened read-only and never created here.
 /// </summary>
-public abstract class ConfigItemsProvider(string databasePath) : ConfigurationProvider
+public abstract class ConfigItemsProvider(LibraryStore store) : ConfigurationProvider
 {
     /// <summary>The configuration key a row stands for, or null for a row of another layer.</summary>
     protected abstract string? KeyOf(string row);
@@ -15,16 +16,15 @@ public abstract class ConfigItemsProvider(string databasePath) : ConfigurationPr
     public override void Load()
     {
         var data = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-        if (File.Exists(databasePath))
+        if (store.MayExist)
         {
             try
             {
-                var connectionString = new SqliteConnectionStringBuilder { DataSource = databasePath, Mode = SqliteOpenMode.ReadOnly, Pooling = false }.ToString();
-                using var connection = new SqliteConnection(connectionString);
+                using var connection = store.CreateConnection(readOnly: true);
                 connection.Open();
                 using var command = connection.CreateCommand();
                 // The table holds a few hundred rows at most: each layer takes its own.
-                command.CommandText = "SELECT Key, Value FROM ConfigItems";
+                command.CommandText = "SELECT \"Key\", \"Value\" FROM \"ConfigItems\"";
                 using var reader = command.ExecuteReader();
                 while (reader.Read())
                 {
@@ -34,9 +34,10 @@ public abstract class ConfigItemsProvider(string databasePath) : ConfigurationPr
                     }
                 }
             }
-            catch (SqliteException)
+            catch (DbException)
             {
-                // No ConfigItems table yet (a database from before migration): nothing stored.
+                // No ConfigItems table yet (a database from before migration), or no database server
+                // reachable: nothing stored as far as this layer knows; the initializer reads it again.
             }
         }
 

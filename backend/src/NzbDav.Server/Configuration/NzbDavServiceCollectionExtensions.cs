@@ -20,13 +20,12 @@ public static class NzbDavServiceCollectionExtensions
     /// <summary>Named <see cref="HttpClient"/> that addurl fetches NZBs with.</summary>
     public const string NzbFetchClient = "nzb-fetch";
 
-    public static IServiceCollection AddNzbDavLibrary(this IServiceCollection services, IConfiguration configuration)
+    /// <summary>The library on <paramref name="store"/> (resolved once at start: it cannot move under a running server).</summary>
+    public static IServiceCollection AddNzbDavLibrary(this IServiceCollection services, IConfiguration configuration, LibraryStore store)
     {
         var section = configuration.GetSection(NzbDavOptions.SectionName);
         services.AddOptions<NzbDavOptions>().Bind(section);
-        // The one setting read once: the library's location cannot move under a running server.
-        var dataDirectory = (section.Get<NzbDavOptions>() ?? new NzbDavOptions()).DataDirectory;
-        services.AddNzbDavData(dataDirectory);
+        services.AddNzbDavData(store);
 
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<ApiKeyProvider>();

@@ -14,12 +14,23 @@ public sealed class StoreInitializer(
     QueuePause pause,
     ILogger<StoreInitializer> logger,
     StoredSecrets secrets,
+    LibraryStore store,
     StoredSettingsSource? storedSettings = null) : IHostedService
 {
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        if (await NzbDavDatabase.MigrateAsync(contextFactory, cancellationToken))
-            logger.LogWarning("Cleared the database migration lock a start that was killed left behind");
+        try
+        {
+            if (await NzbDavDatabase.MigrateAsync(contextFactory, cancellationToken))
+                logger.LogWarning("Cleared the database migration lock a start that was killed left behind");
+        }
+        catch (System.Data.Common.DbException ex)
+        {
+            // A wrong password, host or database name: said with where, never with the connection string.
+            throw new InvalidOperationException($"the library store ({store.Description}) could not be opened: {ex.Message}", ex);
+        }
+
+        logger.LogInformation("Library store: {Store}", store.Description);
         await pause.LoadAsync(cancellationToken);
         // The layers were read before the store existed (a first start, an older schema): read them now.
         storedSettings?.Provider.Reload();

@@ -39,17 +39,17 @@ public sealed class StoredSecretsSource : IConfigurationSource
         [UiStamp] = "ui.admin.stamp",
     };
 
-    private StoredSecretsSource(string databasePath) => Provider = new StoredSecretsProvider(databasePath);
+    private StoredSecretsSource(LibraryStore store) => Provider = new StoredSecretsProvider(store);
 
     public StoredSecretsProvider Provider { get; }
 
     public IConfigurationProvider Build(IConfigurationBuilder builder) => Provider;
 
-    /// <summary>Inserts the layer before the first JSON file, reading the rows already in <paramref name="dataDirectory"/>'s database.</summary>
-    public static StoredSecretsSource Add(ConfigurationManager configuration, string dataDirectory)
+    /// <summary>Inserts the layer before the first JSON file, reading the rows already in <paramref name="store"/>.</summary>
+    public static StoredSecretsSource Add(ConfigurationManager configuration, LibraryStore store)
     {
         ArgumentNullException.ThrowIfNull(configuration);
-        var source = new StoredSecretsSource(Path.Combine(Path.GetFullPath(dataDirectory), DataServiceCollectionExtensions.DatabaseFileName));
+        var source = new StoredSecretsSource(store);
         var sources = configuration.Sources;
         var firstFile = 0;
         while (firstFile < sources.Count && sources[firstFile] is not JsonConfigurationSource)
@@ -63,7 +63,7 @@ public sealed class StoredSecretsSource : IConfigurationSource
 }
 
 /// <summary>The stored secrets layer; see <see cref="StoredSecretsSource"/>.</summary>
-public sealed class StoredSecretsProvider(string databasePath) : ConfigItemsProvider(databasePath)
+public sealed class StoredSecretsProvider(LibraryStore store) : ConfigItemsProvider(store)
 {
     // A constant table (row name → configuration key), frozen: nothing can change it after start.
     private static readonly FrozenDictionary<string, string> ByRow = StoredSecretsSource.Keys.ToFrozenDictionary(static p => p.Value, static p => p.Key, StringComparer.Ordinal);

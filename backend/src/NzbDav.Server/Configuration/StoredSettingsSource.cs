@@ -14,7 +14,7 @@ public sealed class StoredSettingsSource : IConfigurationSource
     /// <summary>Rows with this key prefix are configuration keys (the rest of the key, e.g. <c>Usenet:Limiter:QueueGuarantee</c>).</summary>
     public const string KeyPrefix = "setting:";
 
-    private StoredSettingsSource(string databasePath) => Provider = new StoredSettingsProvider(databasePath);
+    private StoredSettingsSource(LibraryStore store) => Provider = new StoredSettingsProvider(store);
 
     public StoredSettingsProvider Provider { get; }
 
@@ -22,12 +22,12 @@ public sealed class StoredSettingsSource : IConfigurationSource
 
     /// <summary>
     /// Inserts the layer right after the last JSON file (settings.json) and before the environment
-    /// and command line, reading the rows already in <paramref name="dataDirectory"/>'s database.
+    /// and command line, reading the rows already in <paramref name="store"/>.
     /// </summary>
-    public static StoredSettingsSource Add(ConfigurationManager configuration, string dataDirectory)
+    public static StoredSettingsSource Add(ConfigurationManager configuration, LibraryStore store)
     {
         ArgumentNullException.ThrowIfNull(configuration);
-        var source = new StoredSettingsSource(Path.Combine(Path.GetFullPath(dataDirectory), DataServiceCollectionExtensions.DatabaseFileName));
+        var source = new StoredSettingsSource(store);
         // Called after RuntimeSettings.Add, so the last JSON file is settings.json.
         RuntimeSettings.InsertAfterLastJsonFile(configuration, source);
         return source;
@@ -35,7 +35,7 @@ public sealed class StoredSettingsSource : IConfigurationSource
 }
 
 /// <summary>The stored settings layer; see <see cref="StoredSettingsSource"/>.</summary>
-public sealed class StoredSettingsProvider(string databasePath) : ConfigItemsProvider(databasePath)
+public sealed class StoredSettingsProvider(LibraryStore store) : ConfigItemsProvider(store)
 {
     protected override string? KeyOf(string row) =>
         row.StartsWith(StoredSettingsSource.KeyPrefix, StringComparison.Ordinal) ? row[StoredSettingsSource.KeyPrefix.Length..] : null;

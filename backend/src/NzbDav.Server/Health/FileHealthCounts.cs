@@ -1,4 +1,3 @@
-using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
@@ -37,7 +36,7 @@ public sealed class FileHealthCounts(IDbContextFactory<NzbDavDbContext> contextF
             }
             Volatile.Write(ref _counts, counts);
         }
-        catch (Exception ex) when (ex is SqliteException or InvalidOperationException)
+        catch (Exception ex) when (ex is System.Data.Common.DbException or InvalidOperationException)
         {
             logger.LogDebug(ex, "Could not count file health states for /metrics");
         }

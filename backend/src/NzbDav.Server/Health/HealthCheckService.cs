@@ -260,21 +260,26 @@ public sealed class HealthCheckService(
         // million files it would hold the write lock for seconds at every start (the server's other
         // start-up writes wait on it) to find, nearly always, nothing to add.
         var missing = await context.Database.SqlQueryRaw<int>("""
-            SELECT EXISTS (SELECT 1 FROM DavItems d
-                           WHERE d.IsDirectory = 0 AND d.Layout IS NOT NULL
-                             AND NOT EXISTS (SELECT 1 FROM FileHealth h WHERE h.DavItemId = d.Id)) AS Value
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM "DavItems" d
+                                     WHERE NOT d."IsDirectory" AND d."Layout" IS NOT NULL
+                                       AND NOT EXISTS (SELECT 1 FROM "FileHealth" h WHERE h."DavItemId" = d."Id"))
+                        THEN 1 ELSE 0 END AS "Value"
             """).SingleAsync(cancellationToken);
         if (missing == 0)
             return;
-        var added = await context.Database.ExecuteSqlRawAsync("""
-            INSERT INTO FileHealth (DavItemId, JobId, State, Repair, ReleasedAt, NextCheckAt, Urgent, FullCheckNext,
-                                    SegmentCount, CheckedSegments, UnknownSegments, MissingCount, RepairAttempts)
-            SELECT d.Id, d.JobId, 0, 0, COALESCE(j.CompletedAt, j.AddedAt),
-                   strftime('%Y-%m-%d %H:%M:%f', 'now', '+' || (abs(random()) % 86400) || ' seconds'), 0, 0, 0, 0, 0, 0, 0
-            FROM DavItems d JOIN Jobs j ON j.Id = d.JobId
-            WHERE d.IsDirectory = 0 AND d.Layout IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM FileHealth h WHERE h.DavItemId = d.Id)
-            """, cancellationToken);
+        // A moment in the next 24 hours, in each engine's own words (EF stores SQLite times as text).
+        var spread = context.Database.IsSqlite()
+            ? "strftime('%Y-%m-%d %H:%M:%f', 'now', '+' || (abs(random()) % 86400) || ' seconds')"
+            : "now() + floor(random() * 86400) * interval '1 second'";
+        const string Insert = """
+            INSERT INTO "FileHealth" ("DavItemId", "JobId", "State", "Repair", "ReleasedAt", "NextCheckAt", "Urgent", "FullCheckNext",
+                                      "SegmentCount", "CheckedSegments", "UnknownSegments", "MissingCount", "RepairAttempts")
+            SELECT d."Id", d."JobId", 0, 0, COALESCE(j."CompletedAt", j."AddedAt"), {0}, FALSE, FALSE, 0, 0, 0, 0, 0
+            FROM "DavItems" d JOIN "Jobs" j ON j."Id" = d."JobId"
+            WHERE NOT d."IsDirectory" AND d."Layout" IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM "FileHealth" h WHERE h."DavItemId" = d."Id")
+            """;
+        var added = await context.Database.ExecuteSqlRawAsync(Insert.Replace("{0}", spread, StringComparison.Ordinal), cancellationToken);
         if (added > 0)
             logger.LogInformation("{Files} library file(s) had no health record; their first checks are spread over the next 24 hours", added);
     }

@@ -1,3 +1,4 @@
+using NzbDav.Data;
 using NzbDav.Server.Api;
 using NzbDav.Server.Auth;
 using NzbDav.Server.Configuration;
@@ -21,7 +22,18 @@ public sealed class NzbDavHost
     /// <summary>Runs the server until it is stopped; returns the process exit code.</summary>
     public static async Task<int> RunAsync(string[] args)
     {
-        var app = Build(args);
+        WebApplication app;
+        try
+        {
+            app = Build(args);
+        }
+        catch (InvalidOperationException ex)
+        {
+            // A setting read before the host exists (the database's) is unusable: there is no log yet.
+            await Console.Error.WriteLineAsync($"NzbDav stopped: {ex.Message}");
+            return 1;
+        }
+
         // Taken now: a host that fails to start disposes its services before the error reaches here.
         var logger = app.Services.GetRequiredService<ILogger<NzbDavHost>>();
         try
@@ -59,12 +71,14 @@ public sealed class NzbDavHost
             ((IConfigurationBuilder)builder.Configuration).Add(new DemoConfigurationSource(demo));
         var settingsWatcher = RuntimeSettings.Add(builder.Configuration, out var settingsWatchProblem);
         var dataDirectory = (builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions()).DataDirectory;
+        // Read once: the library cannot move under a running server.
+        var store = LibraryStore.Resolve(dataDirectory, builder.Configuration.GetSection(DatabaseOptions.SectionName).Get<DatabaseOptions>());
         // The web UI's saved settings: above the files, below the environment and the command line.
-        var storedSettings = StoredSettingsSource.Add(builder.Configuration, dataDirectory);
+        var storedSettings = StoredSettingsSource.Add(builder.Configuration, store);
         builder.Services.AddSingleton(storedSettings);
         builder.Services.AddSingleton<StoredSettings>();
         // The secrets the server generated or the UI set: below every file, so any configured value wins.
-        builder.Services.AddSingleton(StoredSecretsSource.Add(builder.Configuration, dataDirectory));
+        builder.Services.AddSingleton(StoredSecretsSource.Add(builder.Configuration, store));
         builder.Services.AddSingleton<StoredSecrets>();
         var settings = builder.Configuration.GetSection(NzbDavOptions.SectionName).Get<NzbDavOptions>() ?? new NzbDavOptions();
         var logRing = new LogRing();
@@ -79,7 +93,7 @@ public sealed class NzbDavHost
         builder.Services.AddSingleton<IDiagnosticContext>(diagnostics);
 
         builder.Services.AddNzbDavHttpLimits(builder.Configuration);
-        builder.Services.AddNzbDavLibrary(builder.Configuration);
+        builder.Services.AddNzbDavLibrary(builder.Configuration, store);
         builder.Services.AddNzbDavWebDav(builder.Configuration);
         builder.Services.AddNzbDavWebUi();
         builder.Services.AddNzbDavMount(builder.Configuration);

@@ -1,4 +1,3 @@
-using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using NzbDav.Data;
 using NzbDav.Data.Entities;
@@ -41,7 +40,7 @@ public sealed class JobStateCounts(IDbContextFactory<NzbDavDbContext> contextFac
 
             Volatile.Write(ref _counts, counts);
         }
-        catch (Exception ex) when (ex is SqliteException or InvalidOperationException)
+        catch (Exception ex) when (ex is System.Data.Common.DbException or InvalidOperationException)
         {
             // A scrape before the store is migrated, or a locked database: the last counts stand.
             logger.LogDebug(ex, "Could not count jobs for /metrics");

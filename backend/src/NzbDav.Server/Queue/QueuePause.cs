@@ -32,7 +32,7 @@ public sealed class QueuePause(IDbContextFactory<NzbDavDbContext> contextFactory
         {
             // One statement, so two API calls at once cannot both try to insert the row.
             await context.Database.ExecuteSqlAsync(
-                $"INSERT INTO ConfigItems (Key, Value) VALUES ({ConfigKey}, {value}) ON CONFLICT (Key) DO UPDATE SET Value = excluded.Value",
+                $"INSERT INTO \"ConfigItems\" (\"Key\", \"Value\") VALUES ({ConfigKey}, {value}) ON CONFLICT (\"Key\") DO UPDATE SET \"Value\" = excluded.\"Value\"",
                 cancellationToken);
         }
 

@@ -213,7 +213,7 @@ public sealed partial class TrafficLedger(
         {
             await FlushAsync(cancellationToken);
         }
-        catch (Exception error) when (error is DbUpdateException or InvalidOperationException or Microsoft.Data.Sqlite.SqliteException)
+        catch (Exception error) when (error is DbUpdateException or InvalidOperationException or System.Data.Common.DbException)
         {
             // What was counted stays unsaved and goes with the next flush.
             LogFlushFailed(logger, error.Message);

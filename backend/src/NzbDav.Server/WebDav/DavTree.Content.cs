@@ -18,11 +18,11 @@ public sealed partial class DavTree
         // distinct categories are walked through the Category index one step per category (a
         // skip scan), so listing /content costs the number of categories, not of jobs.
         var stored = await context.Database.SqlQueryRaw<string>("""
-            WITH RECURSIVE c(Value) AS (
-                SELECT MIN(Category) FROM Jobs
+            WITH RECURSIVE c("Value") AS (
+                SELECT MIN("Category") FROM "Jobs"
                 UNION ALL
-                SELECT (SELECT MIN(Category) FROM Jobs WHERE Category > c.Value) FROM c WHERE c.Value IS NOT NULL)
-            SELECT Value FROM c WHERE Value IS NOT NULL
+                SELECT (SELECT MIN("Category") FROM "Jobs" WHERE "Category" > c."Value") FROM c WHERE c."Value" IS NOT NULL)
+            SELECT "Value" FROM c WHERE "Value" IS NOT NULL
             """).ToListAsync(cancellationToken);
         return [.. new[] { DefaultCategoryFolder }.Concat(Categories).Concat(stored.Select(CategoryFolder)).Distinct(StringComparer.Ordinal)];
     }

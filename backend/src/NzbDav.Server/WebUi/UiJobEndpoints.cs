@@ -214,8 +214,6 @@ public static class UiJobEndpoints
         return Results.File(plain.ToArray(), "application/x-nzb", found.Name + ".nzb");
     }
 
-    internal const string HistoryInOrder = "SELECT * FROM \"Jobs\" INDEXED BY \"" + NzbDavDbContext.HistoryOrderIndex + "\"";
-
     private static async Task<IResult> HistoryAsync(
         IDbContextFactory<NzbDavDbContext> contextFactory, int? page, int? pageSize, string? search, string? status, CancellationToken cancellationToken)
     {
@@ -233,15 +231,23 @@ public static class UiJobEndpoints
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         // Walked in history order through its index and cut at the page: without INDEXED BY, SQLite
         // picks the Status index (the filter) and sorts the whole history for every page.
-        var ordered = context.Jobs.FromSqlRaw(HistoryInOrder);
+        var ordered = context.JobsThrough(NzbDavDbContext.HistoryOrderIndex);
         var query = context.Jobs.AsNoTracking().Where(j => statuses.Contains(j.Status) && !j.RemovedFromHistory);
         var pageQuery = ordered.AsNoTracking().Where(j => statuses.Contains(j.Status) && !j.RemovedFromHistory);
         if (!string.IsNullOrWhiteSpace(search))
         {
-            // SQLite's LIKE ignores ASCII case; the escape keeps % and _ in a search literal.
+            // SQLite's LIKE ignores ASCII case, PostgreSQL's ILIKE any case; the escape keeps % and _ in a search literal.
             var pattern = "%" + search.Trim().Replace("\\", "\\\\", StringComparison.Ordinal).Replace("%", "\\%", StringComparison.Ordinal).Replace("_", "\\_", StringComparison.Ordinal) + "%";
-            query = query.Where(j => EF.Functions.Like(j.Name, pattern, "\\"));
-            pageQuery = pageQuery.Where(j => EF.Functions.Like(j.Name, pattern, "\\"));
+            if (context.Database.IsSqlite())
+            {
+                query = query.Where(j => EF.Functions.Like(j.Name, pattern, "\\"));
+                pageQuery = pageQuery.Where(j => EF.Functions.Like(j.Name, pattern, "\\"));
+            }
+            else
+            {
+                query = query.Where(j => EF.Functions.ILike(j.Name, pattern, "\\"));
+                pageQuery = pageQuery.Where(j => EF.Functions.ILike(j.Name, pattern, "\\"));
+            }
         }
 
         var total = await query.CountAsync(cancellationToken);

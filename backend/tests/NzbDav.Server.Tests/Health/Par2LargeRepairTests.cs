@@ -63,7 +63,11 @@ public sealed class Par2LargeRepairTests
         var services = host.Server.Services;
         Guid itemId, jobId;
         await using (var context = await services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct))
-            (itemId, jobId) = await context.DavItems.Where(i => i.Name == FileName).Select(i => ValueTuple.Create(i.Id, i.JobId)).SingleAsync(ct);
+        {
+            var found = await context.DavItems.Where(i => i.Name == FileName).Select(i => new { i.Id, i.JobId }).SingleAsync(ct);
+            (itemId, jobId) = (found.Id, found.JobId);
+        }
+
         var checks = services.GetRequiredService<HealthCheckService>();
         await checks.CheckNowAsync(itemId, full: true, ct);
         var confirmed = await checks.CheckNowAsync(itemId, full: true, ct);

@@ -9,7 +9,6 @@ using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.WebDav;
 using NzbDav.Server.Tests.WebUi;
 using NzbDav.Server.WebDav;
-using NzbDav.Server.WebUi;
 using NzbDav.Testing;
 using NzbDav.Tools.Testing.Scale;
 
@@ -228,7 +227,7 @@ public sealed class ScaleCommandTests
         Assert.Contains("USING COVERING INDEX " + NzbDavDbContext.JobFoldersIndex, plan, StringComparison.Ordinal);
         Assert.DoesNotContain("TEMP B-TREE", plan, StringComparison.Ordinal);
 
-        var page = context.Jobs.FromSqlRaw(UiJobEndpoints.HistoryInOrder).AsNoTracking()
+        var page = context.JobsThrough(NzbDavDbContext.HistoryOrderIndex).AsNoTracking()
             .Where(j => history.Contains(j.Status) && !j.RemovedFromHistory)
             .OrderByDescending(j => j.CompletedAt).ThenByDescending(j => j.AddedAt).Skip(25).Take(25);
         plan = await PlanAsync(context, page.ToQueryString(), ct);

@@ -36,9 +36,16 @@ public sealed class TestHost : IAsyncDisposable
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
             return;
+        var store = _app.Services.GetService<NzbDav.Data.LibraryStore>();
         await _app.StopAsync(CancellationToken.None).ConfigureAwait(false);
         await _app.DisposeAsync().ConfigureAwait(false);
-        // Pooled connections would keep the data directory's database files open after the test.
+        // Pooled connections would keep the data directory's database files open after the test,
+        // or hold PostgreSQL sessions (the server allows a few hundred) for minutes.
         SqliteConnection.ClearAllPools();
+        if (store?.Provider == NzbDav.Data.StoreProvider.Postgres)
+        {
+            using var connection = new Npgsql.NpgsqlConnection(store.ConnectionString);
+            Npgsql.NpgsqlConnection.ClearPool(connection);
+        }
     }
 }

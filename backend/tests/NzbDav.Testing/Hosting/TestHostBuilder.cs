@@ -24,7 +24,17 @@ public sealed class TestHostBuilder
             "--NzbDav:DataDirectory=" + dataDirectory,
             "--NzbDav:ApiKey=" + apiKey,
         ];
+        _dataDirectory = dataDirectory;
     }
+
+    private readonly string _dataDirectory;
+
+    /// <summary>
+    /// Set to <c>postgres</c>, every host whose test names no store keeps its library in PostgreSQL
+    /// instead of SQLite (one database per data directory, so a restarted host finds its library):
+    /// the whole suite run against the other store (docs/testing.md).
+    /// </summary>
+    public const string StoreVariable = "NZBDAV_TEST_STORE";
 
     /// <summary>The arguments the host is started with, in order.</summary>
     public IReadOnlyList<string> Arguments => _arguments;
@@ -74,7 +84,10 @@ public sealed class TestHostBuilder
     public async Task<TestHost> StartAsync(CancellationToken cancellationToken)
     {
         var services = _services.ToArray();
-        var app = NzbDavHost.Build([.. _arguments], collection =>
+        string[] arguments = [.. _arguments];
+        if (Environment.GetEnvironmentVariable(StoreVariable) == "postgres" && !_arguments.Any(a => a.StartsWith("--Database:", StringComparison.OrdinalIgnoreCase)))
+            arguments = [.. arguments, .. await Postgres.PostgresDatabase.ForDirectoryAsync(_dataDirectory, cancellationToken).ConfigureAwait(false)];
+        var app = NzbDavHost.Build(arguments, collection =>
         {
             foreach (var configure in services)
                 configure(collection);

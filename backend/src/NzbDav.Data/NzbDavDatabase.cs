@@ -1,5 +1,6 @@
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Infrastructure;
 
 namespace NzbDav.Data;
 
@@ -32,7 +33,11 @@ public static class NzbDavDatabase
             if (!context.Database.IsSqlite())
             {
                 // PostgreSQL's migration lock is the server's own (released with the session), so a
-                // killed node leaves nothing behind for the next one to clear.
+                // killed node leaves nothing behind for the next one to clear. EF finds out whether
+                // the history table exists by querying it, which logs a failed command at every first
+                // start: made first (EF's own script, idempotent), a new database is no error.
+                var history = context.GetService<Microsoft.EntityFrameworkCore.Migrations.IHistoryRepository>();
+                await context.Database.ExecuteSqlRawAsync(history.GetCreateIfNotExistsScript(), cancellationToken).ConfigureAwait(false);
                 await RefuseNewerSchemaAsync(context, cancellationToken).ConfigureAwait(false);
                 await context.Database.MigrateAsync(cancellationToken).ConfigureAwait(false);
                 return false;

@@ -207,7 +207,7 @@ public sealed class PostgresStoreTests(MockProviderFixture provider)
         new Random(341).NextBytes(content);
         var file = nntp.Store.AddFile("Moved.Film.2026.mkv", content, 100_000);
         string nzoId;
-        await using (var host = await IngestionHost.StartAsync(temp.Path, nntp.Port, ct))
+        await using (var host = await IngestionHost.StartAsync(temp.Path, nntp.Port, ct, null, "--Database:Provider=sqlite"))
         {
             nzoId = (await host.AddAndWaitAsync(provider.Nzb("Moved.Film.2026", file), "Moved.Film.2026.nzb", ct)).GetProperty("nzo_id").GetString()!;
             await host.Server.Services.GetRequiredService<StoredSettings>().SaveSettingsAsync(new Dictionary<string, string?> { ["Health:MaxConsecutiveMissing"] = "5" }, ct);

@@ -79,6 +79,19 @@ public sealed class PostgresDatabase : IAsyncDisposable
         await using var connection = new NpgsqlConnection(_admin);
         await connection.OpenAsync(CancellationToken.None).ConfigureAwait(false);
         await using var command = new NpgsqlCommand($"DROP DATABASE IF EXISTS \"{Name}\" WITH (FORCE)", connection);
-        await command.ExecuteNonQueryAsync(CancellationToken.None).ConfigureAwait(false);
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                await command.ExecuteNonQueryAsync(CancellationToken.None).ConfigureAwait(false);
+                return;
+            }
+            catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.InsufficientPrivilege && attempt < 50)
+            {
+                // An autovacuum worker (a superuser's process, which this role may not end) is on the
+                // new database: it finishes within moments.
+                await Task.Delay(100, CancellationToken.None).ConfigureAwait(false);
+            }
+        }
     }
 }

@@ -60,6 +60,8 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
 
     public DbSet<SegmentPatch> SegmentPatches => Set<SegmentPatch>();
 
+    public DbSet<NodeRecord> Nodes => Set<NodeRecord>();
+
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
         modelBuilder.Entity<TrafficHour>(hour =>
@@ -144,6 +146,12 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             patch.ToTable("SegmentPatches");
             patch.HasKey(p => new { p.JobId, p.MessageId });
             patch.HasOne<Job>().WithMany().HasForeignKey(p => p.JobId).OnDelete(DeleteBehavior.Cascade);
+        });
+
+        modelBuilder.Entity<NodeRecord>(node =>
+        {
+            node.ToTable("Nodes");
+            node.HasKey(n => n.Id);
         });
 
         modelBuilder.Entity<ArrRepairedItem>(repaired =>

@@ -249,6 +249,9 @@ namespace NzbDav.Data.Postgres.Migrations
                         .HasColumnType("text")
                         .UseCollation("C");
 
+                    b.Property<Guid?>("ClaimedBy")
+                        .HasColumnType("uuid");
+
                     b.Property<DateTime?>("CompletedAt")
                         .HasColumnType("timestamp with time zone");
 
@@ -349,6 +352,33 @@ namespace NzbDav.Data.Postgres.Migrations
                     b.HasIndex("FoundAt");
 
                     b.ToTable("KnownMissingArticles", (string)null);
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.NodeRecord", b =>
+                {
+                    b.Property<Guid>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("uuid");
+
+                    b.Property<DateTime>("HeartbeatAt")
+                        .HasColumnType("timestamp with time zone");
+
+                    b.Property<string>("Name")
+                        .IsRequired()
+                        .HasColumnType("text")
+                        .UseCollation("C");
+
+                    b.Property<DateTime>("StartedAt")
+                        .HasColumnType("timestamp with time zone");
+
+                    b.Property<string>("Version")
+                        .IsRequired()
+                        .HasColumnType("text")
+                        .UseCollation("C");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("Nodes", (string)null);
                 });
 
             modelBuilder.Entity("NzbDav.Data.Entities.SegmentPatch", b =>

@@ -40,6 +40,12 @@ public sealed class Job
     /// </summary>
     public bool RemovedFromHistory { get; set; }
 
+    /// <summary>
+    /// The node (<see cref="NodeRecord.Id"/>) that took the job out of the queue: only it completes or
+    /// fails it, and once that node is gone the job goes back to the queue for another.
+    /// </summary>
+    public Guid? ClaimedBy { get; set; }
+
     /// <summary>Hex SHA-256 of the NZB bytes, for the duplicate policy.</summary>
     public required string NzbHash { get; set; }
 }

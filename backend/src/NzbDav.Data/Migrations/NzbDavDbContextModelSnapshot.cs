@@ -226,6 +226,9 @@ namespace NzbDav.Data.Migrations
                         .IsRequired()
                         .HasColumnType("TEXT");
 
+                    b.Property<Guid?>("ClaimedBy")
+                        .HasColumnType("TEXT");
+
                     b.Property<DateTime?>("CompletedAt")
                         .HasColumnType("TEXT");
 
@@ -318,6 +321,31 @@ namespace NzbDav.Data.Migrations
                     b.HasIndex("FoundAt");
 
                     b.ToTable("KnownMissingArticles", (string)null);
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.NodeRecord", b =>
+                {
+                    b.Property<Guid>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime>("HeartbeatAt")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Name")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<DateTime>("StartedAt")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Version")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("Nodes", (string)null);
                 });
 
             modelBuilder.Entity("NzbDav.Data.Entities.SegmentPatch", b =>

@@ -30,6 +30,14 @@ public static class NzbDavServiceCollectionExtensions
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<ApiKeyProvider>();
         services.AddHostedService<StoreInitializer>();
+        // After the store is migrated and before the queue: the node is registered and the jobs a dead
+        // node left are queued again before any worker claims one; stopped after the queue, it
+        // removes the node last.
+        services.AddValidatedOptions<Cluster.ClusterOptions>(configuration.GetSection(Cluster.ClusterOptions.SectionName), static o => o.Validate());
+        services.AddSingleton<Cluster.ClusterNode>();
+        services.AddSingleton<JobClaims>();
+        services.AddHostedService<Cluster.NodeHeartbeat>();
+        services.AddHostedService<Cluster.ClusterNotifications>();
         services.AddSingleton<INzbParser, NzbParser>();
         services.AddSingleton<ReleaseNamer>();
         services.AddValidatedOptions<ReleaseBlocklistOptions>(configuration.GetSection("NzbDav:Blocklist"), static o => _ = new ReleaseBlocklist(o));

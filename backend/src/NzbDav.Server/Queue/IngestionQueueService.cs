@@ -12,13 +12,15 @@ namespace NzbDav.Server.Queue;
 /// Ingests queued jobs, <see cref="QueueOptions.MaxConcurrentJobs"/> at a time (a change applies at
 /// once: workers beyond the new number finish their job and wait), woken by
 /// <see cref="QueueSignal"/> the moment addfile saved a job; none starts while the queue is paused
-/// (<see cref="QueuePause"/>). Jobs left Processing by a crash or shutdown go back in line at start.
+/// (<see cref="QueuePause"/>). Jobs are taken through <see cref="JobClaims"/>, so nodes sharing a
+/// library each ingest different ones; jobs left Processing by a node that died or stopped go back in line.
 /// Every status change is saved before moving on.
 /// </summary>
 public sealed class IngestionQueueService(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     JobIngestor ingestor,
     JobCompletion completion,
+    JobClaims claims,
     QueueSignal signal,
     QueuePause pause,
     IngestionProgress progress,
@@ -42,14 +44,7 @@ public sealed class IngestionQueueService(
             return;
         }
 
-        await using (var context = await contextFactory.CreateDbContextAsync(stoppingToken))
-        {
-            var resumed = await context.Jobs.Where(j => j.Status == JobStatus.Processing)
-                .ExecuteUpdateAsync(s => s.SetProperty(j => j.Status, JobStatus.Queued), stoppingToken);
-            if (resumed > 0)
-                logger.LogInformation("Resuming {Count} job(s) interrupted during ingestion", resumed);
-        }
-
+        // Jobs interrupted during ingestion were put back in the queue by the node's start (NodeHeartbeat).
         using var subscription = options.OnChange(_ =>
         {
             Interlocked.Exchange(ref _settingsChanged, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
@@ -87,7 +82,7 @@ public sealed class IngestionQueueService(
 
                 sayPaused = true;
 
-                var job = await ClaimNextAsync(stoppingToken);
+                var job = await claims.ClaimNextAsync(stoppingToken);
                 if (job is null)
                 {
                     await signal.WaitAsync(RescanInterval, stoppingToken);
@@ -110,25 +105,6 @@ public sealed class IngestionQueueService(
         }
     }
 
-    private async Task<Job?> ClaimNextAsync(CancellationToken cancellationToken)
-    {
-        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        while (true)
-        {
-            var next = await context.Jobs.AsNoTracking()
-                .Where(j => j.Status == JobStatus.Queued)
-                .OrderByDescending(j => j.Priority).ThenBy(j => j.AddedAt)
-                .FirstOrDefaultAsync(cancellationToken);
-            if (next is null)
-                return null;
-            // The status check makes the claim atomic between workers and against pause/delete.
-            var claimed = await context.Jobs.Where(j => j.Id == next.Id && j.Status == JobStatus.Queued)
-                .ExecuteUpdateAsync(s => s.SetProperty(j => j.Status, JobStatus.Processing), cancellationToken);
-            if (claimed == 1)
-                return next;
-        }
-    }
-
     private async Task ProcessAsync(Job job, CancellationToken stoppingToken)
     {
         using var jobCancellation = cancellations.Register(job.Id, stoppingToken);
@@ -145,7 +121,7 @@ public sealed class IngestionQueueService(
 
             if (nzb is null)
             {
-                await completion.FailAsync(job.Id, "The stored NZB is missing.", stoppingToken);
+                await completion.FailAsync(job.Id, job.ClaimedBy, "The stored NZB is missing.", stoppingToken);
                 metrics?.JobEnded(completed: false, Stopwatch.GetElapsedTime(started));
                 return;
             }
@@ -162,7 +138,7 @@ public sealed class IngestionQueueService(
         catch (IngestionFailedException ex)
         {
             logger.LogWarning("Job {NzoId} {JobName} failed: {Reason}", job.NzoId, job.Name, ex.Message);
-            await completion.FailAsync(job.Id, ex.Message, stoppingToken);
+            await completion.FailAsync(job.Id, job.ClaimedBy, ex.Message, stoppingToken);
             metrics?.JobEnded(completed: false, Stopwatch.GetElapsedTime(started));
         }
         catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)

@@ -64,8 +64,9 @@ public sealed class JobCompletion(
 
         var storage = options.CurrentValue.StoragePathFor(job.Category, folder);
         await using var transaction = await context.Database.BeginTransactionAsync(cancellationToken);
-        // Only a job still Processing completes: a delete or pause during ingestion wins.
-        var updated = await context.Jobs.Where(j => j.Id == job.Id && j.Status == JobStatus.Processing)
+        // Only a job still Processing and still this node's completes: a delete or pause during
+        // ingestion wins, and so does another node that took the job over from one taken for gone.
+        var updated = await context.Jobs.Where(j => j.Id == job.Id && j.Status == JobStatus.Processing && j.ClaimedBy == job.ClaimedBy)
             .ExecuteUpdateAsync(s => s
                 .SetProperty(j => j.Status, JobStatus.Completed)
                 .SetProperty(j => j.CompletedAt, timeProvider.GetUtcNow().UtcDateTime)
@@ -92,10 +93,11 @@ public sealed class JobCompletion(
         }
     }
 
-    public async Task FailAsync(Guid jobId, string reason, CancellationToken cancellationToken)
+    /// <summary>Fails the job if it is still Processing by <paramref name="claimedBy"/> (see <see cref="CompleteAsync"/>).</summary>
+    public async Task FailAsync(Guid jobId, Guid? claimedBy, string reason, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        await context.Jobs.Where(j => j.Id == jobId && j.Status == JobStatus.Processing)
+        await context.Jobs.Where(j => j.Id == jobId && j.Status == JobStatus.Processing && j.ClaimedBy == claimedBy)
             .ExecuteUpdateAsync(s => s
                 .SetProperty(j => j.Status, JobStatus.Failed)
                 .SetProperty(j => j.FailMessage, reason)

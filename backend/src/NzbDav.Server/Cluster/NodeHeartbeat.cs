@@ -1,0 +1,89 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using NzbDav.Data;
+using NzbDav.Data.Entities;
+using NzbDav.Server.Queue;
+
+namespace NzbDav.Server.Cluster;
+
+/// <summary>
+/// Registers this node in the library's <c>Nodes</c> table before the queue starts, writes its
+/// heartbeat every <see cref="ClusterOptions.HeartbeatInterval"/>, and at each beat hands the jobs of
+/// nodes that stopped beating back to the queue (<see cref="JobClaims.ReclaimAsync"/>). A node that
+/// stops in order deletes its row, so its jobs are taken up at once rather than after the timeout.
+/// </summary>
+public sealed class NodeHeartbeat(
+    IDbContextFactory<NzbDavDbContext> contextFactory,
+    ClusterNode node,
+    JobClaims claims,
+    IOptionsMonitor<ClusterOptions> options,
+    TimeProvider time,
+    ILogger<NodeHeartbeat> logger) : BackgroundService
+{
+    public override async Task StartAsync(CancellationToken cancellationToken)
+    {
+        var now = time.GetUtcNow().UtcDateTime;
+        await using (var context = await contextFactory.CreateDbContextAsync(cancellationToken))
+        {
+            context.Nodes.Add(new NodeRecord { Id = node.Id, Name = node.Name, Version = node.Version, StartedAt = now, HeartbeatAt = now });
+            await context.SaveChangesAsync(cancellationToken);
+        }
+
+        logger.LogInformation("Node {NodeName} ({NodeId}) joined the library", node.Name, node.Id);
+        // Jobs a killed node (this machine's last run, or another) left half-ingested go back to the queue before it starts.
+        await claims.ReclaimAsync(cancellationToken);
+        await base.StartAsync(cancellationToken);
+    }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        while (!stoppingToken.IsCancellationRequested)
+        {
+            try
+            {
+                await Task.Delay(options.CurrentValue.HeartbeatInterval, time, stoppingToken);
+                await BeatAsync(stoppingToken);
+                await claims.ReclaimAsync(stoppingToken);
+            }
+            catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (Exception ex) when (ex is System.Data.Common.DbException or DbUpdateException or InvalidOperationException)
+            {
+                logger.LogWarning("Node {NodeName} could not write its heartbeat: {Reason}", node.Name, ex.Message);
+            }
+        }
+    }
+
+    private async Task BeatAsync(CancellationToken cancellationToken)
+    {
+        var now = time.GetUtcNow().UtcDateTime;
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        var updated = await context.Nodes.Where(n => n.Id == node.Id).ExecuteUpdateAsync(s => s.SetProperty(n => n.HeartbeatAt, now), cancellationToken);
+        if (updated == 0)
+        {
+            // Taken for gone (a pause longer than the timeout) and removed by another node: back in,
+            // with the same id; the jobs it held were handed on and it no longer completes them.
+            context.Nodes.Add(new NodeRecord { Id = node.Id, Name = node.Name, Version = node.Version, StartedAt = now, HeartbeatAt = now });
+            await context.SaveChangesAsync(cancellationToken);
+            logger.LogWarning("Node {NodeName} had been taken for gone (no heartbeat for {Timeout}); it rejoined", node.Name, options.CurrentValue.NodeTimeout);
+        }
+    }
+
+    public override async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await base.StopAsync(cancellationToken);
+        try
+        {
+            await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+            await context.Nodes.Where(n => n.Id == node.Id).ExecuteDeleteAsync(cancellationToken);
+            logger.LogInformation("Node {NodeName} left the library", node.Name);
+        }
+        catch (Exception ex) when (ex is System.Data.Common.DbException or InvalidOperationException or OperationCanceledException)
+        {
+            // The others find it gone at the timeout instead.
+            logger.LogWarning("Node {NodeName} could not remove itself from the library: {Reason}", node.Name, ex.Message);
+        }
+    }
+}

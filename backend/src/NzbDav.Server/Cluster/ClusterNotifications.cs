@@ -1,5 +1,7 @@
+using System.Threading.Channels;
 using Npgsql;
 using NzbDav.Data;
+using NzbDav.Server.Configuration;
 using NzbDav.Server.Queue;
 
 namespace NzbDav.Server.Cluster;
@@ -7,7 +9,9 @@ namespace NzbDav.Server.Cluster;
 /// <summary>
 /// What one node tells the others on PostgreSQL, by <c>LISTEN</c>/<c>NOTIFY</c> on the channel
 /// <see cref="Channel"/>: "queue" when a job was added, resumed or handed back, so an idle node claims
-/// it at once instead of at its next rescan. A payload is <c>topic:sender</c>; a node ignores its own.
+/// it at once instead of at its next rescan; "settings" and "secrets" when the web UI saved settings,
+/// a provider, the API key or an account, so every node reads them again and applies them as its own
+/// would. A payload is <c>topic:sender</c>; a node ignores its own.
 /// Nothing to do on SQLite, which one node serves. The listening session is opened again after a
 /// failure; what was sent meanwhile is caught up by the rescan every few seconds.
 /// </summary>
@@ -16,11 +20,27 @@ public sealed class ClusterNotifications(
     ClusterNode node,
     QueueSignal queue,
     TimeProvider time,
-    ILogger<ClusterNotifications> logger) : BackgroundService
+    ILogger<ClusterNotifications> logger,
+    StoredSettingsSource? settings = null,
+    StoredSecretsSource? secrets = null) : BackgroundService
 {
     public const string Channel = "nzbdav";
 
+    public const string SettingsTopic = "settings";
+
+    public const string SecretsTopic = "secrets";
+
     private const string QueueTopic = "queue";
+
+    private readonly Channel<string> _outbox = System.Threading.Channels.Channel.CreateBounded<string>(
+        new BoundedChannelOptions(64) { FullMode = BoundedChannelFullMode.DropWrite, SingleReader = true });
+
+    /// <summary>Tells the other nodes <paramref name="topic"/> (<see cref="SettingsTopic"/>, <see cref="SecretsTopic"/>); nothing on SQLite.</summary>
+    public void Publish(string topic)
+    {
+        if (store.Provider == StoreProvider.Postgres)
+            _outbox.Writer.TryWrite(topic);
+    }
 
     private static readonly TimeSpan RetryDelay = TimeSpan.FromSeconds(2);
 
@@ -28,7 +48,7 @@ public sealed class ClusterNotifications(
     {
         if (store.Provider != StoreProvider.Postgres)
             return;
-        await Task.WhenAll(ListenAsync(stoppingToken), SendAsync(stoppingToken));
+        await Task.WhenAll(ListenAsync(stoppingToken), SendAsync(QueueOutgoing(stoppingToken), stoppingToken), SendAsync(_outbox.Reader.ReadAllAsync(stoppingToken), stoppingToken));
     }
 
     private async Task ListenAsync(CancellationToken stoppingToken)
@@ -44,8 +64,20 @@ public sealed class ClusterNotifications(
                     var separator = e.Payload.IndexOf(':', StringComparison.Ordinal);
                     if (separator < 0 || e.Payload.AsSpan(separator + 1).SequenceEqual(self))
                         return;
-                    if (e.Payload.AsSpan(0, separator).SequenceEqual(QueueTopic))
-                        queue.NotifyFromCluster();
+                    var topic = e.Payload[..separator];
+                    switch (topic)
+                    {
+                        case QueueTopic:
+                            queue.NotifyFromCluster();
+                            break;
+                        case SettingsTopic:
+                            settings?.Provider.Reload();
+                            logger.LogInformation("Settings saved on another node are in effect on {NodeName}", node.Name);
+                            break;
+                        case SecretsTopic:
+                            secrets?.Provider.Reload();
+                            break;
+                    }
                 };
                 await connection.OpenAsync(stoppingToken);
                 await using (var listen = new NpgsqlCommand("LISTEN " + Channel, connection))
@@ -67,27 +99,38 @@ public sealed class ClusterNotifications(
         }
     }
 
-    private async Task SendAsync(CancellationToken stoppingToken)
+    private async IAsyncEnumerable<string> QueueOutgoing([System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken stoppingToken)
     {
-        var payload = QueueTopic + ":" + node.Id.ToString("N");
+        while (await queue.Outgoing.WaitToReadAsync(stoppingToken))
+        {
+            while (queue.Outgoing.TryRead(out _))
+            {
+            }
+
+            yield return QueueTopic;
+        }
+    }
+
+    private async Task SendAsync(IAsyncEnumerable<string> topics, CancellationToken stoppingToken)
+    {
+        var sender = ":" + node.Id.ToString("N");
         try
         {
-            while (await queue.Outgoing.WaitToReadAsync(stoppingToken))
+            await foreach (var topic in topics)
             {
-                queue.Outgoing.TryRead(out _);
                 try
                 {
                     await using var connection = new NpgsqlConnection(store.ConnectionString);
                     await connection.OpenAsync(stoppingToken);
                     await using var notify = new NpgsqlCommand("SELECT pg_notify(@channel, @payload)", connection);
                     notify.Parameters.AddWithValue("channel", Channel);
-                    notify.Parameters.AddWithValue("payload", payload);
+                    notify.Parameters.AddWithValue("payload", topic + sender);
                     await notify.ExecuteNonQueryAsync(stoppingToken);
                 }
                 catch (Exception ex) when (ex is NpgsqlException or InvalidOperationException or IOException)
                 {
-                    // The others find the job at their next rescan.
-                    logger.LogDebug("Node {NodeName} could not notify the others: {Reason}", node.Name, ex.Message);
+                    // Queued jobs are found at the others' next rescan; settings at their next start or save.
+                    logger.LogWarning("Node {NodeName} could not tell the others '{Topic}': {Reason}", node.Name, topic, ex.Message);
                 }
             }
         }

@@ -37,7 +37,8 @@ public static class NzbDavServiceCollectionExtensions
         services.AddSingleton<Cluster.ClusterNode>();
         services.AddSingleton<JobClaims>();
         services.AddHostedService<Cluster.NodeHeartbeat>();
-        services.AddHostedService<Cluster.ClusterNotifications>();
+        services.AddSingleton<Cluster.ClusterNotifications>();
+        services.AddHostedService(static provider => provider.GetRequiredService<Cluster.ClusterNotifications>());
         services.AddSingleton<INzbParser, NzbParser>();
         services.AddSingleton<ReleaseNamer>();
         services.AddValidatedOptions<ReleaseBlocklistOptions>(configuration.GetSection("NzbDav:Blocklist"), static o => _ = new ReleaseBlocklist(o));

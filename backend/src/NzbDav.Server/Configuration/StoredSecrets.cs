@@ -72,7 +72,7 @@ public sealed class StoredSecretsProvider(LibraryStore store) : ConfigItemsProvi
 }
 
 /// <summary>Writes the stored secrets (<see cref="StoredSecretsSource"/>) and puts them in effect.</summary>
-public sealed class StoredSecrets(StoredSecretsSource source, IConfiguration configuration, IDbContextFactory<NzbDavDbContext> contextFactory)
+public sealed class StoredSecrets(StoredSecretsSource source, IConfiguration configuration, IDbContextFactory<NzbDavDbContext> contextFactory, Cluster.ClusterNotifications? cluster = null)
 {
     /// <summary>
     /// Whether the value of <paramref name="key"/> in effect is this layer's (or nothing sets it):
@@ -113,6 +113,7 @@ public sealed class StoredSecrets(StoredSecretsSource source, IConfiguration con
         }
 
         source.Provider.Reload();
+        cluster?.Publish(Cluster.ClusterNotifications.SecretsTopic);
     }
 
     /// <summary>Reads the rows again (after the store was migrated at start).</summary>

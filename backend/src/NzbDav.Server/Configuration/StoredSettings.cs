@@ -57,7 +57,8 @@ public sealed partial class StoredSettings(
     IConfiguration configuration,
     StoredSettingsSource source,
     IDbContextFactory<NzbDavDbContext> contextFactory,
-    ILogger<StoredSettings> logger) : IDisposable
+    ILogger<StoredSettings> logger,
+    Cluster.ClusterNotifications? cluster = null) : IDisposable
 {
     public const int FirstUiProviderIndex = 1000;
 
@@ -345,6 +346,7 @@ public sealed partial class StoredSettings(
         }
 
         Own.Replace(next);
+        cluster?.Publish(Cluster.ClusterNotifications.SettingsTopic);
         logger.LogInformation("Settings saved from the web UI: {Count} value(s) stored", next.Count);
     }
 

@@ -17,6 +17,8 @@ public sealed class NodeHeartbeat(
     ClusterNode node,
     JobClaims claims,
     IOptionsMonitor<ClusterOptions> options,
+    StoreHealth health,
+    LibraryStore store,
     TimeProvider time,
     ILogger<NodeHeartbeat> logger) : BackgroundService
 {
@@ -29,6 +31,7 @@ public sealed class NodeHeartbeat(
             await context.SaveChangesAsync(cancellationToken);
         }
 
+        health.Reachable();
         logger.LogInformation("Node {NodeName} ({NodeId}) joined the library", node.Name, node.Id);
         // Jobs a killed node (this machine's last run, or another) left half-ingested go back to the queue before it starts.
         await claims.ReclaimAsync(cancellationToken);
@@ -43,15 +46,22 @@ public sealed class NodeHeartbeat(
             {
                 await Task.Delay(options.CurrentValue.HeartbeatInterval, time, stoppingToken);
                 await BeatAsync(stoppingToken);
+                if (!health.Current.Ready)
+                    logger.LogWarning("Node {NodeName} reaches the library store ({Store}) again", node.Name, store.Description);
+                health.Reachable();
                 await claims.ReclaimAsync(stoppingToken);
             }
             catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
             {
                 return;
             }
-            catch (Exception ex) when (ex is System.Data.Common.DbException or DbUpdateException or InvalidOperationException)
+            catch (Exception ex) when (ex is System.Data.Common.DbException or DbUpdateException or InvalidOperationException or TimeoutException)
             {
-                logger.LogWarning("Node {NodeName} could not write its heartbeat: {Reason}", node.Name, ex.Message);
+                var first = health.Current.Ready;
+                health.Unreachable(ex.Message);
+                // Said once when it starts, not at every beat; /health and /ready say it meanwhile.
+                if (first)
+                    logger.LogError("Node {NodeName} cannot reach the library store ({Store}): {Reason}; streams already open go on, new requests get 503 until it is back", node.Name, store.Description, ex.Message);
             }
         }
     }

@@ -35,6 +35,7 @@ public static class NzbDavServiceCollectionExtensions
         // removes the node last.
         services.AddValidatedOptions<Cluster.ClusterOptions>(configuration.GetSection(Cluster.ClusterOptions.SectionName), static o => o.Validate());
         services.AddSingleton<Cluster.ClusterNode>();
+        services.AddSingleton<Cluster.StoreHealth>();
         services.AddSingleton<JobClaims>();
         services.AddHostedService<Cluster.NodeHeartbeat>();
         services.AddSingleton<Cluster.ClusterNotifications>();

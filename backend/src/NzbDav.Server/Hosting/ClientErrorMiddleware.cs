@@ -23,12 +23,43 @@ public sealed class ClientErrorMiddleware(RequestDelegate next, ILogger<ClientEr
             // The client went away; there is nobody left to answer and nothing went wrong here.
             logger.LogDebug("{Method} {Path}: the client closed the connection before the answer", context.Request.Method, context.Request.Path);
         }
+        catch (Exception ex) when (StoreUnreachable(ex) && !context.Response.HasStarted)
+        {
+            // Not the client's doing, but not a fault of this request either: the library store is
+            // away (the node's /ready says so too). A client may try again, here or on another node.
+            logger.LogWarning("{Method} {Path}: 503, the library store cannot be reached: {Reason}", context.Request.Method, context.Request.Path, ex.Message);
+            context.Response.Clear();
+            context.Response.StatusCode = StatusCodes.Status503ServiceUnavailable;
+            context.Response.Headers.RetryAfter = "5";
+            context.Response.ContentType = "text/plain; charset=utf-8";
+            await context.Response.WriteAsync("The library store cannot be reached; try again in a few seconds.\n", context.RequestAborted);
+        }
         catch (BadHttpRequestException ex)
         {
             // Kestrel's own verdict on the bytes: 400 (bad framing, a body that broke off), 408 (too
             // slow), 413 (too large) and so on.
             await RefuseAsync(context, ex.StatusCode, ex);
         }
+    }
+
+    /// <summary>A connection failure to the database (not a query it refused), however EF wrapped it.</summary>
+    private static bool StoreUnreachable(Exception error)
+    {
+        for (Exception? e = error; e is not null; e = e.InnerException)
+        {
+            switch (e)
+            {
+                case Npgsql.PostgresException postgres:
+                    // The server answered: a query it refused is a fault, not an outage; a server
+                    // shutting down or starting up (57P01, 57P03) is.
+                    return postgres.IsTransient;
+                case Npgsql.NpgsqlException npgsql when npgsql.IsTransient:
+                case System.Net.Sockets.SocketException:
+                    return true;
+            }
+        }
+
+        return false;
     }
 
     private async Task RefuseAsync(HttpContext context, int status, Exception ex)

@@ -132,9 +132,15 @@ public sealed class NzbDavHost
         app.UseAuthorization();
         app.UseRateLimiter();
         app.UseWebDavBasicAuth();
-        app.MapGet("/health", static (MountState mount, Microsoft.Extensions.Options.IOptionsMonitor<MountOptions> mountOptions, NzbDav.Streaming.Disk.DiskSegmentCache disk) =>
-                Results.Ok(HealthResponse.Of(mount.Current, mountOptions.CurrentValue.Enabled, disk.Store)))
+        app.MapGet("/health", static (MountState mount, Microsoft.Extensions.Options.IOptionsMonitor<MountOptions> mountOptions, NzbDav.Streaming.Disk.DiskSegmentCache disk, Cluster.StoreHealth store) =>
+                Results.Ok(HealthResponse.Of(mount.Current, mountOptions.CurrentValue.Enabled, disk.Store, store.Current)))
             .WithMetadata(new BasicAuthExemption("container health checks carry no credentials"));
+        // Whether this node can serve: a load balancer sends it nothing while it answers 503.
+        app.MapGet("/ready", static (Cluster.StoreHealth store, Cluster.ClusterNode node) =>
+                store.Current is { Ready: true }
+                    ? Results.Ok(new ReadyResponse("ready", node.Name, null))
+                    : Results.Json(new ReadyResponse("not ready", node.Name, store.Current.Reason), statusCode: StatusCodes.Status503ServiceUnavailable))
+            .WithMetadata(new BasicAuthExemption("load balancer health checks carry no credentials"));
         // SABnzbd clients send no Basic auth; /api checks its API key itself.
         app.MapGroup("").WithMetadata(new BasicAuthExemption("SABnzbd API key")).MapSabApi();
         if (metrics.Enabled)
@@ -145,3 +151,6 @@ public sealed class NzbDavHost
         return app;
     }
 }
+
+/// <summary>Body of <c>GET /ready</c>: "ready" (200) or "not ready" (503) with the reason.</summary>
+public sealed record ReadyResponse(string Status, string Node, string? Reason);

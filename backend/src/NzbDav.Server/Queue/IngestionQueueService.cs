@@ -97,7 +97,7 @@ public sealed class IngestionQueueService(
             {
                 return;
             }
-            catch (Exception ex) when (ex is DbUpdateException or InvalidOperationException or IOException)
+            catch (Exception ex) when (ex is DbUpdateException or System.Data.Common.DbException or InvalidOperationException or IOException or TimeoutException)
             {
                 logger.LogError(ex, "The ingestion queue hit a storage error; retrying");
                 await Task.Delay(RescanInterval, time, stoppingToken);

@@ -31,8 +31,8 @@ public sealed class AuthTests
         await using var server = await DavTestServer.StartAsync(temp.Path, ct);
         await server.SeedCompletedJobAsync("tv", "Show", [("e1.mkv", 100)], ct);
         var endpoints = server.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>().ToList();
-        // /health, /api, /metrics, the web UI's files, the UI API (39 routes) and the tree's catch-all.
-        Assert.Equal(52, endpoints.Count);
+        // /health, /ready, /api, /metrics, the web UI's files, the UI API (39 routes) and the tree's catch-all.
+        Assert.Equal(53, endpoints.Count);
         Assert.Contains(endpoints, e => e.RoutePattern.RawText == "/metrics");
 
         var exempt = new List<string>();
@@ -88,7 +88,7 @@ public sealed class AuthTests
         }
 
         Assert.Equal(
-            ["/api", "/health", "/ui/api/account/password", "/ui/api/files", "/ui/api/files/raw", "/ui/api/files/test", "/ui/api/health", "/ui/api/health/files/{id}/check", "/ui/api/health/files/{id}/ignore", "/ui/api/health/files/{id}/par2", "/ui/api/health/files/{id}/repair", "/ui/api/history", "/ui/api/integrations", "/ui/api/integrations/check", "/ui/api/jobs/{id}/delete", "/ui/api/jobs/{id}/nzb", "/ui/api/jobs/{id}/pause", "/ui/api/jobs/{id}/priority", "/ui/api/jobs/{id}/resume", "/ui/api/jobs/{id}/retry", "/ui/api/live", "/ui/api/login", "/ui/api/logout", "/ui/api/logs", "/ui/api/logs/download", "/ui/api/logs/startup/dismiss", "/ui/api/openapi/{documentName}.json", "/ui/api/queue", "/ui/api/queue/pause", "/ui/api/queue/resume", "/ui/api/queue/upload", "/ui/api/queue/url", "/ui/api/session", "/ui/api/settings", "/ui/api/settings/api-key", "/ui/api/settings/arr", "/ui/api/settings/arr/test", "/ui/api/settings/arr/{name}", "/ui/api/settings/arr/{name}/delete", "/ui/api/settings/providers", "/ui/api/settings/providers/test", "/ui/api/settings/providers/{name}", "/ui/api/settings/providers/{name}/delete", "/ui/api/settings/webdav", "/ui/api/setup", "/ui/api/traffic", "/ui/api/{**rest}", "/ui/{**path}"],
+            ["/api", "/health", "/ready", "/ui/api/account/password", "/ui/api/files", "/ui/api/files/raw", "/ui/api/files/test", "/ui/api/health", "/ui/api/health/files/{id}/check", "/ui/api/health/files/{id}/ignore", "/ui/api/health/files/{id}/par2", "/ui/api/health/files/{id}/repair", "/ui/api/history", "/ui/api/integrations", "/ui/api/integrations/check", "/ui/api/jobs/{id}/delete", "/ui/api/jobs/{id}/nzb", "/ui/api/jobs/{id}/pause", "/ui/api/jobs/{id}/priority", "/ui/api/jobs/{id}/resume", "/ui/api/jobs/{id}/retry", "/ui/api/live", "/ui/api/login", "/ui/api/logout", "/ui/api/logs", "/ui/api/logs/download", "/ui/api/logs/startup/dismiss", "/ui/api/openapi/{documentName}.json", "/ui/api/queue", "/ui/api/queue/pause", "/ui/api/queue/resume", "/ui/api/queue/upload", "/ui/api/queue/url", "/ui/api/session", "/ui/api/settings", "/ui/api/settings/api-key", "/ui/api/settings/arr", "/ui/api/settings/arr/test", "/ui/api/settings/arr/{name}", "/ui/api/settings/arr/{name}/delete", "/ui/api/settings/providers", "/ui/api/settings/providers/test", "/ui/api/settings/providers/{name}", "/ui/api/settings/providers/{name}/delete", "/ui/api/settings/webdav", "/ui/api/setup", "/ui/api/traffic", "/ui/api/{**rest}", "/ui/{**path}"],
             exempt.Select(e => e[(e.IndexOf(' ', StringComparison.Ordinal) + 1)..]).Distinct().Order(StringComparer.Ordinal));
         Assert.True(checkedRequests > 100);
 

@@ -1,3 +1,4 @@
+using Microsoft.AspNetCore.DataProtection.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore;
 using NzbDav.Data.Entities;
 
@@ -8,7 +9,7 @@ namespace NzbDav.Data;
 /// Any change to the model needs a migration made with <c>dotnet ef migrations add</c> (a test enforces it;
 /// see docs/architecture.md).
 /// </summary>
-public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) : DbContext(options)
+public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) : DbContext(options), IDataProtectionKeyContext
 {
     /// <summary>The index of job folders (DavItems with no parent) by path.</summary>
     public const string JobFoldersIndex = "IX_DavItems_JobFolders";
@@ -61,6 +62,9 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
     public DbSet<SegmentPatch> SegmentPatches => Set<SegmentPatch>();
 
     public DbSet<NodeRecord> Nodes => Set<NodeRecord>();
+
+    /// <summary>The web UI's Data Protection key ring when the library is in PostgreSQL (shared by every node; on SQLite it stays in the data directory).</summary>
+    public DbSet<DataProtectionKey> DataProtectionKeys => Set<DataProtectionKey>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {

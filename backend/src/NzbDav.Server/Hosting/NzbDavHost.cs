@@ -97,7 +97,7 @@ public sealed class NzbDavHost
         builder.Services.AddNzbDavWebDav(builder.Configuration);
         builder.Services.AddNzbDavWebUi();
         builder.Services.AddNzbDavMount(builder.Configuration);
-        builder.Services.AddNzbDavUiAuthentication(settings);
+        builder.Services.AddNzbDavUiAuthentication(settings, store);
         var metrics = settings.Metrics;
         // The meters always exist: the dashboard reads them; /metrics only exports them when enabled.
         builder.Services.AddNzbDavMeters();

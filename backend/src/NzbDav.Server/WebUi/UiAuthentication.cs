@@ -21,16 +21,20 @@ public static class UiAuthentication
     public const string LoginPolicy = "ui-login";
     internal const string StampClaim = "nzbdav:stamp";
 
-    public static IServiceCollection AddNzbDavUiAuthentication(this IServiceCollection services, NzbDavOptions settings)
+    public static IServiceCollection AddNzbDavUiAuthentication(this IServiceCollection services, NzbDavOptions settings, NzbDav.Data.LibraryStore store)
     {
         ArgumentNullException.ThrowIfNull(settings);
         services.AddSingleton<UiAccountStore>();
         services.AddHostedService<UiAccountInitializer>();
 
-        // Keys in the library, so sessions and tokens outlive a restart of the server or the container.
-        services.AddDataProtection()
-            .SetApplicationName("NzbDav")
-            .PersistKeysToFileSystem(new DirectoryInfo(Path.Combine(Path.GetFullPath(settings.DataDirectory), "keys")));
+        // Keys kept, so sessions and tokens outlive a restart of the server or the container: in the
+        // data directory on SQLite, in the library on PostgreSQL, where every node must read a
+        // session another node made.
+        var protection = services.AddDataProtection().SetApplicationName("NzbDav");
+        if (store.Provider == NzbDav.Data.StoreProvider.Postgres)
+            protection.PersistKeysToDbContext<NzbDav.Data.NzbDavDbContext>();
+        else
+            protection.PersistKeysToFileSystem(new DirectoryInfo(Path.Combine(Path.GetFullPath(settings.DataDirectory), "keys")));
 
         services.AddAuthentication(Scheme).AddCookie(Scheme, options =>
         {

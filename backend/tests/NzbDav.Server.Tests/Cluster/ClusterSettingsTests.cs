@@ -5,6 +5,7 @@ using Microsoft.Extensions.Options;
 using NzbDav.Server.Configuration;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Ingestion;
+using NzbDav.Server.Tests.WebUi;
 using NzbDav.Testing;
 using NzbDav.Testing.Postgres;
 using NzbDav.Usenet.Providers;
@@ -51,4 +52,29 @@ public sealed class ClusterSettingsTests(MockProviderFixture provider)
         // The bound is 1 s; a loaded test machine gets some slack, the figure goes to the output.
         Assert.All(new[] { added, lowered, setting }, elapsed => Assert.True(elapsed < TimeSpan.FromSeconds(3), $"{elapsed.TotalMilliseconds:F0} ms"));
     }
+
+    [Fact]
+    public async Task A_web_ui_session_made_on_one_node_is_good_on_the_other()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var database = await PostgresDatabase.CreateAsync(ct);
+        using var dataA = new TempDirectory();
+        using var dataB = new TempDirectory();
+        string[] account = ["--NzbDav:Ui:AdminUser=admin", "--NzbDav:Ui:AdminPassword=" + Admin];
+        await using var a = await IngestionHost.StartAsync(dataA.Path, provider.Port, ct, null, [.. database.HostArguments(), .. account]);
+        await using var b = await IngestionHost.StartAsync(dataB.Path, provider.Port, ct, null, [.. database.HostArguments(), .. account]);
+        using var ui = new UiClient(a.Dav.BaseAddress!);
+        await ui.LoginAsync("admin", Admin, ct);
+
+        // The same cookies to the other node (a load balancer sends the next request anywhere).
+        using var other = new HttpClient { BaseAddress = b.Dav.BaseAddress };
+        using var request = new HttpRequestMessage(HttpMethod.Get, "/ui/api/session");
+        request.Headers.Add("Cookie", ui.Cookies.GetCookieHeader(new Uri(a.Dav.BaseAddress!, "/ui/api/session")));
+        using var response = await other.SendAsync(request, ct);
+        var session = System.Text.Json.JsonDocument.Parse(await response.Content.ReadAsStringAsync(ct)).RootElement;
+        Assert.True(session.GetProperty("authenticated").GetBoolean());
+        Assert.Equal("admin", session.GetProperty("user").GetString());
+    }
+
+    private const string Admin = "cluster-admin-password-1";
 }

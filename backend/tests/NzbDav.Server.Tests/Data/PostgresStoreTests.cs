@@ -252,6 +252,14 @@ public sealed class PostgresStoreTests(MockProviderFixture provider)
             Assert.Equal(2, await context.HealthAudit.MaxAsync(a => a.Id, ct));
         }
 
+        // The node on PostgreSQL made the web UI's key ring there (on SQLite it was a file): not the copy's.
+        await using (var connection = new NpgsqlConnection(database.ConnectionString))
+        {
+            await connection.OpenAsync(ct);
+            await using var keys = new NpgsqlCommand("DELETE FROM \"DataProtectionKeys\"", connection);
+            await keys.ExecuteNonQueryAsync(ct);
+        }
+
         var grown = await Assert.ThrowsAsync<InvalidOperationException>(() => StoreCopy.VerifyAsync(source, target, ct));
         Assert.StartsWith("HealthAudit did not copy true: SQLite has 1 rows", grown.Message);
         // The same counts with one character changed in one row: the checksum sees it.

@@ -36,8 +36,8 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 # docker-compose (Debian's, a real compose parser; no Docker engine is needed) validates and renders the
 # compose files for the deployment tests.
 # PostgreSQL (pg_ctlcluster, from postgresql-common) is the second library store; tools/postgres/setup.sh
-# starts it with the tests' role.
-required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip chromium:chromium docker-compose:docker-compose pg_ctlcluster:postgresql)
+# starts it with the tests' role. haproxy checks the cluster's load balancer configuration (docker/haproxy.cfg) and runs it in front of test nodes.
+required=(par2:par2 rclone:rclone ffprobe:ffmpeg curl:curl fusermount3:fuse3 7zz:7zip chromium:chromium docker-compose:docker-compose pg_ctlcluster:postgresql haproxy:haproxy)
 missing=()
 for pair in "${required[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")

@@ -68,6 +68,7 @@ internal static class ComposeFile
     private static ToolRun Run(bool withPassword) => new(TimeSpan.FromMinutes(1), Install, new Dictionary<string, string?>
     {
         ["NZBDAV_WEBDAV_PASSWORD"] = withPassword ? Password : null,
+        ["NZBDAV_POSTGRES_PASSWORD"] = withPassword ? Password : null,
         // Only the file named on the command line, whatever the machine's shell has set.
         ["COMPOSE_FILE"] = null,
         ["COMPOSE_PROFILES"] = null,

@@ -13,16 +13,46 @@ public sealed partial class ComposeFileTests
     private const string OneContainer = "docker-compose.yml";
     private const string Sidecar = "docker/compose.rclone-sidecar.yml";
     private const string FullStack = "docker/compose.full-stack.yml";
+    private const string Cluster = "docker/compose.cluster.yml";
     private const string MountPath = "/mnt/nzbdav";
 
     [Theory]
     [InlineData(OneContainer)]
     [InlineData(Sidecar)]
     [InlineData(FullStack)]
+    [InlineData(Cluster)]
     public async Task The_compose_file_is_valid(string file)
     {
         var result = await ComposeFile.ValidateAsync(file, withPassword: true, TestContext.Current.CancellationToken);
         Assert.True(result.ExitCode == 0, $"docker-compose -f {file} config -q exited with {result.ExitCode}: {result.Errors}");
+    }
+
+    [Fact]
+    public async Task The_cluster_file_runs_three_nodes_on_one_postgres_library_behind_haproxy_alone_on_the_port()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var config = await ComposeFile.RenderAsync(Cluster, ct);
+        var nodes = new[] { "nzbdav-1", "nzbdav-2", "nzbdav-3" }.Select(name => config.Service(name)).ToList();
+        Assert.All(nodes, node =>
+        {
+            Assert.Equal("postgres", node.Environment("Database__Provider"));
+            Assert.Equal("Host=postgres;Database=nzbdav;Username=nzbdav;Password=" + ComposeFile.Password, node.Environment("Database__ConnectionString"));
+            Assert.Equal(ComposeFile.Password, node.Environment("NzbDav__WebDav__Password"));
+            Assert.Contains("http://127.0.0.1:3000/ready", node.GetProperty("healthcheck").GetProperty("test").EnumerateArray().Select(t => t.GetString()));
+            Assert.False(node.TryGetProperty("ports", out _), "a node publishes no port: everything goes through HAProxy");
+            Assert.Equal("service_healthy", node.GetProperty("depends_on").GetProperty("postgres").GetProperty("condition").GetString());
+        });
+        Assert.Equal(["nzbdav-1", "nzbdav-2", "nzbdav-3"], nodes.Select(n => n.Environment("Cluster__NodeName")));
+        // Each node its own data directory (disk cache, logs); nothing shared on disk.
+        Assert.Equal(3, nodes.Select(n => n.Volumes().Single(v => v.Target == "/config").Source).Distinct().Count());
+        Assert.Equal("nzbdav", config.Service("postgres").Environment("POSTGRES_USER"));
+
+        var haproxy = config.Service("haproxy");
+        Assert.Contains(haproxy.GetProperty("ports").EnumerateArray(), p => p.GetProperty("published").ToString() == "3000" && p.GetProperty("target").ToString() == "3000");
+        var mounted = haproxy.Volumes().Single(v => v.Target == "/usr/local/etc/haproxy/haproxy.cfg");
+        Assert.Equal(Repository.PathOf("docker/haproxy.cfg"), mounted.Source);
+        var check = await RealClients.ExternalTool.RunAsync("haproxy", ["-c", "-f", mounted.Source], ct);
+        Assert.True(check.ExitCode == 0, $"haproxy -c: {check.Errors}");
     }
 
     [Fact]

@@ -123,6 +123,13 @@ public sealed class NzbDavHost
         }
         // Warnings from here to the moment the server listens are pinned on the Logs page.
         app.Lifetime.ApplicationStarted.Register(logRing.MarkStarted);
+        // Which node answered, for the one behind a load balancer who asks why a stream stalled.
+        var nodeName = app.Services.GetRequiredService<Cluster.ClusterNode>().Name;
+        app.Use((context, next) =>
+        {
+            context.Response.Headers["X-NzbDav-Node"] = nodeName;
+            return next(context);
+        });
         app.UseRequestLogging(logger);
         // Inside the request log, so it records the 4xx a client's bad request becomes.
         app.UseMiddleware<ClientErrorMiddleware>();

@@ -19,9 +19,12 @@ public sealed class NodeHeartbeat(
     IOptionsMonitor<ClusterOptions> options,
     StoreHealth health,
     LibraryStore store,
+    IHostApplicationLifetime lifetime,
     TimeProvider time,
     ILogger<NodeHeartbeat> logger) : BackgroundService
 {
+    private string? _newestKnown;
+
     public override async Task StartAsync(CancellationToken cancellationToken)
     {
         var now = time.GetUtcNow().UtcDateTime;
@@ -71,6 +74,19 @@ public sealed class NodeHeartbeat(
         var now = time.GetUtcNow().UtcDateTime;
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         var updated = await context.Nodes.Where(n => n.Id == node.Id).ExecuteUpdateAsync(s => s.SetProperty(n => n.HeartbeatAt, now), cancellationToken);
+        // A newer NzbDav started on the library and migrated it: this node's model no longer describes
+        // the schema, so it stops rather than write to it (a start refuses such a library too).
+        _newestKnown ??= context.Database.GetMigrations().Max(StringComparer.Ordinal);
+        var newest = await context.Database.SqlQueryRaw<string>("SELECT MAX(\"MigrationId\") AS \"Value\" FROM \"__EFMigrationsHistory\"").SingleAsync(cancellationToken);
+        if (string.CompareOrdinal(newest, _newestKnown) > 0)
+        {
+            logger.LogCritical(
+                "Node {NodeName} stops: a newer NzbDav migrated the library to {Migration}, which this version does not know (it knows up to {Known}); run the newer version on this node too",
+                node.Name, newest, _newestKnown);
+            lifetime.StopApplication();
+            return;
+        }
+
         if (updated == 0)
         {
             // Taken for gone (a pause longer than the timeout) and removed by another node: back in,

@@ -82,4 +82,24 @@ public sealed class ClusterQueueTests
             Assert.Equal(stayingId, (await context.Nodes.SingleAsync(ct)).Id);
         }
     }
+
+    [Fact]
+    public async Task A_running_node_stops_when_a_newer_version_migrates_the_library_under_it()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var database = await PostgresDatabase.CreateAsync(ct);
+        using var data = new TempDirectory();
+        await using var host = await Api.TestServer.StartAsync(data.Path, null, holdQueue: false, ct, [.. database.HostArguments(), "--Cluster:HeartbeatInterval=00:00:00.2", "--Cluster:NodeTimeout=00:00:01"]);
+        var stopping = host.Services.GetRequiredService<Microsoft.Extensions.Hosting.IHostApplicationLifetime>().ApplicationStopping;
+        Assert.False(stopping.IsCancellationRequested);
+
+        await using (var connection = new Npgsql.NpgsqlConnection(database.ConnectionString))
+        {
+            await connection.OpenAsync(ct);
+            await using var future = new Npgsql.NpgsqlCommand("""INSERT INTO "__EFMigrationsHistory" ("MigrationId", "ProductVersion") VALUES ('29990101000000_FromTheFuture', '99.0.0')""", connection);
+            await future.ExecuteNonQueryAsync(ct);
+        }
+
+        await Waiting.WaitUntilAsync(() => stopping.IsCancellationRequested, TimeSpan.FromSeconds(30), ct, "the node stopping itself");
+    }
 }

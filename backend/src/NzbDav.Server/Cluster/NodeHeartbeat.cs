@@ -11,6 +11,7 @@ namespace NzbDav.Server.Cluster;
 /// heartbeat every <see cref="ClusterOptions.HeartbeatInterval"/>, and at each beat hands the jobs of
 /// nodes that stopped beating back to the queue (<see cref="JobClaims.ReclaimAsync"/>). A node that
 /// stops in order deletes its row, so its jobs are taken up at once rather than after the timeout.
+/// On SQLite, which one node serves, only the start's registration and reclaim run.
 /// </summary>
 public sealed class NodeHeartbeat(
     IDbContextFactory<NzbDavDbContext> contextFactory,
@@ -43,6 +44,10 @@ public sealed class NodeHeartbeat(
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
+        // SQLite is one node's: nobody reads its heartbeat or takes its jobs, and a write every second
+        // would only keep the disk awake. The start registered it and took back what a crash left.
+        if (store.Provider == StoreProvider.Sqlite)
+            return;
         while (!stoppingToken.IsCancellationRequested)
         {
             try

@@ -63,6 +63,9 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
 
     public DbSet<NodeRecord> Nodes => Set<NodeRecord>();
 
+    /// <summary>Each node's share of each provider's connection cap (see <see cref="ProviderLeaseRecord"/>).</summary>
+    public DbSet<ProviderLeaseRecord> ProviderLeases => Set<ProviderLeaseRecord>();
+
     /// <summary>The web UI's Data Protection key ring when the library is in PostgreSQL (shared by every node; on SQLite it stays in the data directory).</summary>
     public DbSet<DataProtectionKey> DataProtectionKeys => Set<DataProtectionKey>();
 
@@ -156,6 +159,13 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
         {
             node.ToTable("Nodes");
             node.HasKey(n => n.Id);
+        });
+
+        modelBuilder.Entity<ProviderLeaseRecord>(lease =>
+        {
+            lease.ToTable("ProviderLeases");
+            lease.HasKey(l => new { l.NodeId, l.Provider });
+            lease.HasOne<NodeRecord>().WithMany().HasForeignKey(l => l.NodeId).OnDelete(DeleteBehavior.Cascade);
         });
 
         modelBuilder.Entity<ArrRepairedItem>(repaired =>

@@ -36,6 +36,9 @@ public sealed class SegmentCache
     /// <summary>Decoded bytes held by the cache now.</summary>
     public long Bytes => Volatile.Read(ref _bytes);
 
+    /// <summary>The most bytes it holds now (the capacity can follow a setting).</summary>
+    public long Capacity => Math.Max(0, _capacity());
+
     /// <summary>Segments a stream took from the cache instead of fetching.</summary>
     public long Hits => Volatile.Read(ref _hits);
 

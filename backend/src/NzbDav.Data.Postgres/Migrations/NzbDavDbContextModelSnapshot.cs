@@ -381,6 +381,12 @@ namespace NzbDav.Data.Postgres.Migrations
                         .ValueGeneratedOnAdd()
                         .HasColumnType("uuid");
 
+                    b.Property<long>("CacheBytes")
+                        .HasColumnType("bigint");
+
+                    b.Property<long>("CacheCapacity")
+                        .HasColumnType("bigint");
+
                     b.Property<DateTime>("HeartbeatAt")
                         .HasColumnType("timestamp with time zone");
 
@@ -392,6 +398,9 @@ namespace NzbDav.Data.Postgres.Migrations
                     b.Property<DateTime>("StartedAt")
                         .HasColumnType("timestamp with time zone");
 
+                    b.Property<int>("Streams")
+                        .HasColumnType("integer");
+
                     b.Property<string>("Version")
                         .IsRequired()
                         .HasColumnType("text")
@@ -400,6 +409,38 @@ namespace NzbDav.Data.Postgres.Migrations
                     b.HasKey("Id");
 
                     b.ToTable("Nodes", (string)null);
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.ProviderLeaseRecord", b =>
+                {
+                    b.Property<Guid>("NodeId")
+                        .HasColumnType("uuid");
+
+                    b.Property<string>("Provider")
+                        .HasColumnType("text")
+                        .UseCollation("C");
+
+                    b.Property<int>("Granted")
+                        .HasColumnType("integer");
+
+                    b.Property<int>("HealthDemand")
+                        .HasColumnType("integer");
+
+                    b.Property<int>("Open")
+                        .HasColumnType("integer");
+
+                    b.Property<int>("QueueDemand")
+                        .HasColumnType("integer");
+
+                    b.Property<int>("StreamingDemand")
+                        .HasColumnType("integer");
+
+                    b.Property<DateTime>("UpdatedAt")
+                        .HasColumnType("timestamp with time zone");
+
+                    b.HasKey("NodeId", "Provider");
+
+                    b.ToTable("ProviderLeases", (string)null);
                 });
 
             modelBuilder.Entity("NzbDav.Data.Entities.SegmentPatch", b =>
@@ -503,6 +544,15 @@ namespace NzbDav.Data.Postgres.Migrations
                     b.HasOne("NzbDav.Data.Entities.Job", null)
                         .WithOne()
                         .HasForeignKey("NzbDav.Data.Entities.JobNzb", "JobId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.ProviderLeaseRecord", b =>
+                {
+                    b.HasOne("NzbDav.Data.Entities.NodeRecord", null)
+                        .WithMany()
+                        .HasForeignKey("NodeId")
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired();
                 });

@@ -17,4 +17,13 @@ public sealed class NodeRecord
 
     /// <summary>UTC, by the node's clock: a node whose last beat is older than <c>Cluster:NodeTimeout</c> is gone.</summary>
     public DateTime HeartbeatAt { get; set; }
+
+    /// <summary>Streams the node served at its last heartbeat (the dashboard's per-node figure).</summary>
+    public int Streams { get; set; }
+
+    /// <summary>Bytes in the node's segment cache at its last heartbeat (the cache is each node's own).</summary>
+    public long CacheBytes { get; set; }
+
+    /// <summary>The node's segment cache capacity in bytes (0: no cache).</summary>
+    public long CacheCapacity { get; set; }
 }

@@ -346,6 +346,12 @@ namespace NzbDav.Data.Migrations
                         .ValueGeneratedOnAdd()
                         .HasColumnType("TEXT");
 
+                    b.Property<long>("CacheBytes")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("CacheCapacity")
+                        .HasColumnType("INTEGER");
+
                     b.Property<DateTime>("HeartbeatAt")
                         .HasColumnType("TEXT");
 
@@ -356,6 +362,9 @@ namespace NzbDav.Data.Migrations
                     b.Property<DateTime>("StartedAt")
                         .HasColumnType("TEXT");
 
+                    b.Property<int>("Streams")
+                        .HasColumnType("INTEGER");
+
                     b.Property<string>("Version")
                         .IsRequired()
                         .HasColumnType("TEXT");
@@ -363,6 +372,37 @@ namespace NzbDav.Data.Migrations
                     b.HasKey("Id");
 
                     b.ToTable("Nodes", (string)null);
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.ProviderLeaseRecord", b =>
+                {
+                    b.Property<Guid>("NodeId")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Provider")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Granted")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("HealthDemand")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Open")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("QueueDemand")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("StreamingDemand")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<DateTime>("UpdatedAt")
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("NodeId", "Provider");
+
+                    b.ToTable("ProviderLeases", (string)null);
                 });
 
             modelBuilder.Entity("NzbDav.Data.Entities.SegmentPatch", b =>
@@ -461,6 +501,15 @@ namespace NzbDav.Data.Migrations
                     b.HasOne("NzbDav.Data.Entities.Job", null)
                         .WithOne()
                         .HasForeignKey("NzbDav.Data.Entities.JobNzb", "JobId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("NzbDav.Data.Entities.ProviderLeaseRecord", b =>
+                {
+                    b.HasOne("NzbDav.Data.Entities.NodeRecord", null)
+                        .WithMany()
+                        .HasForeignKey("NodeId")
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired();
                 });

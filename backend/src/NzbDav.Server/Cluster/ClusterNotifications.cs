@@ -11,7 +11,7 @@ namespace NzbDav.Server.Cluster;
 /// <see cref="Channel"/>: "queue" when a job was added, resumed or handed back, so an idle node claims
 /// it at once instead of at its next rescan; "settings" and "secrets" when the web UI saved settings,
 /// a provider, the API key or an account, so every node reads them again and applies them as its own
-/// would. A payload is <c>topic:sender</c>; a node ignores its own.
+/// would; "leases" when a node gave back sessions or wants more (see <see cref="ConnectionLeases"/>). A payload is <c>topic:sender</c>; a node ignores its own.
 /// Nothing to do on SQLite, which one node serves. The listening session is opened again after a
 /// failure; what was sent meanwhile is caught up by the rescan every few seconds.
 /// </summary>
@@ -22,13 +22,17 @@ public sealed class ClusterNotifications(
     TimeProvider time,
     ILogger<ClusterNotifications> logger,
     StoredSettingsSource? settings = null,
-    StoredSecretsSource? secrets = null) : BackgroundService
+    StoredSecretsSource? secrets = null,
+    ProviderLeaseState? leases = null) : BackgroundService
 {
     public const string Channel = "nzbdav";
 
     public const string SettingsTopic = "settings";
 
     public const string SecretsTopic = "secrets";
+
+    /// <summary>A node gave back part of a lease, or wants more than it could get: every node runs a lease step.</summary>
+    public const string LeasesTopic = "leases";
 
     private const string QueueTopic = "queue";
 
@@ -76,6 +80,9 @@ public sealed class ClusterNotifications(
                             break;
                         case SecretsTopic:
                             secrets?.Provider.Reload();
+                            break;
+                        case LeasesTopic:
+                            leases?.RequestStep();
                             break;
                     }
                 };

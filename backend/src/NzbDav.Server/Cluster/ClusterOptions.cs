@@ -12,7 +12,7 @@ public sealed class ClusterOptions
     public TimeSpan HeartbeatInterval { get; set; } = TimeSpan.FromSeconds(1);
 
     /// <summary>A node whose last heartbeat is older than this is gone: its jobs go back to the queue.</summary>
-    public TimeSpan NodeTimeout { get; set; } = TimeSpan.FromSeconds(5);
+    public TimeSpan NodeTimeout { get; set; } = TimeSpan.FromSeconds(3);
 
     public void Validate()
     {

@@ -20,6 +20,9 @@ public sealed class NodeHeartbeat(
     IOptionsMonitor<ClusterOptions> options,
     StoreHealth health,
     LibraryStore store,
+    ClusterView view,
+    WebDav.ActiveStreams streams,
+    NzbDav.Streaming.StreamingMetrics streaming,
     IHostApplicationLifetime lifetime,
     TimeProvider time,
     ILogger<NodeHeartbeat> logger) : BackgroundService
@@ -77,8 +80,13 @@ public sealed class NodeHeartbeat(
     private async Task BeatAsync(CancellationToken cancellationToken)
     {
         var now = time.GetUtcNow().UtcDateTime;
+        var (streamCount, cacheBytes, cacheCapacity) = LocalFigures();
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var updated = await context.Nodes.Where(n => n.Id == node.Id).ExecuteUpdateAsync(s => s.SetProperty(n => n.HeartbeatAt, now), cancellationToken);
+        var updated = await context.Nodes.Where(n => n.Id == node.Id).ExecuteUpdateAsync(s => s
+            .SetProperty(n => n.HeartbeatAt, now)
+            .SetProperty(n => n.Streams, streamCount)
+            .SetProperty(n => n.CacheBytes, cacheBytes)
+            .SetProperty(n => n.CacheCapacity, cacheCapacity), cancellationToken);
         // A newer NzbDav started on the library and migrated it: this node's model no longer describes
         // the schema, so it stops rather than write to it (a start refuses such a library too).
         _newestKnown ??= context.Database.GetMigrations().Max(StringComparer.Ordinal);
@@ -96,10 +104,33 @@ public sealed class NodeHeartbeat(
         {
             // Taken for gone (a pause longer than the timeout) and removed by another node: back in,
             // with the same id; the jobs it held were handed on and it no longer completes them.
-            context.Nodes.Add(new NodeRecord { Id = node.Id, Name = node.Name, Version = node.Version, StartedAt = now, HeartbeatAt = now });
+            context.Nodes.Add(new NodeRecord { Id = node.Id, Name = node.Name, Version = node.Version, StartedAt = now, HeartbeatAt = now, Streams = streamCount, CacheBytes = cacheBytes, CacheCapacity = cacheCapacity });
             await context.SaveChangesAsync(cancellationToken);
             logger.LogWarning("Node {NodeName} had been taken for gone (no heartbeat for {Timeout}); it rejoined", node.Name, options.CurrentValue.NodeTimeout);
         }
+
+        await ReadClusterAsync(context, now, cancellationToken);
+    }
+
+    /// <summary>Streams served now and the segment cache (memory and disk): bytes held, capacity.</summary>
+    private (int Streams, long CacheBytes, long CacheCapacity) LocalFigures()
+    {
+        var memory = streaming.Cache;
+        var disk = streaming.DiskStore;
+        return (streams.Current.Count, (memory?.Bytes ?? 0) + (disk?.Bytes ?? 0), (memory?.Capacity ?? 0) + (disk?.MaxBytes ?? 0));
+    }
+
+    /// <summary>Every node and its leases, for the dashboard (one query each, at the beat the node writes anyway).</summary>
+    private async Task ReadClusterAsync(NzbDavDbContext context, DateTime now, CancellationToken cancellationToken)
+    {
+        var nodes = await context.Nodes.AsNoTracking().ToListAsync(cancellationToken);
+        var leases = (await context.ProviderLeases.AsNoTracking().ToListAsync(cancellationToken)).ToLookup(l => l.NodeId);
+        view.Set([.. nodes
+            .OrderByDescending(n => n.Id == node.Id).ThenBy(n => n.Name, StringComparer.OrdinalIgnoreCase).ThenBy(n => n.Id)
+            .Select(n => new NodeView(n.Id, n.Name, n.Version, n.Id == node.Id, DateTime.SpecifyKind(n.StartedAt, DateTimeKind.Utc),
+                Math.Max(0, Math.Round((now - n.HeartbeatAt).TotalSeconds, 1)), n.Streams, n.CacheBytes, n.CacheCapacity,
+                [.. leases[n.Id].OrderBy(l => l.Provider, StringComparer.OrdinalIgnoreCase)
+                    .Select(l => new NodeLeaseView(l.Provider, l.Granted, l.Open, l.StreamingDemand, l.QueueDemand, l.HealthDemand))]))]);
     }
 
     public override async Task StopAsync(CancellationToken cancellationToken)

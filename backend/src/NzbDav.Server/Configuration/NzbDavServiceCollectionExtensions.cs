@@ -36,10 +36,15 @@ public static class NzbDavServiceCollectionExtensions
         services.AddValidatedOptions<Cluster.ClusterOptions>(configuration.GetSection(Cluster.ClusterOptions.SectionName), static o => o.Validate());
         services.AddSingleton<Cluster.ClusterNode>();
         services.AddSingleton<Cluster.StoreHealth>();
+        services.AddSingleton<Cluster.ClusterView>();
         services.AddSingleton<JobClaims>();
         services.AddHostedService<Cluster.NodeHeartbeat>();
         services.AddSingleton<Cluster.ClusterNotifications>();
         services.AddHostedService(static provider => provider.GetRequiredService<Cluster.ClusterNotifications>());
+        // Before the queue and the web server: on PostgreSQL the node takes its first provider leases.
+        services.AddSingleton<Cluster.ProviderLeaseState>();
+        services.AddSingleton<Cluster.ConnectionLeases>();
+        services.AddHostedService(static provider => provider.GetRequiredService<Cluster.ConnectionLeases>());
         services.AddSingleton<INzbParser, NzbParser>();
         services.AddSingleton<ReleaseNamer>();
         services.AddValidatedOptions<ReleaseBlocklistOptions>(configuration.GetSection("NzbDav:Blocklist"), static o => _ = new ReleaseBlocklist(o));
@@ -74,11 +79,11 @@ public static class NzbDavServiceCollectionExtensions
         services.AddValidatedOptions<UsenetOptions>(configuration.GetSection("Usenet"), static o => o.Validate());
         services.TryAddSingleton<INntpConnectionFactory, NntpConnectionFactory>();
         services.TryAddSingleton(static provider =>
-            new GlobalOperationLimiter(provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue.LimiterOptions()));
+            new GlobalOperationLimiter(provider.GetRequiredService<Cluster.ProviderLeaseState>().Effective(provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue).LimiterOptions()));
         services.TryAddSingleton<Traffic.ProviderQuotas>();
         services.TryAddSingleton<BandwidthLimiter>();
         services.TryAddSingleton(static provider => new UsenetClient(
-            provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue,
+            provider.GetRequiredService<Cluster.ProviderLeaseState>().Effective(provider.GetRequiredService<IOptionsMonitor<UsenetOptions>>().CurrentValue),
             provider.GetRequiredService<INntpConnectionFactory>(),
             provider.GetRequiredService<GlobalOperationLimiter>(),
             provider.GetRequiredService<TimeProvider>(),

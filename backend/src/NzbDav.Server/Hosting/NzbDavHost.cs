@@ -143,10 +143,10 @@ public sealed class NzbDavHost
                 Results.Ok(HealthResponse.Of(mount.Current, mountOptions.CurrentValue.Enabled, disk.Store, store.Current)))
             .WithMetadata(new BasicAuthExemption("container health checks carry no credentials"));
         // Whether this node can serve: a load balancer sends it nothing while it answers 503.
-        app.MapGet("/ready", static (Cluster.StoreHealth store, Cluster.ClusterNode node) =>
-                store.Current is { Ready: true }
-                    ? Results.Ok(new ReadyResponse("ready", node.Name, null))
-                    : Results.Json(new ReadyResponse("not ready", node.Name, store.Current.Reason), statusCode: StatusCodes.Status503ServiceUnavailable))
+        app.MapGet("/ready", static (Cluster.StoreHealth store, Cluster.ClusterNode node, Cluster.ProviderLeaseState leases, Microsoft.Extensions.Options.IOptionsMonitor<NzbDav.Usenet.Providers.UsenetOptions> usenet) =>
+                (store.Current is { Ready: false } storeDown ? storeDown.Reason : leases.NotReadyReason(usenet.CurrentValue)) is { } reason
+                    ? Results.Json(new ReadyResponse("not ready", node.Name, reason), statusCode: StatusCodes.Status503ServiceUnavailable)
+                    : Results.Ok(new ReadyResponse("ready", node.Name, null)))
             .WithMetadata(new BasicAuthExemption("load balancer health checks carry no credentials"));
         // SABnzbd clients send no Basic auth; /api checks its API key itself.
         app.MapGroup("").WithMetadata(new BasicAuthExemption("SABnzbd API key")).MapSabApi();

@@ -24,7 +24,8 @@ public sealed class DashboardSampler(
     MountState mount,
     IOptionsMonitor<MountOptions> mountOptions,
     IOptionsMonitor<NzbDavOptions> options,
-    TimeProvider time)
+    TimeProvider time,
+    Cluster.ClusterView? cluster = null)
 {
     private readonly Dictionary<long, long> _streamSent = [];
     private readonly Dictionary<string, (long Articles, long Bytes, long Answers, long Ticks)> _providerTotals = new(StringComparer.OrdinalIgnoreCase);
@@ -108,7 +109,7 @@ public sealed class DashboardSampler(
 
         return new DashboardSnapshot(++_sequence, time.GetUtcNow(), seconds, servedRate, fetchedRate, served, fetched, views, providers, limiterView,
             MountView.Of(mount.Current, mountOptions.CurrentValue.Enabled, options.CurrentValue.MountPath), EconomyView.Of(streaming), DiskCacheView.Of(streaming.DiskStore),
-            BandwidthView.Of(client.Bandwidth));
+            BandwidthView.Of(client.Bandwidth), cluster?.Nodes);
     }
 
     private static double Rate(long delta, double seconds) => seconds <= 0 ? 0 : Math.Max(0, delta) / seconds;

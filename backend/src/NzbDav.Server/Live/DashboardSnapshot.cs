@@ -18,7 +18,8 @@ public sealed record DashboardSnapshot(
     MountView Mount,
     EconomyView Economy,
     DiskCacheView? DiskCache,
-    BandwidthView? Bandwidth = null);
+    BandwidthView? Bandwidth = null,
+    IReadOnlyList<Cluster.NodeView>? Nodes = null);
 
 /// <summary>
 /// The provider bandwidth cap while one is configured: <c>bytesPerSecond</c> in force now (null: full

@@ -41,7 +41,11 @@ public sealed partial class FetchGroup
             }
         }
         var work = _pending.Count + _running.Count;
-        var needed = Math.Min(cap, (int)Math.Ceiling(work * _options.DemandFactor / _pipelineDepth));
+        var uncapped = (int)Math.Ceiling(work * _options.DemandFactor / _pipelineDepth);
+        // What the providers' capacity (on a cluster node: its leases) keeps from this group, so the
+        // node can ask the cluster for it: its own waiters alone never show more than the capacity.
+        ReportShortfall(Math.Max(0, Math.Min(uncapped, _options.ConnectionCap) - ConnectionCap()));
+        var needed = Math.Min(cap, uncapped);
         var anticipated = work == 0 || contended ? 0 : Volatile.Read(ref _anticipated);
         var desired = Math.Max(needed, Math.Min(cap, (anticipated + _pipelineDepth - 1) / _pipelineDepth));
         if (_wantExtraLease)
@@ -124,6 +128,16 @@ public sealed partial class FetchGroup
         ManageBlockLease(now);
         _closing.RemoveAll(static task => task.IsCompleted);
         CountBusy(_workers.Count > 0);
+    }
+
+    /// <summary>Tells the client how many more sessions this group would use than the capacity lets it have (0 when done).</summary>
+    private void ReportShortfall(int shortfall)
+    {
+        if (shortfall != _reportedShortfall)
+        {
+            _client.GroupShortfall(_options.Kind, shortfall - _reportedShortfall);
+            _reportedShortfall = shortfall;
+        }
     }
 
     /// <summary>Tells the client whether this group holds or waits for leases (how the pool's fair share is counted).</summary>

@@ -98,6 +98,7 @@ public sealed partial class FetchGroup
         }
         _workers.Clear();
         CountBusy(false);
+        ReportShortfall(0);
         await Task.WhenAll(_closing).ConfigureAwait(false);
         await _timer.DisposeAsync().ConfigureAwait(false);
         foreach (var attempt in _running)

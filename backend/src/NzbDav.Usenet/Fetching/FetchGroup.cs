@@ -61,6 +61,7 @@ public sealed partial class FetchGroup : IAsyncDisposable
     private int _anticipated;
     private bool _wantExtraLease;
     private bool _countedBusy;
+    private int _reportedShortfall;
     private int _timerFired;
     private int _stop;
     private int _abort;

@@ -25,10 +25,11 @@ public sealed partial class UsenetClient : IAsyncDisposable
     private readonly ILogger<UsenetClient> _logger;
     private readonly UsenetMetrics? _metrics;
     private readonly Lock _reconfigure = new();
-    private readonly List<Task> _retiring = [];
+    private readonly List<(ProviderEndpoint Endpoint, Task Drained)> _retiring = [];
     private ProviderSet _providers = ProviderSet.Empty;
     private UsenetOptions _options;
     private readonly int[] _busyGroups = new int[3];
+    private readonly int[] _shortfall = new int[3];
     private bool _disposed;
 
     /// <summary>
@@ -189,11 +190,40 @@ public sealed partial class UsenetClient : IAsyncDisposable
     /// <summary>A group of <paramref name="kind"/> started (+1) or stopped (−1) holding leases.</summary>
     internal void GroupBusy(OperationKind kind, int change) => Interlocked.Add(ref _busyGroups[(int)kind], change);
 
+    /// <summary>
+    /// Sessions the fetch groups of <paramref name="kind"/> would use beyond the providers' capacity
+    /// now (their demand the capacity hides; a cluster node asks for it in its lease).
+    /// </summary>
+    public int Shortfall(OperationKind kind) => Volatile.Read(ref _shortfall[(int)kind]);
+
+    /// <summary>A group of <paramref name="kind"/> wants <paramref name="change"/> more (or fewer) sessions than the capacity allows.</summary>
+    internal void GroupShortfall(OperationKind kind, int change) => Interlocked.Add(ref _shortfall[(int)kind], change);
+
     /// <summary>Whether callers of <paramref name="kind"/> wait for a permit (a hint; see <see cref="GlobalOperationLimiter.HasWaiters"/>).</summary>
     public bool HasWaiters(OperationKind kind) => _limiter.HasWaiters(kind);
 
     /// <summary>Whether anyone but <paramref name="requester"/> waits for a permit of <paramref name="kind"/>.</summary>
     internal bool HasWaitersBesides(OperationKind kind, object requester) => _limiter.HasWaitersBesides(kind, requester);
+
+    /// <summary>
+    /// Sessions open to the provider named <paramref name="providerName"/> (counting ones opening and
+    /// closing), in its pool in force and in any retired pool of that name still draining: what the
+    /// provider counts against its cap from this process.
+    /// </summary>
+    public int OpenSessions(string providerName)
+    {
+        lock (_reconfigure)
+        {
+            var open = Providers.Find(providerName) is { } endpoint ? endpoint.Pool.GetStats().Open : 0;
+            foreach (var (retired, drained) in _retiring)
+            {
+                if (!drained.IsCompleted && string.Equals(retired.Name, providerName, StringComparison.OrdinalIgnoreCase))
+                    open += retired.Pool.GetStats().Open;
+            }
+
+            return open;
+        }
+    }
 
     /// <summary>Breaker state and pool counts of every provider in force, in try order.</summary>
     public IReadOnlyList<ProviderStatus> GetProviderStatus() => Providers.Endpoints.Select(StatusOf).ToArray();
@@ -250,8 +280,8 @@ public sealed partial class UsenetClient : IAsyncDisposable
             foreach (var endpoint in retired)
             {
                 endpoint.MarkRetired();
-                _retiring.RemoveAll(static t => t.IsCompleted);
-                _retiring.Add(endpoint.Pool.RetireAsync());
+                _retiring.RemoveAll(static r => r.Drained.IsCompleted);
+                _retiring.Add((endpoint, endpoint.Pool.RetireAsync()));
             }
         }
 
@@ -272,7 +302,7 @@ public sealed partial class UsenetClient : IAsyncDisposable
 
             _disposed = true;
             providers = Providers;
-            retiring = [.. _retiring];
+            retiring = [.. _retiring.Select(static r => r.Drained)];
         }
 
         _metrics?.Detach(this);

@@ -3,7 +3,7 @@ using NzbDav.Usenet.Limiting;
 namespace NzbDav.Usenet.Providers;
 
 /// <summary>The provider list and failover policy of a <see cref="UsenetClient"/>.</summary>
-public sealed class UsenetOptions
+public sealed record UsenetOptions
 {
     /// <summary>
     /// The accounts, in any order: the client orders them by role, then priority. May be empty (a

@@ -13,6 +13,8 @@ export type PoolView = components["schemas"]["PoolView"];
 export type EconomyView = components["schemas"]["EconomyView"];
 export type DiskCacheView = components["schemas"]["DiskCacheView"];
 export type BandwidthView = components["schemas"]["BandwidthView"];
+export type NodeView = components["schemas"]["NodeView"];
+export type NodeLeaseView = components["schemas"]["NodeLeaseView"];
 
 export interface RatePoint {
   at: number;

@@ -2477,6 +2477,7 @@ export interface components {
             economy: components["schemas"]["EconomyView"];
             diskCache: null | components["schemas"]["DiskCacheView"];
             bandwidth?: null | components["schemas"]["BandwidthView"];
+            nodes?: null | components["schemas"]["NodeView"][];
         };
         /**
          * @description The disk segment cache (null while `Cache:Path` is empty): its folder, bytes held against
@@ -2592,6 +2593,43 @@ export interface components {
             links: boolean;
             /** Format: int64 */
             cacheBytes: null | number;
+        };
+        /** @description One node's lease of one provider. */
+        NodeLeaseView: {
+            provider: string;
+            /** Format: int32 */
+            granted: number;
+            /** Format: int32 */
+            open: number;
+            /** Format: int32 */
+            streamingDemand: number;
+            /** Format: int32 */
+            queueDemand: number;
+            /** Format: int32 */
+            healthDemand: number;
+        };
+        /**
+         * @description One node on the dashboard: its streams, its segment cache (memory and disk, bytes held of
+         *     capacity), and its lease of each provider (`granted`, sessions `open`, and the demand it
+         *     stated by kind), as of its last heartbeat (`heartbeatAgeSeconds` ago).
+         */
+        NodeView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            version: string;
+            self: boolean;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: double */
+            heartbeatAgeSeconds: number;
+            /** Format: int32 */
+            streams: number;
+            /** Format: int64 */
+            cacheBytes: number;
+            /** Format: int64 */
+            cacheCapacity: number;
+            leases: components["schemas"]["NodeLeaseView"][];
         };
         PoolView: {
             name: string;

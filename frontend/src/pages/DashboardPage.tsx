@@ -1,6 +1,7 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
 import { useLiveFeed, type DiskCacheView, type PoolView, type ProviderView, type StreamView } from "../api/live";
+import { ClusterNodes } from "../components/ClusterNodes";
 import { Moment } from "../components/Moment";
 import { MountStatus } from "../components/MountStatus";
 import { RateChart } from "../components/RateChart";
@@ -28,6 +29,8 @@ export function DashboardPage() {
         <Tile label="Fetched ÷ served" value={ratio} detail="over the last tick" testId="ratio" />
         <Tile label="Streams" value={snapshot ? String(snapshot.streams.length) : "–"} detail="open now" testId="stream-count" />
       </section>
+
+      {snapshot?.nodes && snapshot.nodes.length > 0 && <ClusterNodes nodes={snapshot.nodes} />}
 
       <section className="card" aria-labelledby="mount-title">
         <h2 id="mount-title">Mount</h2>

@@ -29,7 +29,11 @@ internal sealed class ServerProcess : IAsyncDisposable
     /// <summary>What the server printed so far (for a failing test's output).</summary>
     public string Output => string.Join(Environment.NewLine, _output);
 
-    public static async Task<ServerProcess> StartAsync(string dataDirectory, int nntpPort, CancellationToken cancellationToken)
+    public static Task<ServerProcess> StartAsync(string dataDirectory, int nntpPort, CancellationToken cancellationToken) =>
+        StartAsync(dataDirectory, nntpPort, [], cancellationToken);
+
+    /// <summary>As above, with <paramref name="extra"/> arguments after the defaults (a later one wins).</summary>
+    public static async Task<ServerProcess> StartAsync(string dataDirectory, int nntpPort, IEnumerable<string> extra, CancellationToken cancellationToken)
     {
         var port = FreePort();
         var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
@@ -52,6 +56,7 @@ internal sealed class ServerProcess : IAsyncDisposable
             "--Usenet:Providers:0:Name=mock", "--Usenet:Providers:0:Host=127.0.0.1",
             "--Usenet:Providers:0:Port=" + nntpPort, "--Usenet:Providers:0:UseTls=false",
             "--Usenet:Providers:0:MaxConnections=4",
+            .. extra,
         ])
         {
             start.ArgumentList.Add(argument);

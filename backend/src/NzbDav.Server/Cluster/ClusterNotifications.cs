@@ -23,7 +23,8 @@ public sealed class ClusterNotifications(
     ILogger<ClusterNotifications> logger,
     StoredSettingsSource? settings = null,
     StoredSecretsSource? secrets = null,
-    ProviderLeaseState? leases = null) : BackgroundService
+    ProviderLeaseState? leases = null,
+    HealthWake? health = null) : BackgroundService
 {
     public const string Channel = "nzbdav";
 
@@ -83,6 +84,9 @@ public sealed class ClusterNotifications(
                             break;
                         case LeasesTopic:
                             leases?.RequestStep();
+                            break;
+                        case Health.HealthCheckService.HealthTopic:
+                            health?.Request();
                             break;
                     }
                 };

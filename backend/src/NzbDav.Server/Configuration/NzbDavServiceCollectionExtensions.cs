@@ -37,6 +37,8 @@ public static class NzbDavServiceCollectionExtensions
         services.AddSingleton<Cluster.ClusterNode>();
         services.AddSingleton<Cluster.StoreHealth>();
         services.AddSingleton<Cluster.ClusterView>();
+        services.AddSingleton<Cluster.ClusterLocks>();
+        services.AddSingleton<Cluster.HealthWake>();
         services.AddSingleton<JobClaims>();
         services.AddHostedService<Cluster.NodeHeartbeat>();
         services.AddSingleton<Cluster.ClusterNotifications>();

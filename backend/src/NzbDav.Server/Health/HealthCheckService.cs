@@ -23,9 +23,20 @@ public sealed class HealthCheckService(
     UsenetClient client,
     IOptionsMonitor<HealthOptions> options,
     TimeProvider time,
-    ILogger<HealthCheckService> logger) : BackgroundService
+    ILogger<HealthCheckService> logger,
+    Cluster.HealthWake? wake = null,
+    Cluster.ClusterNotifications? cluster = null) : BackgroundService
 {
     private static readonly TimeSpan LongestSleep = TimeSpan.FromMinutes(1);
+
+    /// <summary>
+    /// How long a file a node took for checking stays its own on PostgreSQL: its check sets the real
+    /// next time; a node that died with it leaves it to the others after this.
+    /// </summary>
+    private static readonly TimeSpan ClaimWindow = TimeSpan.FromMinutes(10);
+
+    /// <summary>Heard from another node: there is a backlog of due files, take a share.</summary>
+    public const string HealthTopic = "health";
 
     private readonly Channel<Guid> _urgent = Channel.CreateUnbounded<Guid>(new UnboundedChannelOptions { SingleReader = true });
     private readonly ConcurrentDictionary<Guid, Task<FileCheckResult?>> _running = new();
@@ -74,6 +85,14 @@ public sealed class HealthCheckService(
             logger.LogError(ex, "Health checks could not read the library; they start with the next pass");
         }
         using var onChange = options.OnChange(_ => _wake.Release());
+        void Woken() => _wake.Release();
+        if (wake is not null)
+            wake.Requested += Woken;
+        using var unsubscribe = new Unsubscribe(() =>
+        {
+            if (wake is not null)
+                wake.Requested -= Woken;
+        });
         while (!stoppingToken.IsCancellationRequested)
         {
             TimeSpan sleep;
@@ -135,15 +154,34 @@ public sealed class HealthCheckService(
         var now = time.GetUtcNow().UtcDateTime;
         List<Guid> due;
         DateTime? nextDue;
+        var batch = settings.ConcurrentFiles * 8;
         await using (var context = await contextFactory.CreateDbContextAsync(cancellationToken))
         {
-            var query = context.FileHealth.AsNoTracking();
-            query = settings.Enabled ? query.Where(h => h.Urgent || h.NextCheckAt <= now) : query.Where(h => h.Urgent);
-            due = await query.OrderByDescending(h => h.Urgent).ThenBy(h => h.NextCheckAt)
-                .Select(h => h.DavItemId).Take(settings.ConcurrentFiles * 8).ToListAsync(cancellationToken);
-            nextDue = settings.Enabled
-                ? await context.FileHealth.Where(h => !h.Urgent && h.NextCheckAt > now).OrderBy(h => h.NextCheckAt).Select(h => (DateTime?)h.NextCheckAt).FirstOrDefaultAsync(cancellationToken)
-                : null;
+            if (!context.Database.IsSqlite())
+            {
+                // Several nodes: each due file is taken by one of them (SKIP LOCKED: nodes taking at
+                // once get different files), its next check pushed past the claim window until the
+                // check sets it. A node that cannot take the whole backlog asks the others for help.
+                var claimUntil = now + ClaimWindow;
+                var scheduled = settings.Enabled;
+                due = await context.Database.SqlQuery<Guid>($"""
+                    UPDATE "FileHealth" SET "Urgent" = FALSE, "NextCheckAt" = {claimUntil}
+                    WHERE "DavItemId" IN (SELECT "DavItemId" FROM "FileHealth"
+                                          WHERE "Urgent" OR ({scheduled} AND "NextCheckAt" <= {now})
+                                          ORDER BY "Urgent" DESC, "NextCheckAt" LIMIT {batch}
+                                          FOR UPDATE SKIP LOCKED)
+                    RETURNING "DavItemId" AS "Value"
+                    """).ToListAsync(cancellationToken);
+                nextDue = settings.Enabled
+                    ? await context.FileHealth.Where(h => !h.Urgent && h.NextCheckAt > now).OrderBy(h => h.NextCheckAt).Select(h => (DateTime?)h.NextCheckAt).FirstOrDefaultAsync(cancellationToken)
+                    : null;
+                if (due.Count >= batch)
+                    cluster?.Publish(HealthTopic);
+            }
+            else
+            {
+                (due, nextDue) = await DueOnOneNodeAsync(context, settings, now, batch, cancellationToken);
+            }
         }
 
         await Parallel.ForEachAsync(due, new ParallelOptions { MaxDegreeOfParallelism = settings.ConcurrentFiles, CancellationToken = cancellationToken },
@@ -151,10 +189,33 @@ public sealed class HealthCheckService(
         foreach (var itemId in await DeferredRepairsDueAsync(now, cancellationToken))
             await RepairAsync(itemId, cancellationToken);
 
-        if (due.Count >= settings.ConcurrentFiles * 8)
+        if (due.Count >= batch)
             return TimeSpan.Zero;
         var untilDue = nextDue is { } next ? next - time.GetUtcNow().UtcDateTime : LongestSleep;
         return untilDue < TimeSpan.Zero ? TimeSpan.Zero : untilDue > LongestSleep ? LongestSleep : untilDue;
+    }
+
+    /// <summary>The files due now and when the next one comes due, when one node serves the library.</summary>
+    private static async Task<(List<Guid> Due, DateTime? NextDue)> DueOnOneNodeAsync(NzbDavDbContext context, HealthOptions settings, DateTime now, int batch, CancellationToken cancellationToken)
+    {
+        List<Guid> due;
+        DateTime? nextDue;
+        {
+            var query = context.FileHealth.AsNoTracking();
+            query = settings.Enabled ? query.Where(h => h.Urgent || h.NextCheckAt <= now) : query.Where(h => h.Urgent);
+            due = await query.OrderByDescending(h => h.Urgent).ThenBy(h => h.NextCheckAt)
+                .Select(h => h.DavItemId).Take(batch).ToListAsync(cancellationToken);
+            nextDue = settings.Enabled
+                ? await context.FileHealth.Where(h => !h.Urgent && h.NextCheckAt > now).OrderBy(h => h.NextCheckAt).Select(h => (DateTime?)h.NextCheckAt).FirstOrDefaultAsync(cancellationToken)
+                : null;
+        }
+
+        return (due, nextDue);
+    }
+
+    private sealed class Unsubscribe(Action action) : IDisposable
+    {
+        public void Dispose() => action();
     }
 
     /// <summary>A file whose check fails (an unreadable layout, the store busy) is put back, so it cannot hold up the others.</summary>

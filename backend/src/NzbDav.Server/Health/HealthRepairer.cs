@@ -25,6 +25,7 @@ public sealed class HealthRepairer(
     LibraryChanges changes,
     Par2.Par2JobRepairer par2,
     Par2.Par2Repairs par2Queue,
+    Cluster.ClusterLocks locks,
     IOptionsMonitor<HealthOptions> options,
     TimeProvider time,
     ILogger<HealthRepairer> logger)
@@ -43,6 +44,17 @@ public sealed class HealthRepairer(
 
     /// <param name="par2Failure">Why a PAR2 repair that ran could not make the file whole (for the Sonarr path's audit).</param>
     private async Task<string?> RepairAsync(Guid itemId, bool userAsked, bool tryPar2, string? par2Failure, CancellationToken cancellationToken)
+    {
+        // One repair of a file in the whole cluster at a time: every node's scheduler finds the same
+        // deferred repairs due, and a user may click on any node.
+        var held = await locks.TryAcquireAsync("repair", itemId, cancellationToken);
+        if (held is null)
+            return "Another node is repairing this file now; it decides what happens next.";
+        await using var heldLifetime = held;
+        return await RepairHeldAsync(itemId, userAsked, tryPar2, par2Failure, cancellationToken);
+    }
+
+    private async Task<string?> RepairHeldAsync(Guid itemId, bool userAsked, bool tryPar2, string? par2Failure, CancellationToken cancellationToken)
     {
         var settings = options.CurrentValue;
         var now = time.GetUtcNow().UtcDateTime;

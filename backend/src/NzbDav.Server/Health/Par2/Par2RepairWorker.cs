@@ -12,6 +12,7 @@ namespace NzbDav.Server.Health.Par2;
 /// </summary>
 public sealed class Par2RepairWorker(
     Par2Repairs queue,
+    Cluster.ClusterLocks locks,
     HealthRepairer repairer,
     SegmentPatchStore patches,
     IDbContextFactory<NzbDavDbContext> contextFactory,
@@ -49,6 +50,17 @@ public sealed class Par2RepairWorker(
 
     private async Task RunAsync(Par2RepairTicket ticket, CancellationToken stoppingToken)
     {
+        // One rebuild of a release in the whole cluster: a node that started meanwhile queues the
+        // Repairing ones again, and the node running it keeps it.
+        var held = await locks.TryAcquireAsync("par2", ticket.JobId, stoppingToken);
+        if (held is null)
+        {
+            logger.LogInformation("The PAR2 repair of {Job} runs on another node; this one leaves it", ticket.Job);
+            queue.End(ticket);
+            return;
+        }
+
+        await using var heldLifetime = held;
         queue.Begin(ticket);
         try
         {

@@ -458,6 +458,9 @@ namespace NzbDav.Data.Postgres.Migrations
                     b.Property<DateTime>("CreatedAt")
                         .HasColumnType("timestamp with time zone");
 
+                    b.Property<byte[]>("Data")
+                        .HasColumnType("bytea");
+
                     b.Property<string>("File")
                         .IsRequired()
                         .HasColumnType("text")

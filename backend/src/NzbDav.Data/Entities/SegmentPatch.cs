@@ -1,8 +1,9 @@
 namespace NzbDav.Data.Entities;
 
 /// <summary>
-/// A segment every provider lost, rebuilt by a PAR2 repair: its decoded bytes lie in a patch file
-/// under the data directory (<see cref="File"/>, at <see cref="Offset"/>), checked against
+/// A segment every provider lost, rebuilt by a PAR2 repair: its decoded bytes are in <see cref="Data"/>
+/// (the library's copy, which every node reads) and in a patch file under each node's data directory
+/// (<see cref="File"/>, at <see cref="Offset"/>: the copy reads are served from), checked against
 /// <see cref="Crc32"/> on every read. Keyed by job and message-id: a segment at a volume boundary
 /// belongs to two library files.
 /// </summary>
@@ -26,4 +27,10 @@ public sealed class SegmentPatch
 
     /// <summary>UTC when the repair stored it.</summary>
     public DateTime CreatedAt { get; set; }
+
+    /// <summary>
+    /// The decoded bytes, from which a node that did not run the repair writes its own patch file;
+    /// null for patches stored before the library kept them (those live only in the repairing node's file).
+    /// </summary>
+    public byte[]? Data { get; set; }
 }

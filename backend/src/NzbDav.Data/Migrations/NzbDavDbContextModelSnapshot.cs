@@ -419,6 +419,9 @@ namespace NzbDav.Data.Migrations
                     b.Property<DateTime>("CreatedAt")
                         .HasColumnType("TEXT");
 
+                    b.Property<byte[]>("Data")
+                        .HasColumnType("BLOB");
+
                     b.Property<string>("File")
                         .IsRequired()
                         .HasColumnType("TEXT");

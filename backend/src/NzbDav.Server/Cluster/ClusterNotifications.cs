@@ -1,4 +1,3 @@
-using System.Threading.Channels;
 using Npgsql;
 using NzbDav.Data;
 using NzbDav.Server.Configuration;
@@ -18,13 +17,16 @@ namespace NzbDav.Server.Cluster;
 public sealed class ClusterNotifications(
     LibraryStore store,
     ClusterNode node,
+    ClusterOutbox outbox,
     QueueSignal queue,
     TimeProvider time,
     ILogger<ClusterNotifications> logger,
     StoredSettingsSource? settings = null,
     StoredSecretsSource? secrets = null,
     ProviderLeaseState? leases = null,
-    HealthWake? health = null) : BackgroundService
+    HealthWake? health = null,
+    Health.Par2.SegmentPatchStore? patches = null,
+    Mount.LibraryChanges? libraryChanges = null) : BackgroundService
 {
     public const string Channel = "nzbdav";
 
@@ -37,15 +39,14 @@ public sealed class ClusterNotifications(
 
     private const string QueueTopic = "queue";
 
-    private readonly Channel<string> _outbox = System.Threading.Channels.Channel.CreateBounded<string>(
-        new BoundedChannelOptions(64) { FullMode = BoundedChannelFullMode.DropWrite, SingleReader = true });
+    /// <summary>A PAR2 repair stored patches, or a job with patches left the library: every node reads the patch index again.</summary>
+    public const string PatchesTopic = "patches";
+
+    /// <summary>A job of a category entered or left the library (<c>library/&lt;category&gt;</c>): every node refreshes that folder on its mount.</summary>
+    public const string LibraryTopicPrefix = "library/";
 
     /// <summary>Tells the other nodes <paramref name="topic"/> (<see cref="SettingsTopic"/>, <see cref="SecretsTopic"/>); nothing on SQLite.</summary>
-    public void Publish(string topic)
-    {
-        if (store.Provider == StoreProvider.Postgres)
-            _outbox.Writer.TryWrite(topic);
-    }
+    public void Publish(string topic) => outbox.Publish(topic);
 
     private static readonly TimeSpan RetryDelay = TimeSpan.FromSeconds(2);
 
@@ -53,7 +54,7 @@ public sealed class ClusterNotifications(
     {
         if (store.Provider != StoreProvider.Postgres)
             return;
-        await Task.WhenAll(ListenAsync(stoppingToken), SendAsync(QueueOutgoing(stoppingToken), stoppingToken), SendAsync(_outbox.Reader.ReadAllAsync(stoppingToken), stoppingToken));
+        await Task.WhenAll(ListenAsync(stoppingToken), SendAsync(QueueOutgoing(stoppingToken), stoppingToken), SendAsync(outbox.Reader.ReadAllAsync(stoppingToken), stoppingToken));
     }
 
     private async Task ListenAsync(CancellationToken stoppingToken)
@@ -66,7 +67,8 @@ public sealed class ClusterNotifications(
                 await using var connection = new NpgsqlConnection(store.ConnectionString);
                 connection.Notification += (_, e) =>
                 {
-                    var separator = e.Payload.IndexOf(':', StringComparison.Ordinal);
+                    // The sender's id (hex) is after the last colon: a topic may hold colons (a category name).
+                    var separator = e.Payload.LastIndexOf(':');
                     if (separator < 0 || e.Payload.AsSpan(separator + 1).SequenceEqual(self))
                         return;
                     var topic = e.Payload[..separator];
@@ -87,6 +89,12 @@ public sealed class ClusterNotifications(
                             break;
                         case Health.HealthCheckService.HealthTopic:
                             health?.Request();
+                            break;
+                        case PatchesTopic:
+                            patches?.Refresh();
+                            break;
+                        case var library when library.StartsWith(LibraryTopicPrefix, StringComparison.Ordinal):
+                            libraryChanges?.ChangedOnAnotherNode(library[LibraryTopicPrefix.Length..]);
                             break;
                     }
                 };

@@ -38,6 +38,7 @@ public static class NzbDavServiceCollectionExtensions
         services.AddSingleton<Cluster.StoreHealth>();
         services.AddSingleton<Cluster.ClusterView>();
         services.AddSingleton<Cluster.ClusterLocks>();
+        services.AddSingleton<Cluster.ClusterOutbox>();
         services.AddSingleton<Cluster.HealthWake>();
         services.AddSingleton<JobClaims>();
         services.AddHostedService<Cluster.NodeHeartbeat>();

@@ -15,17 +15,25 @@ public sealed record RebuiltSegment(string MessageId, int Length, Action<Span<by
 }
 
 /// <summary>
-/// The patches PAR2 repairs leave: one file per repair under &lt;DataDirectory&gt;/patches/&lt;job&gt;/,
-/// written whole and synced before it is renamed into place and its rows are stored, so a patch
-/// that is served was written completely; every read checks the segment's CRC-32. The index of
-/// every patch is in the database (kept in memory too: a stream's holes are asked for on every open).
+/// The patches PAR2 repairs leave. The library keeps each rebuilt segment's bytes with its row, so
+/// every node can serve it; each node serves reads from its own copy, one file per repair under
+/// &lt;DataDirectory&gt;/patches/&lt;job&gt;/, written whole and synced before it is renamed into place
+/// (the repairing node's before its rows are committed), so a patch that is served was written
+/// completely; every read checks the segment's CRC-32. The index is kept in memory too (a stream's
+/// holes are asked for on every open); another node's repair reaches it by notification, when this
+/// node writes its copy of the new patch from the library.
 /// </summary>
 public sealed class SegmentPatchStore(
     IDbContextFactory<NzbDavDbContext> contextFactory,
     IOptionsMonitor<NzbDavOptions> nzbdav,
     TimeProvider time,
-    ILogger<SegmentPatchStore> logger) : ISegmentPatches
+    ILogger<SegmentPatchStore> logger,
+    Cluster.ClusterOutbox? outbox = null) : ISegmentPatches, IDisposable
 {
+    /// <summary>Rows written to the library per round trip while a repair stores its segments (bounds what is held at once).</summary>
+    private const int RowsPerSave = 16;
+
+    private readonly SemaphoreSlim _refreshing = new(1, 1);
     private readonly ConcurrentDictionary<Guid, JobPatches> _jobs = new();
     private readonly ConcurrentDictionary<string, byte> _warned = new(StringComparer.Ordinal);
     private readonly TaskCompletionSource _loaded = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -54,8 +62,9 @@ public sealed class SegmentPatchStore(
 
     private async Task LoadIndexAsync(CancellationToken cancellationToken)
     {
-        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var rows = await context.SegmentPatches.AsNoTracking().ToListAsync(cancellationToken);
+        var rows = await ReadIndexAsync(cancellationToken);
+        await ShareLocalAsync(cancellationToken);
+        await MaterializeAsync(rows, cancellationToken);
         foreach (var job in rows.GroupBy(r => r.JobId))
         {
             _jobs[job.Key] = new JobPatches(job.ToDictionary(r => r.MessageId, StringComparer.Ordinal));
@@ -89,6 +98,134 @@ public sealed class SegmentPatchStore(
         }
     }
 
+    private static SegmentPatch Copy(SegmentPatch row) => new()
+    {
+        JobId = row.JobId, MessageId = row.MessageId, File = row.File, Offset = row.Offset, Length = row.Length, Crc32 = row.Crc32, CreatedAt = row.CreatedAt,
+    };
+
+    public void Dispose() => _refreshing.Dispose();
+
+    /// <summary>Every patch row without its bytes.</summary>
+    private async Task<List<SegmentPatch>> ReadIndexAsync(CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        return await context.SegmentPatches.AsNoTracking()
+            .Select(p => new SegmentPatch { JobId = p.JobId, MessageId = p.MessageId, File = p.File, Offset = p.Offset, Length = p.Length, Crc32 = p.Crc32, CreatedAt = p.CreatedAt, Data = null })
+            .ToListAsync(cancellationToken);
+    }
+
+    /// <summary>
+    /// Writes this node's copy of every patch file of <paramref name="rows"/> it lacks (another node
+    /// ran the repair, or this data directory is new), from the bytes the library keeps.
+    /// </summary>
+    private async Task MaterializeAsync(IReadOnlyList<SegmentPatch> rows, CancellationToken cancellationToken)
+    {
+        foreach (var patch in rows.GroupBy(r => (r.JobId, r.File)))
+        {
+            var path = Path.Combine(Root, patch.Key.JobId.ToString("N"), patch.Key.File);
+            var end = patch.Max(r => r.Offset + r.Length);
+            if (File.Exists(path) && new FileInfo(path).Length >= end)
+                continue;
+            Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+            var temporary = path + ".partial";
+            var written = 0;
+            await using (var file = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16, FileOptions.Asynchronous))
+            {
+                await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+                // One segment's bytes at a time, in file order.
+                foreach (var row in patch.OrderBy(r => r.Offset))
+                {
+                    var data = await context.SegmentPatches.AsNoTracking()
+                        .Where(p => p.JobId == row.JobId && p.MessageId == row.MessageId).Select(p => p.Data).SingleOrDefaultAsync(cancellationToken);
+                    if (data is null || data.Length != row.Length)
+                        break;
+                    file.Position = row.Offset;
+                    await file.WriteAsync(data, cancellationToken);
+                    written++;
+                }
+
+                await file.FlushAsync(cancellationToken);
+                file.Flush(flushToDisk: true);
+            }
+
+            if (written < patch.Count())
+            {
+                // Stored before the library kept patch bytes: only the node that repaired it has them.
+                File.Delete(temporary);
+                logger.LogWarning("The PAR2 patch {File} of job {JobId} is not in the library (stored by an older version on another node); its segments stay holes on this node",
+                    patch.Key.File, patch.Key.JobId);
+                continue;
+            }
+
+            File.Move(temporary, path, overwrite: true);
+            logger.LogInformation("Wrote this node's copy of PAR2 patch {File} of job {JobId} ({Segments} segment(s)) from the library", patch.Key.File, patch.Key.JobId, written);
+        }
+    }
+
+    /// <summary>
+    /// On PostgreSQL, puts into the library the bytes of patches only this node's files hold (stored
+    /// by SQLite before the library moved, or by an older version), once each, checked by their CRC-32.
+    /// </summary>
+    private async Task ShareLocalAsync(CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        if (context.Database.IsSqlite())
+            return;
+        var local = await context.SegmentPatches.AsNoTracking().Where(p => p.Data == null)
+            .Select(p => new SegmentPatch { JobId = p.JobId, MessageId = p.MessageId, File = p.File, Offset = p.Offset, Length = p.Length, Crc32 = p.Crc32, CreatedAt = p.CreatedAt, Data = null })
+            .ToListAsync(cancellationToken);
+        var shared = 0;
+        foreach (var row in local)
+        {
+            var path = Path.Combine(Root, row.JobId.ToString("N"), row.File);
+            if (!File.Exists(path))
+                continue;
+            var data = new byte[row.Length];
+            using (var handle = File.OpenHandle(path))
+            {
+                if (RandomAccess.Read(handle, data, row.Offset) != data.Length || System.IO.Hashing.Crc32.HashToUInt32(data) != (uint)row.Crc32)
+                    continue;
+            }
+
+            shared += await context.SegmentPatches.Where(p => p.JobId == row.JobId && p.MessageId == row.MessageId && p.Data == null)
+                .ExecuteUpdateAsync(s => s.SetProperty(p => p.Data, data), cancellationToken);
+        }
+
+        if (shared > 0)
+            logger.LogInformation("Put the bytes of {Segments} PAR2 patch segment(s) from this node's files into the library, for the other nodes", shared);
+    }
+
+    /// <summary>
+    /// Reads the index again in the background (another node stored or dropped patches): new patches
+    /// are written here from the library and served from then on; patches of jobs gone are forgotten.
+    /// </summary>
+    public void Refresh() => _ = RefreshAsync(CancellationToken.None);
+
+    /// <summary>As <see cref="Refresh"/>, awaited; one at a time.</summary>
+    public async Task RefreshAsync(CancellationToken cancellationToken)
+    {
+        await _refreshing.WaitAsync(cancellationToken);
+        try
+        {
+            var rows = await ReadIndexAsync(cancellationToken);
+            await MaterializeAsync(rows, cancellationToken);
+            var byJob = rows.GroupBy(r => r.JobId).ToDictionary(g => g.Key, g => g.ToDictionary(r => r.MessageId, StringComparer.Ordinal));
+            foreach (var (jobId, patches) in byJob)
+                _jobs[jobId] = new JobPatches(patches);
+            var gone = _jobs.Keys.Where(id => !byJob.ContainsKey(id)).ToList();
+            if (gone.Count > 0)
+                ForgetLocally(gone);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            logger.LogWarning("The PAR2 patch index could not be read again ({Reason}); new patches from other nodes are served after the next change or restart", ex.Message);
+        }
+        finally
+        {
+            _refreshing.Release();
+        }
+    }
+
     /// <summary>The patched message-ids of <paramref name="jobId"/>, or null when it has none.</summary>
     public IReadOnlySet<string>? ForJob(Guid jobId) => _jobs.TryGetValue(jobId, out var patches) ? patches.Ids : null;
 
@@ -96,7 +233,7 @@ public sealed class SegmentPatchStore(
     public IReadOnlyCollection<SegmentPatch> ListJob(Guid jobId) =>
         _jobs.TryGetValue(jobId, out var patches) ? patches.Rows.Values : [];
 
-    /// <summary>Stores the segments a repair rebuilt for <paramref name="jobId"/>: durable before this returns, served from then on.</summary>
+    /// <summary>Stores the segments a repair rebuilt for <paramref name="jobId"/>: durable before this returns, served from then on (on every node).</summary>
     public async Task SaveAsync(Guid jobId, IReadOnlyList<RebuiltSegment> segments, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(segments);
@@ -140,11 +277,33 @@ public sealed class SegmentPatchStore(
         File.Move(temporary, path);
         await using (var context = await contextFactory.CreateDbContextAsync(cancellationToken))
         {
+            await using var transaction = await context.Database.BeginTransactionAsync(cancellationToken);
             var ids = rows.Select(r => r.MessageId).ToList();
             // A segment rebuilt again (a later repair of the same job) replaces its older patch.
             await context.SegmentPatches.Where(p => p.JobId == jobId && ids.Contains(p.MessageId)).ExecuteDeleteAsync(cancellationToken);
-            context.SegmentPatches.AddRange(rows);
-            await context.SaveChangesAsync(cancellationToken);
+            // On PostgreSQL the other nodes take the bytes from the library (a few rows per round trip,
+            // read back from the file just written); SQLite's one node has them in its file.
+            var shared = !context.Database.IsSqlite();
+            using var handle = shared ? File.OpenHandle(path) : null;
+            foreach (var chunk in rows.Chunk(RowsPerSave))
+            {
+                foreach (var row in chunk)
+                {
+                    var stored = Copy(row);
+                    if (handle is not null)
+                    {
+                        stored.Data = new byte[row.Length];
+                        RandomAccess.Read(handle, stored.Data, row.Offset);
+                    }
+
+                    context.SegmentPatches.Add(stored);
+                }
+
+                await context.SaveChangesAsync(cancellationToken);
+                context.ChangeTracker.Clear();
+            }
+
+            await transaction.CommitAsync(cancellationToken);
         }
 
         _jobs.AddOrUpdate(
@@ -160,13 +319,22 @@ public sealed class SegmentPatchStore(
 
                 return new JobPatches(merged);
             });
+        outbox?.Publish(Cluster.ClusterNotifications.PatchesTopic);
         logger.LogInformation("Stored {Segments} rebuilt segment(s) of job {JobId} in {Patch}", rows.Count, jobId, path);
     }
 
-    /// <summary>Deletes the patches of jobs that were deleted (their rows went with them).</summary>
+    /// <summary>Deletes the patches of jobs that were deleted (their rows went with them), here and on the other nodes.</summary>
     public void ForgetJobs(IEnumerable<Guid> jobIds)
     {
         ArgumentNullException.ThrowIfNull(jobIds);
+        var forgotten = jobIds.ToList();
+        ForgetLocally(forgotten);
+        if (forgotten.Count > 0)
+            outbox?.Publish(Cluster.ClusterNotifications.PatchesTopic);
+    }
+
+    private void ForgetLocally(IEnumerable<Guid> jobIds)
+    {
         foreach (var jobId in jobIds)
         {
             _jobs.TryRemove(jobId, out _);

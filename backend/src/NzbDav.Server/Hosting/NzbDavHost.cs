@@ -22,6 +22,21 @@ public sealed class NzbDavHost
     /// <summary>Runs the server until it is stopped; returns the process exit code.</summary>
     public static async Task<int> RunAsync(string[] args)
     {
+        // A PostgreSQL server that is down (it starts after this node, it restarts) is waited for.
+        using (var stopping = new CancellationTokenSource())
+        {
+            void Stop(System.Runtime.InteropServices.PosixSignalContext context)
+            {
+                context.Cancel = true;
+                stopping.Cancel();
+            }
+
+            using var sigterm = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, Stop);
+            using var sigint = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGINT, Stop);
+            if (!await StoreWait.WaitAsync(args, TimeProvider.System, stopping.Token))
+                return 0;
+        }
+
         WebApplication app;
         try
         {

@@ -67,4 +67,53 @@ public sealed class StoreOutageTests(MockProviderFixture provider)
         var history = (await host.Server.GetAsync("mode=history&apikey=" + TestServer.ApiKey, ct)).GetProperty("history");
         Assert.Equal(nzoId, Assert.Single(history.GetProperty("slots").EnumerateArray()).GetProperty("nzo_id").GetString());
     }
+
+    [Fact]
+    [SlowTest("makes, stops and starts a PostgreSQL cluster of its own, and a real server process")]
+    public async Task A_node_started_while_the_store_is_down_says_so_and_starts_once_it_is_back()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var postgres = await PrivatePostgres.StartAsync(ct);
+        await postgres.StopAsync(ct);
+        using var data = new TempDirectory();
+        // The real executable: the waiting happens before the host is built.
+        await using var node = await Hosting.ServerProcess.StartAsync(data.Path, provider.Port,
+            ["--Database:Provider=postgres", "--Database:ConnectionString=" + postgres.ConnectionString, "--Cluster:NodeName=late"], ct);
+
+        using (var ready = await node.Http.GetAsync("/ready", ct))
+        {
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, ready.StatusCode);
+            var body = JsonDocument.Parse(await ready.Content.ReadAsStringAsync(ct)).RootElement;
+            Assert.Equal("late", body.GetProperty("node").GetString());
+            Assert.Contains($"the library store (PostgreSQL database 'postgres' on 127.0.0.1:{postgres.Port} as 'postgres') cannot be reached since ", body.GetProperty("reason").GetString());
+        }
+
+        var health = JsonDocument.Parse(await node.Http.GetStringAsync("/health", ct)).RootElement;
+        Assert.Equal("degraded", health.GetProperty("status").GetString());
+        Assert.Equal("unreachable", health.GetProperty("store").GetProperty("state").GetString());
+        using (var api = await node.Http.GetAsync("/api?mode=version", ct))
+        {
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, api.StatusCode);
+            Assert.Equal(TimeSpan.FromSeconds(5), api.Headers.RetryAfter?.Delta);
+        }
+
+        Assert.Contains("waits for its library store", node.Output, StringComparison.Ordinal);
+
+        // PostgreSQL comes up: the node starts by itself and serves.
+        await postgres.StartAgainAsync(ct);
+        await Waiting.PollAsync(async token =>
+        {
+            try
+            {
+                using var response = await node.Http.GetAsync("/ready", token);
+                return response.StatusCode;
+            }
+            catch (HttpRequestException)
+            {
+                return HttpStatusCode.BadGateway; // between the stand-in and the server
+            }
+        }, status => status == HttpStatusCode.OK, "/ready once PostgreSQL is up", TimeSpan.FromSeconds(60), TimeSpan.FromMilliseconds(100), s => s.ToString(), ct);
+        var version = await node.ApiAsync("mode=version", ct);
+        Assert.False(string.IsNullOrEmpty(version.GetProperty("version").GetString()));
+    }
 }

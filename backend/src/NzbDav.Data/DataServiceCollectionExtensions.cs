@@ -27,15 +27,17 @@ public static class DataServiceCollectionExtensions
         services.AddSingleton(store);
         if (store.Provider == StoreProvider.Postgres)
         {
-            services.AddDbContextFactory<NzbDavDbContext>(options => options
-                .UseNpgsql(store.ConnectionString, npgsql => npgsql.MigrationsAssembly(PostgresMigrationsAssembly)));
+            // Interceptors the host registers (the tests' command counters) see every command too.
+            services.AddDbContextFactory<NzbDavDbContext>((provider, options) => options
+                .UseNpgsql(store.ConnectionString, npgsql => npgsql.MigrationsAssembly(PostgresMigrationsAssembly))
+                .AddInterceptors(provider.GetServices<Microsoft.EntityFrameworkCore.Diagnostics.IInterceptor>()));
             return services;
         }
 
         var interceptor = new SqlitePragmaInterceptor();
-        services.AddDbContextFactory<NzbDavDbContext>(options => options
+        services.AddDbContextFactory<NzbDavDbContext>((provider, options) => options
             .UseSqlite(store.ConnectionString, sqlite => sqlite.MigrationsAssembly(DataAssembly.Name))
-            .AddInterceptors(interceptor));
+            .AddInterceptors([interceptor, .. provider.GetServices<Microsoft.EntityFrameworkCore.Diagnostics.IInterceptor>()]));
         return services;
     }
 }

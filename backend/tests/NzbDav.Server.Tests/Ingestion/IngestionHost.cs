@@ -47,6 +47,11 @@ internal sealed class IngestionHost : IAsyncDisposable
             },
             cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
 
+    /// <summary>As above, with <paramref name="configureServices"/> run after the host's own registrations.</summary>
+    public static async Task<IngestionHost> StartAsync(string dataDirectory, int nntpPort, Action<IServiceCollection> configureServices, CancellationToken cancellationToken, params string[] configuration) =>
+        new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false, configureServices,
+            cancellationToken, ["--NzbDav:WebDav:Password=" + Password, .. configuration]));
+
     /// <summary>As above, with the host's log entries going to <paramref name="logs"/>.</summary>
     public static async Task<IngestionHost> StartAsync(string dataDirectory, int? nntpPort, ILoggerProvider logs, CancellationToken cancellationToken, params string[] configuration) =>
         new(await TestServer.StartAsync(dataDirectory, nntpPort, holdQueue: false, services => services.AddSingleton(logs),

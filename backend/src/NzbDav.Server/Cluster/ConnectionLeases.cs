@@ -40,6 +40,7 @@ public sealed class ConnectionLeases(
 
     private bool _draining;
     private bool _failing;
+    private bool _shortOfTarget;
 
     /// <summary>The lease steps run so far (a figure for the dashboard and the tests).</summary>
     public long Steps { get; private set; }
@@ -79,8 +80,11 @@ public sealed class ConnectionLeases(
             }
 
             var since = time.GetElapsedTime(last);
+            // Waiting callers call for a step only while the last one left this node short of its
+            // target: at its target (alone, it holds the whole cap) another step cannot give it more,
+            // and the others say when they free sessions.
             var due = requested.IsCompleted || _draining || since >= cluster.CurrentValue.HeartbeatInterval
-                || (since >= HungryStep && Hungry());
+                || (since >= HungryStep && _shortOfTarget && Hungry());
             if (!due)
                 continue;
             last = time.GetTimestamp();
@@ -175,6 +179,14 @@ public sealed class ConnectionLeases(
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         await using var transaction = await context.Database.BeginTransactionAsync(cancellationToken);
         await context.Database.ExecuteSqlRawAsync(LockSql, cancellationToken);
+        // A node silent past the timeout is gone: its rows go now (with its leases), not at the next
+        // heartbeat, so the sessions it held are another's within a step. Its jobs follow at the
+        // next heartbeat's reclaim, which finds them held by no live node.
+        var cutoff = now - cluster.CurrentValue.NodeTimeout;
+        var self = node.Id;
+        var gone = await context.Nodes.Where(n => n.HeartbeatAt < cutoff && n.Id != self).ExecuteDeleteAsync(cancellationToken);
+        if (gone > 0)
+            logger.LogWarning("{Nodes} node(s) stopped writing their heartbeat for {Timeout}: removed, their provider leases free", gone, cluster.CurrentValue.NodeTimeout);
         var rows = await context.ProviderLeases.ToListAsync(cancellationToken);
         var mine = rows.Where(r => r.NodeId == node.Id).ToDictionary(r => r.Provider, StringComparer.OrdinalIgnoreCase);
 
@@ -244,6 +256,7 @@ public sealed class ConnectionLeases(
             state.Set(raised);
         Steps++;
         _draining = draining;
+        _shortOfTarget = shortOfTarget;
         if (gaveBack || shortOfTarget)
             notifications.Publish(ClusterNotifications.LeasesTopic);
     }

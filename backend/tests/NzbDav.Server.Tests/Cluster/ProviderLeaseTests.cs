@@ -34,7 +34,7 @@ public sealed class ProviderLeaseTests
         await using var nntp = new MockNntpServer(new MockNntpOptions { MessageIdToken = "leases", MaxConnections = Cap });
         nntp.Behavior.Latency = TimeSpan.FromMilliseconds(40);
         await nntp.StartAsync(ct);
-        var content = new byte[24 << 20];
+        var content = new byte[48 << 20];
         new Random(7).NextBytes(content);
         var file = nntp.Store.AddFile("Lease.Show.S01E01.mkv", content, 256 << 10);
         using var nzb = new MemoryStream();

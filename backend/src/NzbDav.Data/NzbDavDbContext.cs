@@ -130,6 +130,8 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             health.HasIndex(h => h.NextCheckAt);
             health.HasIndex(h => h.State);
             health.HasIndex(h => h.JobId);
+            // Only the few files being checked carry a claim: the index holds just those.
+            health.HasIndex(h => h.CheckClaimedBy).HasFilter("\"CheckClaimedBy\" IS NOT NULL");
             health.HasOne<DavItem>().WithOne().HasForeignKey<FileHealth>(h => h.DavItemId).OnDelete(DeleteBehavior.Cascade);
         });
 

@@ -143,6 +143,9 @@ namespace NzbDav.Data.Postgres.Migrations
                     b.Property<Guid>("DavItemId")
                         .HasColumnType("uuid");
 
+                    b.Property<Guid?>("CheckClaimedBy")
+                        .HasColumnType("uuid");
+
                     b.Property<int>("CheckedSegments")
                         .HasColumnType("integer");
 
@@ -205,6 +208,9 @@ namespace NzbDav.Data.Postgres.Migrations
                         .HasColumnType("boolean");
 
                     b.HasKey("DavItemId");
+
+                    b.HasIndex("CheckClaimedBy")
+                        .HasFilter("\"CheckClaimedBy\" IS NOT NULL");
 
                     b.HasIndex("JobId");
 

@@ -22,6 +22,12 @@ public sealed class FileHealth
     /// <summary>UTC of the next check; the scheduler takes files in this order.</summary>
     public DateTime NextCheckAt { get; set; }
 
+    /// <summary>
+    /// The node that took the file for a scheduled check on PostgreSQL, until the check is done; a
+    /// file held by a node that is gone is due again at once.
+    /// </summary>
+    public Guid? CheckClaimedBy { get; set; }
+
     /// <summary>A streaming read failed or the user asked: checked before anything scheduled.</summary>
     public bool Urgent { get; set; }
 

@@ -126,6 +126,9 @@ namespace NzbDav.Data.Migrations
                     b.Property<Guid>("DavItemId")
                         .HasColumnType("TEXT");
 
+                    b.Property<Guid?>("CheckClaimedBy")
+                        .HasColumnType("TEXT");
+
                     b.Property<int>("CheckedSegments")
                         .HasColumnType("INTEGER");
 
@@ -184,6 +187,9 @@ namespace NzbDav.Data.Migrations
                         .HasColumnType("INTEGER");
 
                     b.HasKey("DavItemId");
+
+                    b.HasIndex("CheckClaimedBy")
+                        .HasFilter("\"CheckClaimedBy\" IS NOT NULL");
 
                     b.HasIndex("JobId");
 

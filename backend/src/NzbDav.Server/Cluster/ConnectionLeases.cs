@@ -257,7 +257,8 @@ public sealed class ConnectionLeases(
         Steps++;
         _draining = draining;
         _shortOfTarget = shortOfTarget;
-        if (gaveBack || shortOfTarget)
+        // Sessions given back, wanted, or freed by a node found gone: every node steps now.
+        if (gaveBack || shortOfTarget || gone > 0)
             notifications.Publish(ClusterNotifications.LeasesTopic);
     }
 

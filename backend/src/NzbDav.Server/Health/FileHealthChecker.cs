@@ -146,6 +146,7 @@ public sealed class FileHealthChecker(
         health.MissingIds = HealthIds.Join(confirmedIds);
         health.MissingCount = confirmed.Count;
         health.SuspectIds = HealthIds.Join(suspects.Order().Select(segments.IdAt));
+        health.CheckClaimedBy = null;
         health.NextCheckAt = suspects.Count > 0 ? now + settings.ConfirmDelay
             : counts.Unknown > 0 ? now + settings.UnknownRetry
             : HealthRules.NextCheck(now, health.ReleasedAt, settings.MinInterval, settings.MaxInterval, settings.Jitter, Random.Shared);

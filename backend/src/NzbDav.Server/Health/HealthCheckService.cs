@@ -25,13 +25,15 @@ public sealed class HealthCheckService(
     TimeProvider time,
     ILogger<HealthCheckService> logger,
     Cluster.HealthWake? wake = null,
-    Cluster.ClusterNotifications? cluster = null) : BackgroundService
+    Cluster.ClusterNotifications? cluster = null,
+    Cluster.ClusterNode? self = null) : BackgroundService
 {
     private static readonly TimeSpan LongestSleep = TimeSpan.FromMinutes(1);
 
     /// <summary>
     /// How long a file a node took for checking stays its own on PostgreSQL: its check sets the real
-    /// next time; a node that died with it leaves it to the others after this.
+    /// next time; a node that dies with it leaves it to the others at once (the heartbeat's reclaim),
+    /// and a check that hangs leaves it after this.
     /// </summary>
     private static readonly TimeSpan ClaimWindow = TimeSpan.FromMinutes(10);
 
@@ -164,8 +166,9 @@ public sealed class HealthCheckService(
                 // check sets it. A node that cannot take the whole backlog asks the others for help.
                 var claimUntil = now + ClaimWindow;
                 var scheduled = settings.Enabled;
+                var node = self?.Id;
                 due = await context.Database.SqlQuery<Guid>($"""
-                    UPDATE "FileHealth" SET "Urgent" = FALSE, "NextCheckAt" = {claimUntil}
+                    UPDATE "FileHealth" SET "Urgent" = FALSE, "NextCheckAt" = {claimUntil}, "CheckClaimedBy" = {node}
                     WHERE "DavItemId" IN (SELECT "DavItemId" FROM "FileHealth"
                                           WHERE "Urgent" OR ({scheduled} AND "NextCheckAt" <= {now})
                                           ORDER BY "Urgent" DESC, "NextCheckAt" LIMIT {batch}
@@ -230,7 +233,7 @@ public sealed class HealthCheckService(
             var retry = time.GetUtcNow().UtcDateTime + options.CurrentValue.UnknownRetry;
             await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
             await context.FileHealth.Where(h => h.DavItemId == itemId)
-                .ExecuteUpdateAsync(s => s.SetProperty(h => h.Urgent, false).SetProperty(h => h.NextCheckAt, retry), cancellationToken);
+                .ExecuteUpdateAsync(s => s.SetProperty(h => h.Urgent, false).SetProperty(h => h.NextCheckAt, retry).SetProperty(h => h.CheckClaimedBy, (Guid?)null), cancellationToken);
         }
     }
 

@@ -18,7 +18,9 @@ public sealed class JobClaims(
     IOptionsMonitor<ClusterOptions> options,
     TimeProvider time,
     QueueSignal signal,
-    ILogger<JobClaims> logger)
+    ILogger<JobClaims> logger,
+    HealthWake? healthWake = null,
+    ClusterOutbox? outbox = null)
 {
     /// <summary>The queued job of highest priority, oldest first, now Processing and this node's; null when none is queued.</summary>
     public async Task<Job?> ClaimNextAsync(CancellationToken cancellationToken)
@@ -77,6 +79,17 @@ public sealed class JobClaims(
             .ExecuteUpdateAsync(s => s.SetProperty(j => j.Status, JobStatus.Queued).SetProperty(j => j.ClaimedBy, (Guid?)null), cancellationToken);
         if (gone > 0)
             logger.LogWarning("{Nodes} node(s) stopped writing their heartbeat for {Timeout} and were removed", gone, options.CurrentValue.NodeTimeout);
+        // Files a gone node took for a health check and never checked: due again now, for the others.
+        var now = time.GetUtcNow().UtcDateTime;
+        var unclaimed = await context.FileHealth
+            .Where(h => h.CheckClaimedBy != null && !alive.Contains(h.CheckClaimedBy.Value))
+            .ExecuteUpdateAsync(s => s.SetProperty(h => h.CheckClaimedBy, (Guid?)null).SetProperty(h => h.NextCheckAt, now), cancellationToken);
+        if (unclaimed > 0)
+        {
+            logger.LogInformation("{Count} file(s) a gone node was checking are due again", unclaimed);
+            healthWake?.Request();
+            outbox?.Publish(Health.HealthCheckService.HealthTopic);
+        }
         if (reclaimed > 0)
         {
             logger.LogInformation("Resuming {Count} job(s) interrupted during ingestion", reclaimed);

@@ -1,10 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { execFileSync } from "node:child_process";
-import { get, type ClientRequest, type IncomingMessage } from "node:http";
 import { mkdirSync, readFileSync } from "node:fs";
-import { Writable } from "node:stream";
 import { accountsAndMock, listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
+import { playPaced } from "./player";
 import { addJobAndWait, logIn, settled } from "./pages";
 
 // Two real nodes on one library in PostgreSQL (the server tools/test.sh sets up), sharing one mock
@@ -53,26 +52,8 @@ test.afterAll(async () => {
 });
 
 /** A player reading the file from node b at about `bytesPerSecond`, so the stream stays open. */
-function play(bytesPerSecond: number): { received: () => number; stop: () => void } {
-  let received = 0;
-  let response: IncomingMessage | undefined;
-  const authorization = `Basic ${Buffer.from(`${dav.user}:${dav.password}`).toString("base64")}`;
-  const request: ClientRequest = get(`${b.url}/content/tv/${job}/${fileName}`, { headers: { Authorization: authorization } }, (res) => {
-    response = res;
-    res.on("error", () => {});
-    res.pipe(
-      new Writable({
-        highWaterMark: 64 * 1024,
-        write(chunk: Buffer, _encoding, done) {
-          received += chunk.length;
-          setTimeout(done, (chunk.length / bytesPerSecond) * 1000);
-        },
-      }),
-    );
-  });
-  request.on("error", () => {});
-  return { received: () => received, stop: () => (response?.destroy(), request.destroy()) };
-}
+const play = (bytesPerSecond: number) =>
+  playPaced(`${b.url}/content/tv/${job}/${fileName}`, `Basic ${Buffer.from(`${dav.user}:${dav.password}`).toString("base64")}`, bytesPerSecond);
 
 test("the dashboard of one node shows every node with its streams, its cache and its share of the provider's cap", async ({ page }) => {
   const errors = watchConsole(page);

@@ -1,9 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
-import { get, type ClientRequest, type IncomingMessage } from "node:http";
-import { Writable } from "node:stream";
 import { mkdirSync, readFileSync } from "node:fs";
 import { accountsAndMock, listening, startMockNntp, startServer, type RunningMockNntp, type RunningServer } from "./server";
 import { watchConsole } from "./console";
+import { playPaced } from "./player";
 import { addJobAndWait, logIn as logInAs, settled } from "./pages";
 
 // The dashboard's provider economy while files play: the real server, whose one provider is a mock
@@ -43,31 +42,7 @@ const logIn = (page: Page) => logInAs(page, { ui, ...account });
 const authorization = `Basic ${Buffer.from(`${dav.user}:${dav.password}`).toString("base64")}`;
 
 /** A player reading the file over WebDAV at about `bytesPerSecond` (the body is paced, so the stream stays open). */
-function play(bytesPerSecond: number, range?: string): { received: () => number; stop: () => void } {
-  let received = 0;
-  let response: IncomingMessage | undefined;
-  const request: ClientRequest = get(`${server.url}${filePath}`, { headers: { Authorization: authorization, ...(range ? { Range: range } : {}) } }, (res) => {
-    response = res;
-    res.on("error", () => {});
-    res.pipe(
-      new Writable({
-        highWaterMark: 64 * 1024,
-        write(chunk: Buffer, _encoding, done) {
-          received += chunk.length;
-          setTimeout(done, (chunk.length / bytesPerSecond) * 1000);
-        },
-      }),
-    );
-  });
-  request.on("error", () => {});
-  return {
-    received: () => received,
-    stop: () => {
-      response?.destroy();
-      request.destroy();
-    },
-  };
-}
+const play = (bytesPerSecond: number, range?: string) => playPaced(`${server.url}${filePath}`, authorization, bytesPerSecond, range);
 
 /** One small ranged GET read to its end: the bytes a probe reads. */
 async function probe(page: Page, range: string) {

@@ -3,7 +3,6 @@ using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text.Json;
-using System.Text.RegularExpressions;
 using Npgsql;
 using NzbDav.MockNntp;
 using NzbDav.MockNntp.Nzb;
@@ -23,7 +22,7 @@ namespace NzbDav.Server.Tests.Cluster;
 /// sessions and counts them; 12 players, a burst of 50 NZBs and a health sweep at once, and one node
 /// killed with SIGKILL in the middle.
 /// </summary>
-public sealed partial class ClusterTargetTests
+public sealed class ClusterTargetTests
 {
     private const int Cap = 20;
     private const string Admin = "cluster-target-admin-1";
@@ -61,10 +60,10 @@ public sealed partial class ClusterTargetTests
         var nodes = new Dictionary<string, ServerProcess> { ["node-a"] = a, ["node-b"] = b, ["node-c"] = c };
 
         using var config = new TempDirectory();
-        var port = FreePort();
+        var port = HaproxyConfig.FreePort();
         var path = Path.Combine(config.Path, "haproxy.cfg");
-        await File.WriteAllTextAsync(path, Configure(await File.ReadAllTextAsync(Repository.PathOf("docker/haproxy.cfg"), ct), port,
-            [a.Http.BaseAddress!.Port, b.Http.BaseAddress!.Port, c.Http.BaseAddress!.Port]), ct);
+        await File.WriteAllTextAsync(path, HaproxyConfig.Configure(await File.ReadAllTextAsync(Repository.PathOf("docker/haproxy.cfg"), ct), port,
+            a.Http.BaseAddress!.Port, b.Http.BaseAddress!.Port, c.Http.BaseAddress!.Port), ct);
         using var haproxy = Process.Start(new ProcessStartInfo("haproxy", ["-db", "-f", path]) { RedirectStandardOutput = true, RedirectStandardError = true })!;
         try
         {
@@ -333,32 +332,4 @@ public sealed partial class ClusterTargetTests
         await using var command = new NpgsqlCommand(sql, connection);
         return (T)(await command.ExecuteScalarAsync(ct))!;
     }
-
-    /// <summary>The shipped configuration with its port and its three servers pointed at this machine's nodes.</summary>
-    private static string Configure(string shipped, int port, int[] nodes)
-    {
-        var config = shipped.Replace("bind :3000", $"bind 127.0.0.1:{port}", StringComparison.Ordinal)
-            .Replace(" resolvers docker", "", StringComparison.Ordinal);
-        config = ResolversSection().Replace(config, "");
-        config = ServerLines().Replace(config, match =>
-        {
-            var n = int.Parse(match.Groups["n"].Value, System.Globalization.CultureInfo.InvariantCulture);
-            return $"    server node-{(char)('a' + n - 1)} 127.0.0.1:{nodes[n - 1]}";
-        });
-        Assert.Contains($"server node-c 127.0.0.1:{nodes[2]}", config);
-        return config;
-    }
-
-    private static int FreePort()
-    {
-        using var probe = new TcpListener(IPAddress.Loopback, 0);
-        probe.Start();
-        return ((IPEndPoint)probe.LocalEndpoint).Port;
-    }
-
-    [GeneratedRegex(@"^    server nzbdav-(?<n>\d) nzbdav-\d:3000$", RegexOptions.Multiline)]
-    private static partial Regex ServerLines();
-
-    [GeneratedRegex(@"^resolvers docker\n(    .*\n)+", RegexOptions.Multiline)]
-    private static partial Regex ResolversSection();
 }

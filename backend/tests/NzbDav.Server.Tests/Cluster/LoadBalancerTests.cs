@@ -1,8 +1,6 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Headers;
-using System.Net.Sockets;
-using System.Text.RegularExpressions;
 using NzbDav.Server.Tests.Data;
 using NzbDav.Server.Tests.Deployment;
 using NzbDav.Server.Tests.Ingestion;
@@ -12,7 +10,7 @@ using NzbDav.Testing.Postgres;
 namespace NzbDav.Server.Tests.Cluster;
 
 /// <summary>Debian's haproxy with the shipped docker/haproxy.cfg (its servers pointed at two test nodes) in front of two nodes on one library.</summary>
-public sealed partial class LoadBalancerTests(MockProviderFixture provider)
+public sealed class LoadBalancerTests(MockProviderFixture provider)
 {
     [Fact]
     public async Task Paths_stick_to_a_node_the_api_goes_to_any_and_a_reader_whose_node_stops_gets_the_rest_from_the_other()
@@ -31,9 +29,9 @@ public sealed partial class LoadBalancerTests(MockProviderFixture provider)
         await a.AddAndWaitAsync(provider.Nzb("Balanced.Show.S01E01", file), "Balanced.Show.S01E01.nzb", ct);
 
         using var config = new TempDirectory();
-        var port = FreePort();
+        var port = HaproxyConfig.FreePort();
         var path = Path.Combine(config.Path, "haproxy.cfg");
-        await File.WriteAllTextAsync(path, Configure(await File.ReadAllTextAsync(Repository.PathOf("docker/haproxy.cfg"), ct), port, a.Dav.BaseAddress!.Port, b.Dav.BaseAddress!.Port), ct);
+        await File.WriteAllTextAsync(path, HaproxyConfig.Configure(await File.ReadAllTextAsync(Repository.PathOf("docker/haproxy.cfg"), ct), port, a.Dav.BaseAddress!.Port, b.Dav.BaseAddress!.Port), ct);
         using var haproxy = Process.Start(new ProcessStartInfo("haproxy", ["-db", "-f", path]) { RedirectStandardOutput = true, RedirectStandardError = true })!;
         try
         {
@@ -96,33 +94,4 @@ public sealed partial class LoadBalancerTests(MockProviderFixture provider)
             await haproxy.WaitForExitAsync(CancellationToken.None);
         }
     }
-
-    /// <summary>The shipped configuration with its port and servers pointed at this machine (no Docker DNS here).</summary>
-    private static string Configure(string shipped, int port, int nodeA, int nodeB)
-    {
-        var config = shipped.Replace("bind :3000", $"bind 127.0.0.1:{port}", StringComparison.Ordinal)
-            .Replace(" resolvers docker", "", StringComparison.Ordinal);
-        config = ResolversSection().Replace(config, "");
-        config = ServerLines().Replace(config, match => match.Groups["n"].Value switch
-        {
-            "1" => $"    server node-a 127.0.0.1:{nodeA}",
-            "2" => $"    server node-b 127.0.0.1:{nodeB}",
-            _ => "",
-        });
-        Assert.Contains($"server node-b 127.0.0.1:{nodeB}", config);
-        return config;
-    }
-
-    private static int FreePort()
-    {
-        using var probe = new TcpListener(IPAddress.Loopback, 0);
-        probe.Start();
-        return ((IPEndPoint)probe.LocalEndpoint).Port;
-    }
-
-    [GeneratedRegex(@"^    server nzbdav-(?<n>\d) nzbdav-\d:3000$", RegexOptions.Multiline)]
-    private static partial Regex ServerLines();
-
-    [GeneratedRegex(@"^resolvers docker\n(    .*\n)+", RegexOptions.Multiline)]
-    private static partial Regex ResolversSection();
 }

@@ -28,8 +28,13 @@ public sealed class IngestionQueueService(
     IOptionsMonitor<NzbDavOptions> options,
     TimeProvider time,
     ILogger<IngestionQueueService> logger,
-    IngestionMetrics? metrics = null) : BackgroundService
+    IngestionMetrics? metrics = null,
+    Cluster.ProviderLeaseState? leases = null,
+    IOptionsMonitor<NzbDav.Usenet.Providers.UsenetOptions>? usenet = null) : BackgroundService
 {
+    /// <summary>How often a node without provider connections looks whether it has some now.</summary>
+    private static readonly TimeSpan LeaseWait = TimeSpan.FromMilliseconds(250);
+
     private static readonly TimeSpan RescanInterval = TimeSpan.FromSeconds(5);
 
     /// <summary>Completed and replaced whenever the settings change, so a parked worker looks again.</summary>
@@ -81,6 +86,14 @@ public sealed class IngestionQueueService(
                 }
 
                 sayPaused = true;
+
+                // A node that holds no provider connection (the others hold the whole cap for now)
+                // leaves the queue to them rather than take a job it cannot fetch for.
+                if (usenet is not null && leases?.NotReadyReason(usenet.CurrentValue) is not null)
+                {
+                    await signal.WaitAsync(LeaseWait, stoppingToken);
+                    continue;
+                }
 
                 var job = await claims.ClaimNextAsync(stoppingToken);
                 if (job is null)

@@ -42,9 +42,6 @@ public sealed class ConnectionLeases(
     private bool _failing;
     private bool _shortOfTarget;
 
-    /// <summary>The lease steps run so far (a figure for the dashboard and the tests).</summary>
-    public long Steps { get; private set; }
-
     public override async Task StartAsync(CancellationToken cancellationToken)
     {
         if (state.Leasing)
@@ -254,7 +251,6 @@ public sealed class ConnectionLeases(
         await transaction.CommitAsync(cancellationToken);
         if (raised.Count > 0)
             state.Set(raised);
-        Steps++;
         _draining = draining;
         _shortOfTarget = shortOfTarget;
         // Sessions given back, wanted, or freed by a node found gone: every node steps now.

@@ -86,9 +86,10 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             job.HasIndex(j => j.NzoId).IsUnique();
             job.HasIndex(j => new { j.Status, j.AddedAt });
             job.HasIndex(j => j.NzbHash);
-            // The history's count and size (SABnzbd's, per category) read from the index alone, and
-            // the distinct categories of /content walked through it.
-            job.HasIndex(j => new { j.Category, j.Status, j.RemovedFromHistory, j.TotalBytes });
+            // The history's count and size (SABnzbd's, per category) read from the index alone, the
+            // distinct categories of /content walked through it, and a category's completed jobs
+            // (/completed) read from it.
+            job.HasIndex(j => new { j.Category, j.Status, j.RemovedFromHistory, j.TotalBytes, j.Id });
             job.HasIndex(j => new { j.Status, j.RemovedFromHistory });
             // History pages in their order without sorting the whole history (named in the query).
             job.HasIndex(j => new { j.CompletedAt, j.AddedAt }).HasDatabaseName(HistoryOrderIndex);
@@ -112,7 +113,7 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             item.HasIndex(i => i.ParentId).HasFilter("\"ParentId\" IS NOT NULL");
             // The job folders (ParentId null): a category's listing is one range of paths read from
             // this index alone, not a row per job scattered through a table of every file.
-            item.HasIndex(i => new { i.Path, i.Name, i.Id, i.JobId, i.IsDirectory, i.Size, i.ParentId })
+            item.HasIndex(i => new { i.Path, i.Name, i.Id, i.JobId, i.IsDirectory, i.Size, i.ParentId, i.Modified })
                 .HasFilter("\"ParentId\" IS NULL").HasDatabaseName(JobFoldersIndex);
             item.HasOne<Job>().WithMany().HasForeignKey(i => i.JobId).OnDelete(DeleteBehavior.Cascade);
         });

@@ -68,6 +68,11 @@ public static class StoreCopy
                 throw new InvalidOperationException($"The {target.Description} already holds a library ({rows} rows in {table.Name}): migrate into an empty database.");
         }
 
+        // The whole library is in one commit: flushed before it is reported copied, whatever the
+        // server's default (and the vacuum below can only mark pages of a flushed commit visible).
+        var durable = new NpgsqlCommand("SET synchronous_commit = on", postgres);
+        await using (durable.ConfigureAwait(false))
+            await durable.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
         var transaction = await postgres.BeginTransactionAsync(cancellationToken).ConfigureAwait(false);
         await using (transaction.ConfigureAwait(false))
         {
@@ -93,6 +98,17 @@ public static class StoreCopy
             await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
         }
 
+        // Tables just filled have no statistics and no visibility map until autovacuum comes by
+        // (minutes later): until then the planner guesses, and an index-only scan still reads the
+        // table. The 10,000-child folder listing took 100 ms instead of 35 at 100,000 jobs.
+        foreach (var table in tables)
+        {
+            var vacuum = new NpgsqlCommand($"VACUUM (ANALYZE) \"{table.Name}\"", postgres);
+            await using var vacuumLifetime = vacuum.ConfigureAwait(false);
+            await vacuum.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
+        }
+
+        progress("Vacuumed and analyzed every table");
         var report = await VerifyAsync(sqlite, postgres, tables, progress, cancellationToken).ConfigureAwait(false);
         return new StoreCopyReport(report, Stopwatch.GetElapsedTime(started));
     }

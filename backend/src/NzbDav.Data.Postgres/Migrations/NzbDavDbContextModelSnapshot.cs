@@ -105,6 +105,9 @@ namespace NzbDav.Data.Postgres.Migrations
                     b.Property<byte[]>("Layout")
                         .HasColumnType("bytea");
 
+                    b.Property<DateTime>("Modified")
+                        .HasColumnType("timestamp with time zone");
+
                     b.Property<string>("Name")
                         .IsRequired()
                         .HasColumnType("text")
@@ -131,7 +134,7 @@ namespace NzbDav.Data.Postgres.Migrations
                     b.HasIndex("Path")
                         .IsUnique();
 
-                    b.HasIndex("Path", "Name", "Id", "JobId", "IsDirectory", "Size", "ParentId")
+                    b.HasIndex("Path", "Name", "Id", "JobId", "IsDirectory", "Size", "ParentId", "Modified")
                         .HasDatabaseName("IX_DavItems_JobFolders")
                         .HasFilter("\"ParentId\" IS NULL");
 
@@ -338,7 +341,7 @@ namespace NzbDav.Data.Postgres.Migrations
 
                     b.HasIndex("Status", "RemovedFromHistory");
 
-                    b.HasIndex("Category", "Status", "RemovedFromHistory", "TotalBytes");
+                    b.HasIndex("Category", "Status", "RemovedFromHistory", "TotalBytes", "Id");
 
                     b.ToTable("Jobs", (string)null);
                 });

@@ -20,6 +20,12 @@ public sealed class DavItem
     /// <summary>Decoded size in bytes (0 for directories).</summary>
     public long Size { get; set; }
 
+    /// <summary>
+    /// When the job's tree was made (its completion, UTC): the time WebDAV gives the item. Kept on the
+    /// item so that a listing reads its folder's rows alone, not also a job row for each of them.
+    /// </summary>
+    public DateTime Modified { get; set; }
+
     /// <summary>Encoded <see cref="Layout.DavFileLayout"/> for files; null for directories.</summary>
     public byte[]? Layout { get; set; }
 }

@@ -90,6 +90,9 @@ namespace NzbDav.Data.Migrations
                     b.Property<byte[]>("Layout")
                         .HasColumnType("BLOB");
 
+                    b.Property<DateTime>("Modified")
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("Name")
                         .IsRequired()
                         .HasColumnType("TEXT");
@@ -114,7 +117,7 @@ namespace NzbDav.Data.Migrations
                     b.HasIndex("Path")
                         .IsUnique();
 
-                    b.HasIndex("Path", "Name", "Id", "JobId", "IsDirectory", "Size", "ParentId")
+                    b.HasIndex("Path", "Name", "Id", "JobId", "IsDirectory", "Size", "ParentId", "Modified")
                         .HasDatabaseName("IX_DavItems_JobFolders")
                         .HasFilter("\"ParentId\" IS NULL");
 
@@ -305,7 +308,7 @@ namespace NzbDav.Data.Migrations
 
                     b.HasIndex("Status", "RemovedFromHistory");
 
-                    b.HasIndex("Category", "Status", "RemovedFromHistory", "TotalBytes");
+                    b.HasIndex("Category", "Status", "RemovedFromHistory", "TotalBytes", "Id");
 
                     b.ToTable("Jobs", (string)null);
                 });

@@ -26,7 +26,8 @@ public sealed class JobCompletion(
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         var folder = await FreeFolderNameAsync(context, job, cancellationToken);
         var directoryPath = ContentFolder(job.Category) + folder;
-        var directory = new DavItem { Id = Guid.NewGuid(), JobId = job.Id, Name = folder, Path = directoryPath, IsDirectory = true };
+        var completedAt = timeProvider.GetUtcNow().UtcDateTime;
+        var directory = new DavItem { Id = Guid.NewGuid(), JobId = job.Id, Name = folder, Path = directoryPath, IsDirectory = true, Modified = completedAt };
         context.DavItems.Add(directory);
         long total = 0;
         var folders = new Dictionary<string, Guid>(StringComparer.Ordinal) { [""] = directory.Id };
@@ -38,10 +39,10 @@ public sealed class JobCompletion(
             if (relative.Length == 0 || folders.ContainsKey(relative) || (file.Layout is not null && !filePaths.Add(relative)))
                 continue;
             var slash = relative.LastIndexOf('/');
-            var parentId = FolderId(context, job.Id, directoryPath, folders, slash < 0 ? "" : relative[..slash]);
+            var parentId = FolderId(context, job.Id, directoryPath, completedAt, folders, slash < 0 ? "" : relative[..slash]);
             if (file.Layout is null)
             {
-                FolderId(context, job.Id, directoryPath, folders, relative);
+                FolderId(context, job.Id, directoryPath, completedAt, folders, relative);
                 continue;
             }
 
@@ -55,11 +56,12 @@ public sealed class JobCompletion(
                 Name = relative[(slash + 1)..],
                 Path = directoryPath + "/" + relative,
                 Size = size,
+                Modified = completedAt,
                 Layout = DavFileLayoutCodec.Encode(file.Layout),
             };
             context.DavItems.Add(item);
             var health = file.Health ?? new ImportHealth(job.AddedAt, 0, 0, []);
-            context.FileHealth.Add(health.ToRow(item, FileSegments.Of(file.Layout).Count, healthOptions.CurrentValue, timeProvider.GetUtcNow().UtcDateTime));
+            context.FileHealth.Add(health.ToRow(item, FileSegments.Of(file.Layout).Count, healthOptions.CurrentValue, completedAt));
         }
 
         var storage = options.CurrentValue.StoragePathFor(job.Category, folder);
@@ -69,7 +71,7 @@ public sealed class JobCompletion(
         var updated = await context.Jobs.Where(j => j.Id == job.Id && j.Status == JobStatus.Processing && j.ClaimedBy == job.ClaimedBy)
             .ExecuteUpdateAsync(s => s
                 .SetProperty(j => j.Status, JobStatus.Completed)
-                .SetProperty(j => j.CompletedAt, timeProvider.GetUtcNow().UtcDateTime)
+                .SetProperty(j => j.CompletedAt, completedAt)
                 .SetProperty(j => j.StoragePath, storage)
                 .SetProperty(j => j.TotalBytes, total)
                 .SetProperty(j => j.FailMessage, (string?)null), cancellationToken);
@@ -105,12 +107,12 @@ public sealed class JobCompletion(
     }
 
     /// <summary>The folder item at <paramref name="relative"/> under the job folder, created with its parents when new.</summary>
-    private static Guid FolderId(NzbDavDbContext context, Guid jobId, string root, Dictionary<string, Guid> folders, string relative)
+    private static Guid FolderId(NzbDavDbContext context, Guid jobId, string root, DateTime modified, Dictionary<string, Guid> folders, string relative)
     {
         if (folders.TryGetValue(relative, out var id))
             return id;
         var slash = relative.LastIndexOf('/');
-        var parentId = FolderId(context, jobId, root, folders, slash < 0 ? "" : relative[..slash]);
+        var parentId = FolderId(context, jobId, root, modified, folders, slash < 0 ? "" : relative[..slash]);
         id = Guid.NewGuid();
         context.DavItems.Add(new DavItem
         {
@@ -120,6 +122,7 @@ public sealed class JobCompletion(
             Name = relative[(slash + 1)..],
             Path = root + "/" + relative,
             IsDirectory = true,
+            Modified = modified,
         });
         folders[relative] = id;
         return id;

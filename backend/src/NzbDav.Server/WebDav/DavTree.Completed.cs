@@ -72,15 +72,22 @@ public sealed partial class DavTree
     private async Task<IReadOnlyList<CompletedJob>> CompletedJobsAsync(string category, CancellationToken cancellationToken)
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        // The job's status and category are checked here, not in SQL: a condition on Jobs there
-        // lets SQLite start from the Jobs index and look up every job's files to find its folder.
+        // Two index ranges matched in memory: the category's completed jobs (ids from the Jobs index
+        // on category and status) and the folders under its /content folder. Joined in SQL, each of
+        // 10,000 folders looked up its job's row: SQLite spent most of the listing on it and
+        // PostgreSQL hashed the whole Jobs table (120 ms at 100,000 jobs).
+        var completed = (await context.Jobs.AsNoTracking()
+            .Where(j => j.Category == category && j.Status == JobStatus.Completed)
+            .Select(j => j.Id)
+            .ToListAsync(cancellationToken)).ToHashSet();
+        if (completed.Count == 0)
+            return [];
         var rows = await (from root in JobFolders(context.DavItems.AsNoTracking(), CategoryFolder(category))
-                          join job in context.Jobs on root.JobId equals job.Id
+                          where root.IsDirectory
                           orderby root.Path
-                          select new { job.Id, root.Name, root.IsDirectory, job.Status, job.Category, Time = job.CompletedAt ?? job.AddedAt })
+                          select new { root.JobId, root.Name, root.Modified })
             .ToListAsync(cancellationToken);
-        return [.. rows.Where(r => r.IsDirectory && r.Status == JobStatus.Completed && r.Category == category)
-            .Select(r => new CompletedJob(r.Id, r.Name, JobTime(r.Time)))];
+        return [.. rows.Where(r => completed.Contains(r.JobId)).Select(r => new CompletedJob(r.JobId, r.Name, JobTime(r.Modified)))];
     }
 
     /// <summary>The completed job of a category whose folder is <paramref name="folder"/>, by its unique path.</summary>
@@ -91,9 +98,9 @@ public sealed partial class DavTree
         var row = await (from root in context.DavItems.AsNoTracking()
                          join job in context.Jobs on root.JobId equals job.Id
                          where root.Path == path && root.ParentId == null && root.IsDirectory && job.Status == JobStatus.Completed && job.Category == category
-                         select new { job.Id, root.Name, job.CompletedAt, job.AddedAt })
+                         select new { job.Id, root.Name, root.Modified })
             .FirstOrDefaultAsync(cancellationToken);
-        return row is null ? null : new CompletedJob(row.Id, row.Name, JobTime(row.CompletedAt, row.AddedAt));
+        return row is null ? null : new CompletedJob(row.Id, row.Name, JobTime(row.Modified));
     }
 
     /// <summary>

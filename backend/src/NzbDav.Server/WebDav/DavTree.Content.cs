@@ -55,11 +55,8 @@ public sealed partial class DavTree
         }
 
         var path = "/" + string.Join('/', segments);
-        var found = await (from item in context.DavItems.AsNoTracking()
-                           join job in context.Jobs on item.JobId equals job.Id
-                           where item.Path == path
-                           select new { item, job.CompletedAt, job.AddedAt }).FirstOrDefaultAsync(cancellationToken);
-        return found is null ? null : FromItem(segments, found.item, JobTime(found.CompletedAt, found.AddedAt));
+        var found = await context.DavItems.AsNoTracking().FirstOrDefaultAsync(i => i.Path == path, cancellationToken);
+        return found is null ? null : FromItem(segments, found, JobTime(found.Modified));
     }
 
     private async Task<IReadOnlyList<DavResource>> ListContentAsync(DavResource folder, CancellationToken cancellationToken)
@@ -69,29 +66,60 @@ public sealed partial class DavTree
         if (segments.Count == 1)
             return [.. (await ContentCategoriesAsync(context, cancellationToken)).Select(c => Folder(Child(segments, c)))];
 
-        var items = context.DavItems.AsNoTracking();
         if (segments.Count == 2)
         {
-            items = JobFolders(items, segments[1]);
-        }
-        else
-        {
-            var parentId = folder.Item!.Id;
-            items = items.Where(i => i.ParentId == parentId);
+            var folders = new List<DavResource>();
+            await foreach (var jobFolder in ReadJobFoldersAsync(context, segments, cancellationToken))
+                folders.Add(jobFolder);
+            return folders;
         }
 
+        var parentId = folder.Item!.Id;
         // Listings never load layouts: a big file's layout holds thousands of message-ids.
-        var rows = await (from item in items
-                          join job in context.Jobs on item.JobId equals job.Id
-                          // A folder's children share its path as their prefix: in path order is in name
-                          // order, and the job folders' index already holds them so.
+        var rows = await (from item in context.DavItems.AsNoTracking()
+                          where item.ParentId == parentId
+                          // A folder's children share its path as their prefix: in path order is in name order.
                           orderby item.Path
-                          select new { item.Id, item.JobId, item.ParentId, item.Name, item.Path, item.IsDirectory, item.Size, Time = job.CompletedAt ?? job.AddedAt })
+                          select new { item.Id, item.JobId, item.ParentId, item.Name, item.Path, item.IsDirectory, item.Size, item.Modified })
             .ToListAsync(cancellationToken);
         return [.. rows.Select(r => FromItem(
             Child(segments, r.Name),
-            new DavItem { Id = r.Id, JobId = r.JobId, ParentId = r.ParentId, Name = r.Name, Path = r.Path, IsDirectory = r.IsDirectory, Size = r.Size },
-            JobTime(r.Time)))];
+            new DavItem { Id = r.Id, JobId = r.JobId, ParentId = r.ParentId, Name = r.Name, Path = r.Path, IsDirectory = r.IsDirectory, Size = r.Size, Modified = r.Modified },
+            JobTime(r.Modified)))];
+    }
+
+    /// <summary>
+    /// The job folders of <c>/content/&lt;folder&gt;/</c>, in name order, as they are read from the store:
+    /// each with its name and time only (what a listing shows); resolving one gives its job too.
+    /// </summary>
+    private async IAsyncEnumerable<DavResource> StreamJobFoldersAsync(IReadOnlyList<string> segments, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
+        await foreach (var jobFolder in ReadJobFoldersAsync(context, segments, cancellationToken))
+            yield return jobFolder;
+    }
+
+    private static async IAsyncEnumerable<DavResource> ReadJobFoldersAsync(
+        NzbDavDbContext context, IReadOnlyList<string> segments, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        // A category holds up to tens of thousands of job folders, and a listing names each with its
+        // time and nothing else: only those columns are read (an id would be a string parsed on
+        // SQLite), from the folder index alone, which holds them in name order. Every top-level item
+        // is a job's folder (JobCompletion makes nothing else there).
+        var rows = (from item in JobFolders(context.DavItems.AsNoTracking(), segments[1])
+                    where item.IsDirectory
+                    orderby item.Path
+                    select new { item.Name, item.Modified })
+            .AsAsyncEnumerable();
+        await foreach (var r in rows.WithCancellation(cancellationToken))
+        {
+            yield return new DavResource
+            {
+                Segments = Child(segments, r.Name),
+                Kind = DavResourceKind.JobFolder,
+                Modified = JobTime(r.Modified),
+            };
+        }
     }
 
     private static DavResource FromItem(IReadOnlyList<string> segments, DavItem item, DateTimeOffset modified)
@@ -115,11 +143,8 @@ public sealed partial class DavTree
         if (segments.Count != 2 || !Guid.TryParseExact(segments[1], "D", out var id) || segments[1] != id.ToString("D"))
             return null;
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
-        var found = await (from item in context.DavItems.AsNoTracking()
-                           join job in context.Jobs on item.JobId equals job.Id
-                           where item.Id == id && !item.IsDirectory
-                           select new { item, job.CompletedAt, job.AddedAt }).FirstOrDefaultAsync(cancellationToken);
-        return found is null ? null : LibraryFile(segments, found.item, JobTime(found.CompletedAt, found.AddedAt));
+        var found = await context.DavItems.AsNoTracking().FirstOrDefaultAsync(i => i.Id == id && !i.IsDirectory, cancellationToken);
+        return found is null ? null : LibraryFile(segments, found, JobTime(found.Modified));
     }
 
     private async Task<IReadOnlyList<DavResource>> ListIdsAsync(CancellationToken cancellationToken)
@@ -135,16 +160,15 @@ public sealed partial class DavTree
     {
         await using var context = await contextFactory.CreateDbContextAsync(cancellationToken);
         var rows = (from item in context.DavItems.AsNoTracking()
-                    join job in context.Jobs on item.JobId equals job.Id
                     where !item.IsDirectory
-                    select new { item.Id, item.JobId, item.Name, item.Path, item.Size, Time = job.CompletedAt ?? job.AddedAt })
+                    select new { item.Id, item.JobId, item.Name, item.Path, item.Size, item.Modified })
             .AsAsyncEnumerable();
         await foreach (var r in rows.WithCancellation(cancellationToken))
         {
             yield return LibraryFile(
                 [Ids, r.Id.ToString("D")],
-                new DavItem { Id = r.Id, JobId = r.JobId, Name = r.Name, Path = r.Path, Size = r.Size },
-                JobTime(r.Time));
+                new DavItem { Id = r.Id, JobId = r.JobId, Name = r.Name, Path = r.Path, Size = r.Size, Modified = r.Modified },
+                JobTime(r.Modified));
         }
     }
 }

@@ -80,7 +80,7 @@ public sealed partial class DavTree
                 Segments = Child(folder, name),
                 Kind = DavResourceKind.QueuedNzb,
                 Length = job.Length,
-                Modified = JobTime(null, job.AddedAt),
+                Modified = JobTime(job.AddedAt),
                 JobId = job.Id,
                 ETag = StrongETag(job.Id, job.Length),
             });

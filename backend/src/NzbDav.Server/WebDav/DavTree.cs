@@ -64,12 +64,18 @@ public sealed partial class DavTree(
 
     /// <summary>
     /// The children of a collection one at a time, for a response written as they come: <c>/.ids</c>
-    /// (every library file) is streamed from the store, the other folders are listed first.
+    /// (every library file) and a category's job folders are streamed from the store, the other
+    /// folders are listed first.
     /// </summary>
     public IAsyncEnumerable<DavResource> ChildrenAsync(DavResource folder, string baseUrl, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(folder);
-        return folder.Segments is [Ids] ? StreamIdsAsync(cancellationToken) : ListedAsync(folder, baseUrl, cancellationToken);
+        return folder.Segments switch
+        {
+            [Ids] => StreamIdsAsync(cancellationToken),
+            [Content, _] => StreamJobFoldersAsync(folder.Segments, cancellationToken),
+            _ => ListedAsync(folder, baseUrl, cancellationToken),
+        };
     }
 
     private async IAsyncEnumerable<DavResource> ListedAsync(DavResource folder, string baseUrl, [EnumeratorCancellation] CancellationToken cancellationToken)
@@ -113,9 +119,6 @@ public sealed partial class DavTree(
     internal static DateTimeOffset Truncate(DateTimeOffset value) =>
         new(value.Ticks - value.Ticks % TimeSpan.TicksPerSecond, value.Offset);
 
-    // Listings select COALESCE(CompletedAt, AddedAt): one date parsed per row instead of two, for 10,000 rows a listing.
-    private static DateTimeOffset JobTime(DateTime time) => JobTime(time, time);
-
-    private static DateTimeOffset JobTime(DateTime? completedAt, DateTime addedAt) =>
-        Truncate(new DateTimeOffset(DateTime.SpecifyKind(completedAt ?? addedAt, DateTimeKind.Utc)));
+    /// <summary>The time WebDAV gives a library item (its <see cref="DavItem.Modified"/>, its job's completion) or a queued NZB (its job's addition).</summary>
+    private static DateTimeOffset JobTime(DateTime time) => Truncate(new DateTimeOffset(DateTime.SpecifyKind(time, DateTimeKind.Utc)));
 }

@@ -161,6 +161,25 @@ public sealed class PostgresStoreTests(MockProviderFixture provider)
     }
 
     [Theory]
+    [InlineData("", "0")]
+    [InlineData("-c search_path=public", "0")]
+    [InlineData("-c max_parallel_workers_per_gather=2", "2")]
+    public async Task Sessions_plan_without_parallel_workers_unless_the_connection_string_says_otherwise(string options, string expected)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        await using var database = await PostgresDatabase.CreateAsync(ct);
+        var given = new NpgsqlConnectionStringBuilder(database.ConnectionString) { Options = options }.ConnectionString;
+        await using var connection = new NpgsqlConnection(LibraryStore.Postgres(given).ConnectionString);
+        await connection.OpenAsync(ct);
+        await using var command = new NpgsqlCommand("SELECT current_setting('max_parallel_workers_per_gather'), current_setting('search_path')", connection);
+        await using var reader = await command.ExecuteReaderAsync(ct);
+        Assert.True(await reader.ReadAsync(ct));
+        Assert.Equal(expected, reader.GetString(0));
+        if (options.Contains("search_path", StringComparison.Ordinal))
+            Assert.Equal("public", reader.GetString(1));
+    }
+
+    [Theory]
     [InlineData("mysql", "Database:Provider 'mysql' is not a store NzbDav knows: use sqlite (the default) or postgres.")]
     [InlineData("postgres", "Database:ConnectionString is required with Database:Provider=postgres")]
     public void An_unusable_database_setting_is_refused_before_anything_starts(string providerName, string expected)
@@ -233,6 +252,17 @@ public sealed class PostgresStoreTests(MockProviderFixture provider)
         Assert.Equal(1, report.Tables.Single(t => t.Table == "HealthAudit").Rows);
         Assert.Equal(1, report.Tables.Single(t => t.Table == "ConfigItems").Rows);
         Assert.Contains(lines, l => l.StartsWith("Verified DavItems: 2 rows, checksum ", StringComparison.Ordinal));
+        // Planned with statistics and read through index-only scans from the first listing on.
+        await using (var connection = new NpgsqlConnection(database.ConnectionString))
+        {
+            await connection.OpenAsync(ct);
+            await using var vacuumed = new NpgsqlCommand("""SELECT reltuples, relallvisible FROM pg_class WHERE relname = 'DavItems'""", connection);
+            await using var reader = await vacuumed.ExecuteReaderAsync(ct);
+            Assert.True(await reader.ReadAsync(ct));
+            Assert.Equal(2f, reader.GetFloat(0));
+            Assert.True(reader.GetInt32(1) > 0, "DavItems has no page marked all-visible: it was not vacuumed.");
+        }
+
         // A second run would copy over a library: refused, the first copy untouched.
         var again = await Assert.ThrowsAsync<InvalidOperationException>(() => StoreCopy.SqliteToPostgresAsync(source, target, _ => { }, ct));
         Assert.Contains("already holds a library", again.Message);

@@ -219,13 +219,20 @@ public sealed class ScaleCommandTests
         await using var context = await services.GetRequiredService<IDbContextFactory<NzbDavDbContext>>().CreateDbContextAsync(ct);
         JobStatus[] history = JobCommands.HistoryStatuses;
 
+        // A category's job folders (/content/tv/) from their index alone: no job row read per folder.
         var folders = from root in DavTree.JobFolders(context.DavItems.AsNoTracking(), "tv")
-                      join job in context.Jobs on root.JobId equals job.Id
+                      where root.IsDirectory
                       orderby root.Path
-                      select new { root.Id, root.JobId, root.ParentId, root.Name, root.Path, root.IsDirectory, root.Size, job.CompletedAt, job.AddedAt };
+                      select new { root.Name, root.Modified };
         var plan = await PlanAsync(context, folders.ToQueryString(), ct);
         Assert.Contains("USING COVERING INDEX " + NzbDavDbContext.JobFoldersIndex, plan, StringComparison.Ordinal);
+        Assert.DoesNotContain("Jobs", plan, StringComparison.Ordinal);
         Assert.DoesNotContain("TEMP B-TREE", plan, StringComparison.Ordinal);
+
+        // A category's completed jobs (matched with its folders for /completed/tv/), from an index alone.
+        var completed = context.Jobs.Where(j => j.Category == "tv" && j.Status == JobStatus.Completed).Select(j => j.Id);
+        plan = await PlanAsync(context, completed.ToQueryString(), ct);
+        Assert.Contains("COVERING INDEX IX_Jobs_Category_Status_RemovedFromHistory_TotalBytes_Id", plan, StringComparison.Ordinal);
 
         var page = context.JobsThrough(NzbDavDbContext.HistoryOrderIndex).AsNoTracking()
             .Where(j => history.Contains(j.Status) && !j.RemovedFromHistory)
@@ -236,7 +243,7 @@ public sealed class ScaleCommandTests
 
         var sabHistory = context.Jobs.Where(j => history.Contains(j.Status) && !j.RemovedFromHistory && j.Category == "tv");
         plan = await PlanAsync(context, sabHistory.Select(j => j.TotalBytes).ToQueryString(), ct);
-        Assert.Contains("COVERING INDEX IX_Jobs_Category_Status_RemovedFromHistory_TotalBytes", plan, StringComparison.Ordinal);
+        Assert.Contains("COVERING INDEX IX_Jobs_Category_Status_RemovedFromHistory_TotalBytes_Id", plan, StringComparison.Ordinal);
 
         var count = context.Jobs.Where(j => history.Contains(j.Status) && !j.RemovedFromHistory).Select(j => j.Id);
         plan = await PlanAsync(context, "SELECT COUNT(*) FROM (" + StripParameters(count.ToQueryString()) + ")", ct);

@@ -87,7 +87,7 @@ public sealed class DavTestServer : IAsyncDisposable
             NzbHash = Guid.NewGuid().ToString("N"),
         };
         var folder = "/content/" + (category == "*" ? "default" : category) + "/" + name;
-        var root = new DavItem { Id = Guid.NewGuid(), JobId = job.Id, Name = name, Path = folder, IsDirectory = true };
+        var root = new DavItem { Id = Guid.NewGuid(), JobId = job.Id, Name = name, Path = folder, IsDirectory = true, Modified = job.CompletedAt.Value };
         var items = files.Select(f => new DavItem
         {
             Id = Guid.NewGuid(),
@@ -96,6 +96,7 @@ public sealed class DavTestServer : IAsyncDisposable
             Name = f.Name,
             Path = folder + "/" + f.Name,
             Size = f.Size,
+            Modified = job.CompletedAt.Value,
         }).ToList();
         context.Jobs.Add(job);
         context.JobNzbs.Add(new JobNzb { JobId = job.Id, GzipData = NzbCompression.Compress("<nzb/>"u8), Length = 6 });

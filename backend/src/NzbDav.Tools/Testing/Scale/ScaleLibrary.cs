@@ -123,12 +123,12 @@ internal static class ScaleLibrary
                 continue;
             info.SampleJobFolder ??= folder + "/";
             var root = Guid.NewGuid();
-            writer.Item(job, root, null, name, folder, isDirectory: true, 0, null);
+            writer.Item(job, root, null, name, folder, isDirectory: true, 0, done!.Value, null);
             info.Directories++;
             foreach (var file in files)
             {
                 var id = Guid.NewGuid();
-                writer.Item(job, id, root, file.Name, folder + "/" + file.Name, isDirectory: false, file.Size, file.Layout);
+                writer.Item(job, id, root, file.Name, folder + "/" + file.Name, isDirectory: false, file.Size, done.Value, file.Layout);
                 writer.Health(id, job, added.AddDays(-1), done!.Value, now.AddSeconds(60 + random.Next(30 * 86400)), file.Segments);
                 info.Files++;
                 info.LayoutBytes += file.Layout.Length;
@@ -199,8 +199,8 @@ internal static class ScaleLibrary
                 """);
             _nzb = Prepare(connection, transaction, "INSERT INTO JobNzbs (JobId, GzipData, Length) VALUES ($job, $data, $length)");
             _item = Prepare(connection, transaction, """
-                INSERT INTO DavItems (Id, JobId, ParentId, Name, Path, IsDirectory, Size, Layout)
-                VALUES ($id, $job, $parent, $name, $path, $directory, $size, $layout)
+                INSERT INTO DavItems (Id, JobId, ParentId, Name, Path, IsDirectory, Size, Modified, Layout)
+                VALUES ($id, $job, $parent, $name, $path, $directory, $size, $modified, $layout)
                 """);
             _health = Prepare(connection, transaction, """
                 INSERT INTO FileHealth (DavItemId, JobId, State, Repair, ReleasedAt, LastCheckedAt, NextCheckAt, Urgent, FullCheckNext,
@@ -215,8 +215,8 @@ internal static class ScaleLibrary
 
         public void Nzb(Guid job, byte[] nzb) => Run(_nzb, Text(job), NzbCompression.Compress(nzb), (long)nzb.Length);
 
-        public void Item(Guid job, Guid id, Guid? parent, string name, string path, bool isDirectory, long size, byte[]? layout) =>
-            Run(_item, Text(id), Text(job), parent is { } p ? Text(p) : null, name, path, isDirectory ? 1 : 0, size, layout);
+        public void Item(Guid job, Guid id, Guid? parent, string name, string path, bool isDirectory, long size, DateTime modified, byte[]? layout) =>
+            Run(_item, Text(id), Text(job), parent is { } p ? Text(p) : null, name, path, isDirectory ? 1 : 0, size, Text(modified), layout);
 
         public void Health(Guid item, Guid job, DateTime released, DateTime checkedAt, DateTime next, int segments) =>
             Run(_health, Text(item), Text(job), (int)FileHealthState.Healthy, Text(released), Text(checkedAt), Text(next), segments);

@@ -1,5 +1,8 @@
 using System.Globalization;
+using System.Reflection;
 using System.Text.Json;
+using Microsoft.EntityFrameworkCore.Migrations;
+using NzbDav.Data;
 
 namespace NzbDav.Tools.Testing.Scale;
 
@@ -51,8 +54,16 @@ internal static class ScaleLibraryCache
         return (info, reused);
     }
 
+    // The schema is part of the key: a library cached before a migration would be migrated by the
+    // server at its start, and that start (and what the migration wrote) would be measured.
     private static string Key(ScaleLibrarySpec spec) => string.Join('-', new[]
-        { spec.Jobs, spec.FilesPerJob, spec.FolderSize, spec.Queued, spec.VideoSegments, spec.Seed }.Select(v => v.ToString(CultureInfo.InvariantCulture)));
+        { spec.Jobs, spec.FilesPerJob, spec.FolderSize, spec.Queued, spec.VideoSegments, spec.Seed }.Select(v => v.ToString(CultureInfo.InvariantCulture))
+        .Append(LatestMigration));
+
+    private static string LatestMigration => typeof(NzbDavDbContext).Assembly.GetTypes()
+        .Select(t => t.GetCustomAttribute<MigrationAttribute>()?.Id)
+        .Where(id => id is not null)
+        .Max(StringComparer.Ordinal)!;
 
     private sealed record Stored(
         int Completed, int Failed, int Queued, long Directories, long Files, long LayoutBytes, double GenerateSeconds, string? SampleJobFolder,

@@ -1,5 +1,7 @@
 using System.Text.Json;
+using Npgsql;
 using NzbDav.Testing;
+using NzbDav.Testing.Postgres;
 using NzbDav.Tools.Testing.DavBenchmark;
 
 namespace NzbDav.Server.Tests.Testing;
@@ -176,7 +178,9 @@ public sealed class WebDavBenchmarkCommandTests
     [InlineData("--disk-cache-mib=-5", "--disk-cache-mib must be a whole number from 0 to 16777216; got '-5'.")]
     [InlineData("--probe-files=0 --restart-between-scans", "--restart-between-scans and --play-between-scans-mib belong to the probe phase; --probe-files=0 skips it.")]
     [InlineData("--streams-held=0", "--streams-held must be a whole number from 1 to 1000; got '0'.")]
-    [InlineData("--held-seconds=5", "--held-seconds, --held-start, --held-step and --held-max belong to --streams-held=MBps.")]
+    [InlineData("--held-seconds=5", "--held-seconds, --held-start, --held-step, --held-max, --held-nodes and --held-postgres belong to --streams-held=MBps.")]
+    [InlineData("--streams-held=7 --held-nodes=2", "--held-nodes=2 shares one library: give --held-postgres=<connection string of a PostgreSQL server>.")]
+    [InlineData("--streams-held=7 --held-nodes=9", "--held-nodes must be a whole number from 1 to 8; got '9'.")]
     [InlineData("--streams-held=7 --held-start=20 --held-max=10", "--held-start (20) must not be above --held-max (10).")]
     public async Task Bad_arguments_exit_2_with_the_reason(string argument, string reason)
     {
@@ -308,6 +312,36 @@ public sealed class WebDavBenchmarkCommandTests
         var verification = json.GetProperty("verification");
         Assert.True(verification.GetProperty("passed").GetBoolean());
         Assert.Equal(steps.Sum(s => s.GetProperty("servedBytes").GetInt64()), verification.GetProperty("verifiedBytes").GetInt64());
+    }
+
+    [Fact]
+    [SlowTest("starts two server processes on one PostgreSQL library and plays one step of 2 s")]
+    public async Task Streams_held_on_two_nodes_spreads_the_players_and_counts_the_store_per_stream_start()
+    {
+        var (exitCode, output, error) = await RunAsync(
+            "--mock-server", "--latency=0", "--jitter=0", "--connections=4", "--segment-size=256",
+            "--streams-held=1", "--held-seconds=2", "--held-start=2", "--held-max=2", "--held-nodes=2",
+            "--held-postgres=" + PostgresDatabase.Server, "--json");
+
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("2 nodes (file i on node i mod 2), library on PostgreSQL", output, StringComparison.Ordinal);
+        using var document = JsonDocument.Parse(output.TrimEnd().Split('\n')[^1]);
+        var json = document.RootElement;
+        Assert.Equal(2, json.GetProperty("nodes").GetInt32());
+        Assert.Equal("postgres", json.GetProperty("store").GetString());
+        Assert.Equal(2, json.GetProperty("held").GetInt32());
+        // Two nodes heartbeat and step their leases every second: the library is never quiet.
+        Assert.True(json.GetProperty("idleStoreTransactionsPerSecond").GetDouble() > 0);
+        var step = Assert.Single(json.GetProperty("steps").EnumerateArray());
+        Assert.True(step.GetProperty("held").GetBoolean(), step.GetRawText());
+        Assert.True(step.GetProperty("storeTransactionsPerStreamStart").GetDouble() >= 0);
+        Assert.True(json.GetProperty("verification").GetProperty("passed").GetBoolean());
+
+        // The run's library is gone with it.
+        await using var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(PostgresDatabase.Server) { Database = "postgres" }.ConnectionString);
+        await connection.OpenAsync(TestContext.Current.CancellationToken);
+        await using var left = new NpgsqlCommand("SELECT COUNT(*) FROM pg_database WHERE datname LIKE 'nzbdav_held_%'", connection);
+        Assert.Equal(0L, await left.ExecuteScalarAsync(TestContext.Current.CancellationToken));
     }
 
     private static async Task<(int ExitCode, string Output, string Error)> RunAsync(params string[] args)

@@ -174,6 +174,32 @@ internal sealed class BenchmarkHost : IAsyncDisposable
         _app = app;
     }
 
+    /// <summary>Polls <c>/ready</c> until it answers 200: on a cluster, until the node holds a provider lease.</summary>
+    public async Task WaitUntilReadyAsync(CancellationToken cancellationToken)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(ChildDeadline);
+        string last = "no answer";
+        try
+        {
+            while (true)
+            {
+                using (var response = await Http.GetAsync("/ready", deadline.Token))
+                {
+                    if (response.IsSuccessStatusCode)
+                        return;
+                    last = $"{(int)response.StatusCode} {await response.Content.ReadAsStringAsync(deadline.Token)}";
+                }
+
+                await Task.Delay(PollInterval, deadline.Token);
+            }
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new InvalidOperationException($"{Root} was not ready after {ChildDeadline.TotalSeconds:F0} s: {last}");
+        }
+    }
+
     /// <summary>Submits an NZB through SABnzbd's <c>mode=addfile</c>, as Sonarr does; returns its nzo_id.</summary>
     public async Task<string> AddFileAsync(byte[] nzb, string fileName, CancellationToken cancellationToken)
     {

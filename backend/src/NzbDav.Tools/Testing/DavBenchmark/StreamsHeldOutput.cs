@@ -19,14 +19,16 @@ public static class StreamsHeldOutput
         output.WriteLine("  STREAMS HELD");
         output.WriteLine(Heavy);
         output.WriteLine($"  Rate per stream:      {report.RateMBps} MB/s (10^6 bytes), each on a file of its own ({Num(report.FileSize)} bytes)");
+        output.WriteLine($"  Servers:              {(report.Nodes == 1 ? "1 node" : $"{report.Nodes} nodes (file i on node i mod {report.Nodes})")}, library on {(report.Store == "postgres" ? "PostgreSQL" : "SQLite")}{(report.IdleStoreTransactionsPerSecond is { } idle ? $"; idle store transactions {F(idle, "0.0")}/s" : "")}");
         output.WriteLine($"  Mock Server:          latency {mock.LatencyMs}±{mock.JitterMs} ms, {mock.Connections} connections, {mock.SegmentSizeKiB} KiB segments");
         output.WriteLine($"  A step holds when:    every stream gets ≥ {F(StreamsHeldRun.HeldFraction * 100, "0")} % of the rate for {report.Seconds} s and no read after its first waits > {F(StreamsHeldRun.WaitLimit.TotalSeconds, "0")} s");
         output.WriteLine(Light);
-        output.WriteLine("  streams  held  slowest  median  worst read  slowest start  fetched/served  server RSS");
+        var postgres = report.Store == "postgres";
+        output.WriteLine("  streams  held  slowest  median  worst read  slowest start  fetched/served  server RSS" + (postgres ? "  store tx/start" : ""));
         foreach (var s in report.Steps)
         {
             output.WriteLine(
-                $"  {s.Streams,7}  {(s.Held ? "yes" : "NO"),4}  {F(s.SlowestFraction * 100, "0.0"),6}%  {F(s.MedianFraction * 100, "0.0"),5}%  {F(s.WorstWaitMs, "0"),7} ms  {F(s.SlowestStartMs, "0"),10} ms  {F(s.FetchedToServed, "0.000"),14}  {F(s.ServerPeakRssBytes / 1e6, "0"),6} MB");
+                $"  {s.Streams,7}  {(s.Held ? "yes" : "NO"),4}  {F(s.SlowestFraction * 100, "0.0"),6}%  {F(s.MedianFraction * 100, "0.0"),5}%  {F(s.WorstWaitMs, "0"),7} ms  {F(s.SlowestStartMs, "0"),10} ms  {F(s.FetchedToServed, "0.000"),14}  {F(s.ServerPeakRssBytes / 1e6, "0"),6} MB{(postgres ? $"  {F(s.StoreTransactionsPerStreamStart ?? 0, "0.0"),14}" : "")}");
             foreach (var failure in s.Failures.Take(3))
                 output.WriteLine($"           failed: {failure}");
         }
@@ -48,6 +50,10 @@ public static class StreamsHeldOutput
             json.WriteNumber("seconds", report.Seconds);
             json.WriteNumber("fileSize", report.FileSize);
             json.WriteNumber("held", report.Held);
+            json.WriteNumber("nodes", report.Nodes);
+            json.WriteString("store", report.Store);
+            if (report.IdleStoreTransactionsPerSecond is { } idle)
+                json.WriteNumber("idleStoreTransactionsPerSecond", Math.Round(idle, 2));
             // The largest step that held, flat, for tools that compare runs (bench-compare.sh --bench streams).
             if (report.Steps.TakeWhile(s => s.Held).LastOrDefault() is { } top)
             {
@@ -85,6 +91,8 @@ public static class StreamsHeldOutput
         json.WriteNumber("fetchedBytes", s.FetchedBytes);
         json.WriteNumber("fetchedToServed", Math.Round(s.FetchedToServed, 4));
         json.WriteNumber("serverPeakRssMB", Math.Round(s.ServerPeakRssBytes / 1e6, 1));
+        if (s.StoreTransactionsPerStreamStart is { } perStart)
+            json.WriteNumber("storeTransactionsPerStreamStart", Math.Round(perStart, 2));
         json.WriteStartArray("failures");
         foreach (var failure in s.Failures)
             json.WriteStringValue(failure);

@@ -26,8 +26,14 @@ public sealed record StreamsHeldStep
 
     public double FetchedToServed => ServedBytes > 0 ? (double)FetchedBytes / ServedBytes : 0;
 
-    /// <summary>The server process's peak resident set since it started (VmHWM), read after the step.</summary>
+    /// <summary>The server process's peak resident set since it started (VmHWM), read after the step; the largest node's with several.</summary>
     public required long ServerPeakRssBytes { get; init; }
+
+    /// <summary>
+    /// On PostgreSQL: the store's transactions (all nodes) during the step beyond its idle rate, per
+    /// stream started: what starting a stream costs the library, leases included. Null on SQLite.
+    /// </summary>
+    public double? StoreTransactionsPerStreamStart { get; init; }
 
     /// <summary>Streams that failed (the server dropped or refused them), with the reason.</summary>
     public required IReadOnlyList<string> Failures { get; init; }
@@ -43,6 +49,14 @@ public sealed record StreamsHeldReport
     public required int Seconds { get; init; }
 
     public required long FileSize { get; init; }
+
+    public int Nodes { get; init; } = 1;
+
+    /// <summary><c>sqlite</c> or <c>postgres</c>.</summary>
+    public string Store { get; init; } = "sqlite";
+
+    /// <summary>On PostgreSQL: the store's transactions per second (all nodes) with nothing playing.</summary>
+    public double? IdleStoreTransactionsPerSecond { get; init; }
 
     public required MockServerReport Mock { get; init; }
 

@@ -4,8 +4,9 @@ namespace NzbDav.Tools.Testing.DavBenchmark;
 
 /// <summary>
 /// <c>--test-webdav --streams-held=MBps</c>: how many players, each on a file of its own, one server
-/// holds at a given rate. The server runs as a child process (this build's NzbDav.dll) so its peak
-/// RSS is its own; the mock provider and the players run here. Steps of N streams, N from
+/// (or <see cref="WebDavBenchmarkOptions.HeldNodes"/> nodes on one PostgreSQL library) holds at a
+/// given rate. Each server runs as a child process (this build's NzbDav.dll) so its peak RSS is its
+/// own; the mock provider and the players run here. Steps of N streams, N from
 /// <see cref="WebDavBenchmarkOptions.HeldStart"/> up by <see cref="WebDavBenchmarkOptions.HeldStep"/>:
 /// each plays <see cref="WebDavBenchmarkOptions.HeldSeconds"/> and holds when every stream received at
 /// least <see cref="HeldFraction"/> of its rate and no read after a stream's first waited more than
@@ -19,6 +20,9 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
 
     // Files outlast a step by this much, so a stream that caught up after a slow start never ends early.
     private const int SpareSeconds = 15;
+
+    // How long the store's idle traffic is counted before the first step (PostgreSQL only).
+    private static readonly TimeSpan IdleWindow = TimeSpan.FromSeconds(5);
 
     private readonly ILogger<StreamsHeldRun> _logger = loggerFactory.CreateLogger<StreamsHeldRun>();
 
@@ -35,25 +39,51 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
 
         var tally = new VerificationTally();
         var steps = new List<StreamsHeldStep>();
-        await using (var host = await BenchmarkHost.StartChildAsync(
-            BenchmarkHost.MockProvider(mock.Provider.Port, mockOptions.Connections), mockOptions.ConfigurationArguments, cancellationToken))
+        await using var library = options.HeldPostgres is { } server ? await HeldLibrary.CreateAsync(server, cancellationToken) : null;
+        var hosts = new List<BenchmarkHost>();
+        double? idleTransactionsPerSecond = null;
+        try
         {
-            var folder = await host.WaitForCompletedAsync(await host.AddFileAsync(nzb, Job + ".nzb", cancellationToken), cancellationToken);
+            for (var node = 0; node < options.HeldNodes; node++)
+            {
+                // One after another: the first migrates the library, the others find it made.
+                hosts.Add(await BenchmarkHost.StartChildAsync(
+                    BenchmarkHost.MockProvider(mock.Provider.Port, mockOptions.Connections),
+                    [.. mockOptions.ConfigurationArguments, .. library?.NodeArguments($"node-{node + 1}") ?? []], cancellationToken));
+            }
+
+            foreach (var host in hosts)
+                await host.WaitUntilReadyAsync(cancellationToken);
+            var folder = await hosts[0].WaitForCompletedAsync(await hosts[0].AddFileAsync(nzb, Job + ".nzb", cancellationToken), cancellationToken);
             var files = Enumerable.Range(1, options.HeldMax)
                 .Select(i => $"{Job}-{i:D3}.bin")
                 .Select(name => new BenchmarkFile(folder + name, fileSize, mock.ExpectedFor(name)))
                 .ToList();
-            var reader = new DavReader(host.Http, tally);
+            var readers = hosts.Select(h => new DavReader(h.Http, tally)).ToList();
+            if (library is not null)
+            {
+                // What the nodes ask of the store with nothing playing: heartbeats, lease steps, the queue's and health's polls.
+                var before = await library.TransactionsAsync(cancellationToken);
+                await Task.Delay(IdleWindow, cancellationToken);
+                idleTransactionsPerSecond = (await library.TransactionsAsync(cancellationToken) - before) / IdleWindow.TotalSeconds;
+            }
+
             for (var streams = options.HeldStart; streams <= options.HeldMax; streams += options.HeldStep)
             {
-                var step = await RunStepAsync(reader, files.Take(streams).ToList(), bytesPerSecond, mock, host, cancellationToken);
+                var step = await RunStepAsync(readers, files.Take(streams).ToList(), bytesPerSecond, mock, hosts, library, idleTransactionsPerSecond, cancellationToken);
                 steps.Add(step);
                 _logger.LogInformation(
-                    "{Streams} streams at {MBps} MB/s: {Verdict}; slowest stream {Fraction:P1} of its rate, worst read {WorstMs:F0} ms, slowest start {StartMs:F0} ms, fetched/served {Ratio:F3}, server peak RSS {RssMB:F0} MB",
-                    streams, options.StreamsHeldMBps, step.Held ? "held" : "NOT held", step.SlowestFraction, step.WorstWaitMs, step.SlowestStartMs, step.FetchedToServed, step.ServerPeakRssBytes / 1e6);
+                    "{Streams} streams at {MBps} MB/s on {Nodes} node(s): {Verdict}; slowest stream {Fraction:P1} of its rate, worst read {WorstMs:F0} ms, slowest start {StartMs:F0} ms, fetched/served {Ratio:F3}, largest node's peak RSS {RssMB:F0} MB, store transactions per stream start {PerStart}",
+                    streams, options.StreamsHeldMBps, hosts.Count, step.Held ? "held" : "NOT held", step.SlowestFraction, step.WorstWaitMs, step.SlowestStartMs, step.FetchedToServed,
+                    step.ServerPeakRssBytes / 1e6, step.StoreTransactionsPerStreamStart?.ToString("F1", System.Globalization.CultureInfo.InvariantCulture) ?? "-");
                 if (!step.Held || tally.Result().MismatchedReads > 0)
                     break;
             }
+        }
+        finally
+        {
+            foreach (var host in hosts)
+                await host.DisposeAsync();
         }
 
         return new StreamsHeldReport
@@ -61,6 +91,9 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
             RateMBps = options.StreamsHeldMBps,
             Seconds = options.HeldSeconds,
             FileSize = fileSize,
+            Nodes = options.HeldNodes,
+            Store = library is null ? "sqlite" : "postgres",
+            IdleStoreTransactionsPerSecond = idleTransactionsPerSecond,
             Mock = mock.Report(),
             Steps = steps,
             Verification = tally.Result(),
@@ -68,17 +101,29 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
     }
 
     private async Task<StreamsHeldStep> RunStepAsync(
-        DavReader reader, List<BenchmarkFile> files, long bytesPerSecond, MockBenchmarkServer mock, BenchmarkHost host, CancellationToken cancellationToken)
+        List<DavReader> readers, List<BenchmarkFile> files, long bytesPerSecond, MockBenchmarkServer mock, List<BenchmarkHost> hosts,
+        HeldLibrary? library, double? idleTransactionsPerSecond, CancellationToken cancellationToken)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var blockTimes = files.Select(_ => new List<double>()).ToArray();
         var sentBefore = mock.Report().BytesSent;
+        var transactionsBefore = library is null ? 0 : await library.TransactionsAsync(cancellationToken);
+        var started = Stopwatch.GetTimestamp();
+        // File i is served by node i mod N: one node per file, as a load balancer hashing the path sends it.
         var plays = files
-            .Select((file, i) => PlayAsync(reader, file, new Playback(bytesPerSecond, blockTimes[i], static () => { }, stop.Token), cancellationToken))
+            .Select((file, i) => PlayAsync(readers[i % readers.Count], file, new Playback(bytesPerSecond, blockTimes[i], static () => { }, stop.Token), cancellationToken))
             .ToArray();
         await Task.WhenAny(Task.Delay(TimeSpan.FromSeconds(options.HeldSeconds), cancellationToken), Task.WhenAll(plays));
         await stop.CancelAsync();
         var results = await Task.WhenAll(plays);
+        double? perStart = null;
+        if (library is not null)
+        {
+            var seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
+            var transactions = await library.TransactionsAsync(cancellationToken) - transactionsBefore;
+            perStart = Math.Max(0, transactions - (idleTransactionsPerSecond ?? 0) * seconds) / files.Count;
+        }
+
         var served = results.Sum(r => r.Measurement?.Bytes ?? 0);
         var fetched = mock.Report().BytesSent - sentBefore;
         var fractions = results.Select(r => r.Measurement is { Elapsed.TotalSeconds: > 0 } m ? m.Bytes / (m.Elapsed.TotalSeconds * bytesPerSecond) : 0).ToList();
@@ -96,7 +141,8 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
             SlowestStartMs = blockTimes.Select(t => t.Count > 0 ? t[0] : 0).Max(),
             ServedBytes = served,
             FetchedBytes = fetched,
-            ServerPeakRssBytes = host.ChildPeakRssBytes ?? 0,
+            ServerPeakRssBytes = hosts.Max(h => h.ChildPeakRssBytes ?? 0),
+            StoreTransactionsPerStreamStart = perStart,
             Failures = failures,
             Held = failures.Count == 0 && slowest >= HeldFraction && worst <= WaitLimit.TotalMilliseconds,
         };

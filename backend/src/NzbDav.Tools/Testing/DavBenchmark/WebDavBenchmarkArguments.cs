@@ -56,6 +56,12 @@ public static class WebDavBenchmarkArguments
               --held-start=N       streams of the first step (default 10)
               --held-step=N        streams added per step (default 10)
               --held-max=N         the most streams tried (default 200)
+              --held-nodes=N       nodes sharing one library and the provider's connections, the
+                                   players spread over them (default 1; above 1 needs --held-postgres)
+              --held-postgres=CS   a PostgreSQL server (Npgsql connection string, a role that may
+                                   create databases): the nodes' library is a database made for the
+                                   run there (and dropped after), and the store's transactions per
+                                   stream start are reported
               Web UI:
               --dashboards=N       browsers with the dashboard's live feed open during the web phase (default 0)
               Metrics:
@@ -73,6 +79,7 @@ public static class WebDavBenchmarkArguments
         var own = new Dictionary<string, int>(StringComparer.Ordinal);
         var distinct = false;
         var restart = false;
+        string? postgres = null;
         for (var i = 0; i < args.Count; i++)
         {
             var arg = args[i] ?? throw new FullNzbTesterUsageException("An argument is null.");
@@ -81,6 +88,12 @@ public static class WebDavBenchmarkArguments
             if (name == "--distinct-files")
             {
                 distinct = equals < 0 ? true : throw new FullNzbTesterUsageException("--distinct-files takes no value.");
+                continue;
+            }
+
+            if (name == "--held-postgres")
+            {
+                postgres = equals > 0 && arg.Length > equals + 1 ? arg[(equals + 1)..] : throw new FullNzbTesterUsageException("--held-postgres needs a connection string: --held-postgres=Host=…;Username=…;Password=….");
                 continue;
             }
 
@@ -131,6 +144,8 @@ public static class WebDavBenchmarkArguments
             HeldStart = Get("--held-start", defaults.HeldStart),
             HeldStep = Get("--held-step", defaults.HeldStep),
             HeldMax = Get("--held-max", defaults.HeldMax),
+            HeldNodes = Get("--held-nodes", defaults.HeldNodes),
+            HeldPostgres = postgres,
             Streams = Get("--streams", defaults.Streams),
             StreamMbps = Get("--stream-mbps", defaults.StreamMbps),
             StreamSeconds = Get("--stream-seconds", defaults.StreamSeconds),
@@ -146,8 +161,10 @@ public static class WebDavBenchmarkArguments
         };
         if (result.StreamsHeldMBps > 0 && result.HeldStart > result.HeldMax)
             throw new FullNzbTesterUsageException($"--held-start ({result.HeldStart}) must not be above --held-max ({result.HeldMax}).");
-        if (result.StreamsHeldMBps == 0 && own.Keys.Any(k => k.StartsWith("--held-", StringComparison.Ordinal)))
-            throw new FullNzbTesterUsageException("--held-seconds, --held-start, --held-step and --held-max belong to --streams-held=MBps.");
+        if (result.StreamsHeldMBps == 0 && (postgres is not null || own.Keys.Any(k => k.StartsWith("--held-", StringComparison.Ordinal))))
+            throw new FullNzbTesterUsageException("--held-seconds, --held-start, --held-step, --held-max, --held-nodes and --held-postgres belong to --streams-held=MBps.");
+        if (result.HeldNodes > 1 && postgres is null)
+            throw new FullNzbTesterUsageException($"--held-nodes={result.HeldNodes} shares one library: give --held-postgres=<connection string of a PostgreSQL server>.");
         if ((result.RestartBetweenScans || result.PlayBetweenScansMiB > 0) && result.ProbeFiles == 0)
             throw new FullNzbTesterUsageException("--restart-between-scans and --play-between-scans-mib belong to the probe phase; --probe-files=0 skips it.");
         return result;
@@ -174,6 +191,7 @@ public static class WebDavBenchmarkArguments
         "--held-start" => (1, 1000),
         "--held-step" => (1, 1000),
         "--held-max" => (1, 1000),
+        "--held-nodes" => (1, 8),
         "--disk-cache-mib" => (0, 16 * 1024 * 1024),
         "--play-between-scans-mib" => (0, 1024 * 1024),
         _ => null,

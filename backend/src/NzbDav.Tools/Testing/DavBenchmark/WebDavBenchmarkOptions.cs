@@ -92,6 +92,19 @@ public sealed record WebDavBenchmarkOptions
     /// <summary>The search stops after the step with this many streams even when it held. Default 200.</summary>
     public int HeldMax { get; init; } = 200;
 
+    /// <summary>
+    /// Nodes serving the streams-held search: one library in a PostgreSQL database of the run's own
+    /// on <see cref="HeldPostgres"/>, one provider cap shared by their leases, players spread over
+    /// them (file i on node i mod N, as a hash of the path would). Default 1.
+    /// </summary>
+    public int HeldNodes { get; init; } = 1;
+
+    /// <summary>
+    /// A PostgreSQL server (an Npgsql connection string whose role may create databases): the
+    /// streams-held nodes' library goes there instead of SQLite. Required above one node.
+    /// </summary>
+    public string? HeldPostgres { get; init; }
+
     /// <summary>Only print the usage text.</summary>
     public bool Help { get; init; }
 

@@ -131,6 +131,9 @@ public sealed class NzbDavDbContext(DbContextOptions<NzbDavDbContext> options) :
             health.HasIndex(h => h.NextCheckAt);
             health.HasIndex(h => h.State);
             health.HasIndex(h => h.JobId);
+            // Files in a repair state (action needed, PAR2 repair under way): the Health page counts
+            // them and a start resumes the repairs a stop cut short, without reading every file's row.
+            health.HasIndex(h => h.Repair);
             // Only the few files being checked carry a claim: the index holds just those.
             health.HasIndex(h => h.CheckClaimedBy).HasFilter("\"CheckClaimedBy\" IS NOT NULL");
             health.HasOne<DavItem>().WithOne().HasForeignKey<FileHealth>(h => h.DavItemId).OnDelete(DeleteBehavior.Cascade);

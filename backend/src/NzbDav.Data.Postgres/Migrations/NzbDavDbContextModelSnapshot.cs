@@ -219,6 +219,8 @@ namespace NzbDav.Data.Postgres.Migrations
 
                     b.HasIndex("NextCheckAt");
 
+                    b.HasIndex("Repair");
+
                     b.HasIndex("State");
 
                     b.ToTable("FileHealth", (string)null);

@@ -198,6 +198,8 @@ namespace NzbDav.Data.Migrations
 
                     b.HasIndex("NextCheckAt");
 
+                    b.HasIndex("Repair");
+
                     b.HasIndex("State");
 
                     b.ToTable("FileHealth", (string)null);

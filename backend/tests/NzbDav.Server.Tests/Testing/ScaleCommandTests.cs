@@ -249,6 +249,11 @@ public sealed class ScaleCommandTests
         plan = await PlanAsync(context, "SELECT COUNT(*) FROM (" + StripParameters(count.ToQueryString()) + ")", ct);
         Assert.Contains("COVERING INDEX IX_Jobs_Status_RemovedFromHistory", plan, StringComparison.Ordinal);
 
+        // A start resumes interrupted PAR2 repairs, and the Health page counts files needing action: through an index, not every file's row.
+        var repairing = context.FileHealth.Where(h => h.Repair == RepairStatus.Repairing).Select(h => h.DavItemId);
+        plan = await PlanAsync(context, repairing.ToQueryString(), ct);
+        Assert.Contains("INDEX IX_FileHealth_Repair", plan, StringComparison.Ordinal);
+
         var children = context.DavItems.Where(i => i.ParentId == Guid.Empty).OrderBy(i => i.Path).Select(i => i.Id);
         plan = await PlanAsync(context, children.ToQueryString(), ct);
         Assert.Contains("INDEX IX_DavItems_ParentId", plan, StringComparison.Ordinal);

@@ -24,11 +24,11 @@ public static class StreamsHeldOutput
         output.WriteLine($"  A step holds when:    every stream gets ≥ {F(StreamsHeldRun.HeldFraction * 100, "0")} % of the rate for {report.Seconds} s and no read after its first waits > {F(StreamsHeldRun.WaitLimit.TotalSeconds, "0")} s");
         output.WriteLine(Light);
         var postgres = report.Store == "postgres";
-        output.WriteLine("  streams  held  slowest  median  worst read  slowest start  fetched/served  server RSS" + (postgres ? "  store tx/start" : ""));
+        output.WriteLine("  streams  held  slowest  median  worst read  slowest start  fetched/served  server RSS" + (postgres ? "  store tx/s" : ""));
         foreach (var s in report.Steps)
         {
             output.WriteLine(
-                $"  {s.Streams,7}  {(s.Held ? "yes" : "NO"),4}  {F(s.SlowestFraction * 100, "0.0"),6}%  {F(s.MedianFraction * 100, "0.0"),5}%  {F(s.WorstWaitMs, "0"),7} ms  {F(s.SlowestStartMs, "0"),10} ms  {F(s.FetchedToServed, "0.000"),14}  {F(s.ServerPeakRssBytes / 1e6, "0"),6} MB{(postgres ? $"  {F(s.StoreTransactionsPerStreamStart ?? 0, "0.0"),14}" : "")}");
+                $"  {s.Streams,7}  {(s.Held ? "yes" : "NO"),4}  {F(s.SlowestFraction * 100, "0.0"),6}%  {F(s.MedianFraction * 100, "0.0"),5}%  {F(s.WorstWaitMs, "0"),7} ms  {F(s.SlowestStartMs, "0"),10} ms  {F(s.FetchedToServed, "0.000"),14}  {F(s.ServerPeakRssBytes / 1e6, "0"),6} MB{(postgres ? $"  {F(s.StoreTransactionsPerSecond ?? 0, "0.0"),10}" : "")}");
             foreach (var failure in s.Failures.Take(3))
                 output.WriteLine($"           failed: {failure}");
         }
@@ -91,8 +91,8 @@ public static class StreamsHeldOutput
         json.WriteNumber("fetchedBytes", s.FetchedBytes);
         json.WriteNumber("fetchedToServed", Math.Round(s.FetchedToServed, 4));
         json.WriteNumber("serverPeakRssMB", Math.Round(s.ServerPeakRssBytes / 1e6, 1));
-        if (s.StoreTransactionsPerStreamStart is { } perStart)
-            json.WriteNumber("storeTransactionsPerStreamStart", Math.Round(perStart, 2));
+        if (s.StoreTransactionsPerSecond is { } perSecond)
+            json.WriteNumber("storeTransactionsPerSecond", Math.Round(perSecond, 2));
         json.WriteStartArray("failures");
         foreach (var failure in s.Failures)
             json.WriteStringValue(failure);

@@ -30,10 +30,11 @@ public sealed record StreamsHeldStep
     public required long ServerPeakRssBytes { get; init; }
 
     /// <summary>
-    /// On PostgreSQL: the store's transactions (all nodes) during the step beyond its idle rate, per
-    /// stream started: what starting a stream costs the library, leases included. Null on SQLite.
+    /// On PostgreSQL: the store's transactions per second (all nodes) during the step, to compare
+    /// with <see cref="StreamsHeldReport.IdleStoreTransactionsPerSecond"/>: what playing (stream
+    /// starts, lease steps) adds to what the nodes ask anyway. Null on SQLite.
     /// </summary>
-    public double? StoreTransactionsPerStreamStart { get; init; }
+    public double? StoreTransactionsPerSecond { get; init; }
 
     /// <summary>Streams that failed (the server dropped or refused them), with the reason.</summary>
     public required IReadOnlyList<string> Failures { get; init; }

@@ -70,12 +70,12 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
 
             for (var streams = options.HeldStart; streams <= options.HeldMax; streams += options.HeldStep)
             {
-                var step = await RunStepAsync(readers, files.Take(streams).ToList(), bytesPerSecond, mock, hosts, library, idleTransactionsPerSecond, cancellationToken);
+                var step = await RunStepAsync(readers, files.Take(streams).ToList(), bytesPerSecond, mock, hosts, library, cancellationToken);
                 steps.Add(step);
                 _logger.LogInformation(
-                    "{Streams} streams at {MBps} MB/s on {Nodes} node(s): {Verdict}; slowest stream {Fraction:P1} of its rate, worst read {WorstMs:F0} ms, slowest start {StartMs:F0} ms, fetched/served {Ratio:F3}, largest node's peak RSS {RssMB:F0} MB, store transactions per stream start {PerStart}",
+                    "{Streams} streams at {MBps} MB/s on {Nodes} node(s): {Verdict}; slowest stream {Fraction:P1} of its rate, worst read {WorstMs:F0} ms, slowest start {StartMs:F0} ms, fetched/served {Ratio:F3}, largest node's peak RSS {RssMB:F0} MB, store transactions {PerSecond}/s",
                     streams, options.StreamsHeldMBps, hosts.Count, step.Held ? "held" : "NOT held", step.SlowestFraction, step.WorstWaitMs, step.SlowestStartMs, step.FetchedToServed,
-                    step.ServerPeakRssBytes / 1e6, step.StoreTransactionsPerStreamStart?.ToString("F1", System.Globalization.CultureInfo.InvariantCulture) ?? "-");
+                    step.ServerPeakRssBytes / 1e6, step.StoreTransactionsPerSecond?.ToString("F1", System.Globalization.CultureInfo.InvariantCulture) ?? "-");
                 if (!step.Held || tally.Result().MismatchedReads > 0)
                     break;
             }
@@ -102,7 +102,7 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
 
     private async Task<StreamsHeldStep> RunStepAsync(
         List<DavReader> readers, List<BenchmarkFile> files, long bytesPerSecond, MockBenchmarkServer mock, List<BenchmarkHost> hosts,
-        HeldLibrary? library, double? idleTransactionsPerSecond, CancellationToken cancellationToken)
+        HeldLibrary? library, CancellationToken cancellationToken)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var blockTimes = files.Select(_ => new List<double>()).ToArray();
@@ -116,13 +116,9 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
         await Task.WhenAny(Task.Delay(TimeSpan.FromSeconds(options.HeldSeconds), cancellationToken), Task.WhenAll(plays));
         await stop.CancelAsync();
         var results = await Task.WhenAll(plays);
-        double? perStart = null;
-        if (library is not null)
-        {
-            var seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
-            var transactions = await library.TransactionsAsync(cancellationToken) - transactionsBefore;
-            perStart = Math.Max(0, transactions - (idleTransactionsPerSecond ?? 0) * seconds) / files.Count;
-        }
+        double? perSecond = library is null
+            ? null
+            : (await library.TransactionsAsync(cancellationToken) - transactionsBefore) / Stopwatch.GetElapsedTime(started).TotalSeconds;
 
         var served = results.Sum(r => r.Measurement?.Bytes ?? 0);
         var fetched = mock.Report().BytesSent - sentBefore;
@@ -142,7 +138,7 @@ internal sealed class StreamsHeldRun(WebDavBenchmarkOptions options, ILoggerFact
             ServedBytes = served,
             FetchedBytes = fetched,
             ServerPeakRssBytes = hosts.Max(h => h.ChildPeakRssBytes ?? 0),
-            StoreTransactionsPerStreamStart = perStart,
+            StoreTransactionsPerSecond = perSecond,
             Failures = failures,
             Held = failures.Count == 0 && slowest >= HeldFraction && worst <= WaitLimit.TotalMilliseconds,
         };

@@ -68,6 +68,10 @@ public sealed partial class DavTree
     private static DavResource JobEntryFolder(IReadOnlyList<string> parent, CompletedJob job) =>
         new() { Segments = Child(parent, job.Folder), Kind = DavResourceKind.Folder, Modified = job.Modified, JobId = job.Id };
 
+    /// <summary>The ids of a category's completed jobs, from the index on (category, status, …, id) alone.</summary>
+    internal static IQueryable<Guid> CompletedJobIds(IQueryable<Job> jobs, string category) =>
+        jobs.Where(j => j.Category == category && j.Status == JobStatus.Completed).Select(j => j.Id);
+
     /// <summary>The completed jobs of a category: its job folders under <c>/content</c>, read as one index range.</summary>
     private async Task<IReadOnlyList<CompletedJob>> CompletedJobsAsync(string category, CancellationToken cancellationToken)
     {
@@ -76,10 +80,7 @@ public sealed partial class DavTree
         // on category and status) and the folders under its /content folder. Joined in SQL, each of
         // 10,000 folders looked up its job's row: SQLite spent most of the listing on it and
         // PostgreSQL hashed the whole Jobs table (120 ms at 100,000 jobs).
-        var completed = (await context.Jobs.AsNoTracking()
-            .Where(j => j.Category == category && j.Status == JobStatus.Completed)
-            .Select(j => j.Id)
-            .ToListAsync(cancellationToken)).ToHashSet();
+        var completed = (await CompletedJobIds(context.Jobs.AsNoTracking(), category).ToListAsync(cancellationToken)).ToHashSet();
         if (completed.Count == 0)
             return [];
         var rows = await (from root in JobFolders(context.DavItems.AsNoTracking(), CategoryFolder(category))

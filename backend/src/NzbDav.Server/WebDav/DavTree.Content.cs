@@ -99,19 +99,25 @@ public sealed partial class DavTree
             yield return jobFolder;
     }
 
+    /// <summary>A job folder as a listing shows it.</summary>
+    internal readonly record struct JobFolderRow(string Name, DateTime Modified);
+
+    /// <summary>
+    /// What a listing of <c>/content/&lt;folder&gt;/</c> reads: each job folder's name and time, in name order.
+    /// A category holds up to tens of thousands of job folders: only those columns are read (an id
+    /// would be a string parsed on SQLite), from the folder index alone, which holds them in name
+    /// order. Every top-level item is a job's folder (JobCompletion makes nothing else there).
+    /// </summary>
+    internal static IQueryable<JobFolderRow> JobFolderListing(IQueryable<DavItem> items, string folder) =>
+        from item in JobFolders(items, folder)
+        where item.IsDirectory
+        orderby item.Path
+        select new JobFolderRow(item.Name, item.Modified);
+
     private static async IAsyncEnumerable<DavResource> ReadJobFoldersAsync(
         NzbDavDbContext context, IReadOnlyList<string> segments, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        // A category holds up to tens of thousands of job folders, and a listing names each with its
-        // time and nothing else: only those columns are read (an id would be a string parsed on
-        // SQLite), from the folder index alone, which holds them in name order. Every top-level item
-        // is a job's folder (JobCompletion makes nothing else there).
-        var rows = (from item in JobFolders(context.DavItems.AsNoTracking(), segments[1])
-                    where item.IsDirectory
-                    orderby item.Path
-                    select new { item.Name, item.Modified })
-            .AsAsyncEnumerable();
-        await foreach (var r in rows.WithCancellation(cancellationToken))
+        await foreach (var r in JobFolderListing(context.DavItems.AsNoTracking(), segments[1]).AsAsyncEnumerable().WithCancellation(cancellationToken))
         {
             yield return new DavResource
             {

@@ -220,17 +220,14 @@ public sealed class ScaleCommandTests
         JobStatus[] history = JobCommands.HistoryStatuses;
 
         // A category's job folders (/content/tv/) from their index alone: no job row read per folder.
-        var folders = from root in DavTree.JobFolders(context.DavItems.AsNoTracking(), "tv")
-                      where root.IsDirectory
-                      orderby root.Path
-                      select new { root.Name, root.Modified };
+        var folders = DavTree.JobFolderListing(context.DavItems.AsNoTracking(), "tv");
         var plan = await PlanAsync(context, folders.ToQueryString(), ct);
         Assert.Contains("USING COVERING INDEX " + NzbDavDbContext.JobFoldersIndex, plan, StringComparison.Ordinal);
         Assert.DoesNotContain("Jobs", plan, StringComparison.Ordinal);
         Assert.DoesNotContain("TEMP B-TREE", plan, StringComparison.Ordinal);
 
         // A category's completed jobs (matched with its folders for /completed/tv/), from an index alone.
-        var completed = context.Jobs.Where(j => j.Category == "tv" && j.Status == JobStatus.Completed).Select(j => j.Id);
+        var completed = DavTree.CompletedJobIds(context.Jobs.AsNoTracking(), "tv");
         plan = await PlanAsync(context, completed.ToQueryString(), ct);
         Assert.Contains("COVERING INDEX IX_Jobs_Category_Status_RemovedFromHistory_TotalBytes_Id", plan, StringComparison.Ordinal);
 
